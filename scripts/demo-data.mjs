@@ -1,0 +1,49 @@
+// The demo organization loaded by `npm start` and `npm run dev` into the local D1 only.
+// Fixed ids make the seed idempotent: running it again changes nothing.
+
+export const organizations = [
+  { id: "org_northwind", name: "Northwind Radio", kind: "vendor", parentId: null },
+  { id: "org_harbor", name: "Harbor Communications", kind: "dealer", parentId: "org_northwind" },
+  { id: "org_metro", name: "Metro Transit Authority", kind: "customer", parentId: "org_harbor" },
+  { id: "org_lakeside", name: "Lakeside School District", kind: "customer", parentId: "org_harbor" },
+  // An unrelated customer, to show (and test) that tenants cannot see each other.
+  { id: "org_outsider", name: "Outsider Logistics", kind: "customer", parentId: null },
+];
+
+export const accounts = [
+  {
+    id: "acc_metro_bus",
+    orgId: "org_metro",
+    name: "Metro Bus Operations",
+    subscriptionLevel: "advanced",
+    timezone: "America/Chicago",
+  },
+  {
+    id: "acc_metro_rail",
+    orgId: "org_metro",
+    name: "Metro Rail Maintenance",
+    subscriptionLevel: "essential",
+    timezone: "America/Chicago",
+  },
+  {
+    id: "acc_lakeside_north",
+    orgId: "org_lakeside",
+    name: "Lakeside North Campus",
+    subscriptionLevel: "essential",
+    timezone: "America/Denver",
+  },
+  {
+    id: "acc_harbor_demo",
+    orgId: "org_harbor",
+    name: "Harbor Demo Fleet",
+    subscriptionLevel: "advanced",
+    timezone: "America/New_York",
+  },
+  {
+    id: "acc_outsider_yard",
+    orgId: "org_outsider",
+    name: "Outsider Yard Radios",
+    subscriptionLevel: "essential",
+    timezone: "Europe/Lisbon",
+  },
+];

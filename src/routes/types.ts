@@ -1,0 +1,52 @@
+import type { Context } from "hono";
+import type { ReactNode } from "react";
+import type { Permission } from "../schema/permissions";
+import type { AppEnv } from "../server/env";
+import type { Flash } from "../server/render/flash";
+
+export type RouteContext = Context<AppEnv>;
+
+/** What a form post left behind when it failed: the typed values and a message per field. */
+export type FormState = {
+  values: Record<string, string>;
+  /** Field name → translation key; "form" for a message about the whole form. */
+  errors: Record<string, string>;
+};
+
+/** The outcome of a form action: go somewhere (with a flash), or show the form again. */
+export type ActionResult =
+  | { ok: true; redirect: string; flash?: Flash }
+  | { ok: false; status: 400 | 401 | 403 | 404 | 409 | 422 | 429; form: FormState };
+
+export type PageProps<Data> = {
+  data: Data;
+  params: Record<string, string>;
+  /** Present when the page is shown again after a failed post. */
+  form?: FormState;
+};
+
+export type PageDefinition<Data = unknown> = {
+  /** Loads what the page shows, through the same procedures the browser calls. */
+  load?: (c: RouteContext) => Promise<Data>;
+  Component: (props: PageProps<Data>) => ReactNode;
+  /** Handles the page's form, posted to the page's own URL. */
+  action?: (c: RouteContext) => Promise<ActionResult>;
+  /** The page has islands that toast (forms), so it needs the toaster. */
+  toaster?: boolean;
+};
+
+export type RouteDefinition = {
+  /** Hono path pattern, e.g. /reset-password/:resetCode */
+  path: string;
+  /** Translation key of the title the page header and <title> show (spec §2). */
+  title: string;
+  access: "public" | "signed-in";
+  /** The flag a signed-in user needs; without it the route error screen says it is protected. */
+  permission?: Permission;
+  // biome-ignore lint/suspicious/noExplicitAny: each page pairs its own loader and component
+  page: PageDefinition<any>;
+};
+
+export function definePage<Data = undefined>(page: PageDefinition<Data>): PageDefinition<Data> {
+  return page;
+}

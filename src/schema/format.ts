@@ -1,0 +1,19 @@
+import type { Language } from "./languages";
+
+/**
+ * Dates and numbers go through Intl in the user's language. The first day of the week is
+ * fixed per language (spec §9: English weeks start on Sunday, Spanish on Monday).
+ */
+export const firstDayOfWeek: Record<Language, 0 | 1> = { en: 0, "es-MX": 1, "fr-CA": 0, "pt-BR": 0 };
+
+export function formatDate(language: Language, value: Date | string | number, options?: Intl.DateTimeFormatOptions): string {
+  return new Intl.DateTimeFormat(language, options ?? { dateStyle: "medium" }).format(new Date(value));
+}
+
+export function formatDateTime(language: Language, value: Date | string | number, timeZone?: string): string {
+  return new Intl.DateTimeFormat(language, { dateStyle: "medium", timeStyle: "short", timeZone }).format(new Date(value));
+}
+
+export function formatNumber(language: Language, value: number, options?: Intl.NumberFormatOptions): string {
+  return new Intl.NumberFormat(language, options).format(value);
+}

@@ -1,0 +1,78 @@
+import { Hono } from "hono";
+import { csrf } from "hono/csrf";
+import { HTTPException } from "hono/http-exception";
+import { notFoundPage } from "../routes/not-found";
+import type { RouteContext } from "../routes/types";
+import type { ErrorCodeName } from "../schema/errors";
+import { ErrorScreen } from "../ui/shell/error-screen";
+import { type AppEnv, isDevelopment } from "./env";
+import { AppError } from "./errors";
+import { translatorFor } from "./i18n/i18n";
+import { languageRoute } from "./language-route";
+import { language } from "./middleware/language";
+import { securityHeaders } from "./middleware/security-headers";
+import { pageRoutes } from "./pages";
+import { renderPage } from "./render/render-page";
+import { resolveSettings } from "./settings";
+
+const statusOfCode: Partial<Record<ErrorCodeName, number>> = {
+  BAD_REQUEST: 400,
+  UNAUTHORIZED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  TOO_MANY_REQUESTS: 429,
+};
+
+function codeOfStatus(status: number): ErrorCodeName {
+  const found = Object.entries(statusOfCode).find(([, s]) => s === status);
+  return (found?.[0] as ErrorCodeName | undefined) ?? "INTERNAL_SERVER_ERROR";
+}
+
+/** The route error screen for anything a page threw (spec §8). */
+function errorPage(c: RouteContext, error: unknown) {
+  const code: ErrorCodeName =
+    error instanceof AppError
+      ? error.code
+      : error instanceof HTTPException
+        ? codeOfStatus(error.status)
+        : "INTERNAL_SERVER_ERROR";
+  if (code === "INTERNAL_SERVER_ERROR") console.error(error);
+  const t = translatorFor(c.get("language"), c.get("settings").brandNamespace);
+  // Unexpected errors keep their details to the log, except in development.
+  const development = isDevelopment(c.env);
+  const expose = development || code !== "INTERNAL_SERVER_ERROR";
+  const message = expose && error instanceof Error ? error.message : String(t("errors.internal"));
+  const stack = development && error instanceof Error ? error.stack : undefined;
+  return renderPage(c, {
+    title: code === "FORBIDDEN" ? "errors.protected" : "errors.title",
+    status: statusOfCode[code] ?? 500,
+    body: <ErrorScreen code={code} message={message} stack={stack} />,
+  });
+}
+
+/** The Worker's whole HTTP surface, in the order requests meet it. */
+export function createApp() {
+  const app = new Hono<AppEnv>();
+
+  app.use(securityHeaders());
+  app.use(async (c, next) => {
+    c.set("settings", resolveSettings(c.env));
+    c.set("nonce", c.get("secureHeadersNonce") ?? "");
+    await next();
+  });
+  app.use(language);
+  // Forms may only be posted from our own pages (DESIGN.md §5).
+  app.use(csrf());
+
+  // A response that involves no rendering, the baseline of the SSR benchmark.
+  app.get("/healthz", (c) => c.text("ok"));
+  app.route("/", languageRoute);
+  app.route("/", pageRoutes());
+
+  app.notFound((c) =>
+    renderPage(c, { title: "notFound.title", status: 404, body: <notFoundPage.Component data={undefined} params={{}} /> }),
+  );
+  app.onError((error, c) => errorPage(c, error));
+  return app;
+}

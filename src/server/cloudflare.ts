@@ -1,0 +1,8 @@
+// The Workers runtime types, imported as modules so they do not clash with the DOM's globals.
+export type {
+  D1Database,
+  D1PreparedStatement,
+  D1Result,
+  ExecutionContext,
+  Fetcher,
+} from "@cloudflare/workers-types/index.ts";

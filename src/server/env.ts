@@ -1,0 +1,49 @@
+import type { D1Database, Fetcher } from "./cloudflare";
+
+/** The Worker's bindings (wrangler.toml) and the variables that override the settings. */
+export type Env = {
+  DB: D1Database;
+  ASSETS?: Fetcher;
+  /** "local" for the demo (seeded, mailbox), "production" when deployed. */
+  APP_ENV?: string;
+} & Partial<Record<SettingVariable, string>>;
+
+/** `npm run dev` (vite.config.ts sets it): the error screen shows details and stacks. */
+export function isDevelopment(env: Partial<Env>): boolean {
+  return env.APP_ENV === "development";
+}
+
+/** The local demo and development: seeded data, and the mailbox that shows sent mail. */
+export function isDemo(env: Partial<Env>): boolean {
+  return env.APP_ENV !== "production";
+}
+
+/** The wrangler vars that override the build-time settings (see settings.ts). */
+export type SettingVariable =
+  | "APP_TITLE"
+  | "BRAND_NAME"
+  | "BRAND_NAMESPACE"
+  | "WELCOME_MODE"
+  | "DEVICE_BRAND_FILTER"
+  | "SUBSCRIPTION_MODE"
+  | "HIDE_CASE_USERS"
+  | "SHOW_DOCUMENTATION"
+  | "DEFAULT_IDENTITY_PROVIDER_ID"
+  | "DEFAULT_IDENTITY_PROVIDER_NAME"
+  | "HELP_URL"
+  | "PRIVACY_URL"
+  | "TERMS_URL"
+  | "LOGO_WIDE_URL"
+  | "LOGO_SMALL_URL"
+  | "PASSKEYS_ENABLED";
+
+/** What Hono's context carries for every request. */
+export type AppEnv = {
+  Bindings: Env;
+  Variables: {
+    nonce: string;
+    secureHeadersNonce?: string;
+    language: import("../schema/languages").Language;
+    settings: import("./settings").Settings;
+  };
+};

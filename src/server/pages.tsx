@@ -1,0 +1,57 @@
+import { Hono } from "hono";
+import { routes } from "../routes/table";
+import type { ActionResult, RouteContext, RouteDefinition } from "../routes/types";
+import type { AppEnv } from "./env";
+import { translatorFor } from "./i18n/i18n";
+import { setFlash } from "./render/flash";
+import { renderPage } from "./render/render-page";
+
+/** Renders a route's page: its data first, then the whole document, streamed. */
+async function showRoute(c: RouteContext, route: RouteDefinition, form?: ActionResult & { ok: false }) {
+  const data = route.page.load ? await route.page.load(c) : undefined;
+  const { Component } = route.page;
+  return renderPage(c, {
+    title: route.title,
+    status: form?.status ?? 200,
+    toaster: route.page.toaster,
+    body: <Component data={data} params={c.req.param()} form={form?.form} />,
+  });
+}
+
+/**
+ * A form posted to its page. Without JavaScript the browser gets a redirect (with a flash)
+ * or the page again with the typed values and errors. An island that submits with
+ * `Accept: application/json` gets the same outcome as JSON, errors already translated.
+ */
+async function runAction(c: RouteContext, route: RouteDefinition) {
+  const action = route.page.action;
+  if (!action) return c.notFound();
+  const result = await action(c);
+  const wantsJson = (c.req.header("Accept") ?? "").includes("application/json");
+  if (wantsJson) {
+    const t = translatorFor(c.get("language"), c.get("settings").brandNamespace);
+    if (result.ok) {
+      const flash = result.flash
+        ? { type: result.flash.type, text: String(t(result.flash.key, result.flash.values ?? {})) }
+        : null;
+      return c.json({ ok: true, redirect: result.redirect, flash });
+    }
+    const errors = Object.fromEntries(Object.entries(result.form.errors).map(([field, key]) => [field, String(t(key))]));
+    return c.json({ ok: false, errors }, result.status);
+  }
+  if (result.ok) {
+    if (result.flash) setFlash(c, result.flash);
+    return c.redirect(result.redirect, 303);
+  }
+  return showRoute(c, route, result);
+}
+
+/** Every route of the table, as GET (the page) and, where it has a form, POST (its action). */
+export function pageRoutes(): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  for (const route of routes) {
+    app.get(route.path, (c) => showRoute(c, route));
+    if (route.page.action) app.post(route.path, (c) => runAction(c, route));
+  }
+  return app;
+}

@@ -1,0 +1,57 @@
+import type { ReactNode } from "react";
+import { renderToReadableStream } from "react-dom/server.edge";
+import type { RouteContext } from "../../routes/types";
+import { Document } from "../../ui/shell/document";
+import { isDevelopment } from "../env";
+import { translatorFor } from "../i18n/i18n";
+import { assetTags } from "./assets";
+import { takeFlash } from "./flash";
+import { IslandCollector, type PageContext, PageContextValue } from "./page-context";
+
+type RenderOptions = {
+  /** Translation key of the page title. */
+  title: string;
+  status?: number;
+  toaster?: boolean;
+  body: ReactNode;
+};
+
+export function createPageContext(c: RouteContext): PageContext {
+  const settings = c.get("settings");
+  const language = c.get("language");
+  const url = new URL(c.req.url);
+  return {
+    t: translatorFor(language, settings.brandNamespace),
+    language,
+    settings,
+    currentPath: url.pathname + url.search,
+    nonce: c.get("nonce"),
+    assets: assetTags,
+    flash: takeFlash(c),
+    islands: new IslandCollector(),
+    development: isDevelopment(c.env),
+  };
+}
+
+/** Renders a page inside the document shell and streams it. */
+export async function renderPage(c: RouteContext, { title, status = 200, toaster, body }: RenderOptions): Promise<Response> {
+  const page = createPageContext(c);
+  const stream = await renderToReadableStream(
+    <PageContextValue value={page}>
+      <Document title={String(page.t(title))} signedIn={false} toaster={toaster}>
+        {body}
+      </Document>
+    </PageContextValue>,
+    {
+      nonce: page.nonce,
+      onError(error) {
+        console.error("render failed", error);
+      },
+    },
+  );
+  c.header("Content-Type", "text/html; charset=utf-8");
+  // Pages depend on the session, the language cookie and the flash: never cache them shared.
+  c.header("Cache-Control", "no-store");
+  c.header("Vary", "Cookie, Accept-Language");
+  return c.body(stream, status as 200);
+}

@@ -1,0 +1,4 @@
+import { createApp } from "./app";
+
+/** The Worker entry (wrangler.toml `main`). */
+export default createApp();

@@ -1,0 +1,44 @@
+import { languageNames, languages } from "../../schema/languages";
+import { usePage } from "../../server/render/page-context";
+
+/**
+ * The language menu: a disclosure of plain form buttons, so it works without JavaScript and
+ * ships none. Posting remembers the choice in a cookie and comes back to this page in it.
+ */
+export function LanguageMenu() {
+  const { t, language, currentPath } = usePage();
+  return (
+    <details className="relative">
+      <summary
+        className="flex cursor-pointer items-center gap-1 rounded-md px-2 py-1 text-sm text-slate-700 hover:bg-slate-100"
+        aria-label={t("header.languageMenu", { language: languageNames[language] })}
+      >
+        <span aria-hidden="true">🌐</span>
+        <span className="hidden sm:inline">{languageNames[language]}</span>
+      </summary>
+      <form
+        method="post"
+        action="/language"
+        className="absolute right-0 z-20 mt-1 w-56 rounded-md border border-slate-200 bg-white p-1 shadow-lg"
+      >
+        <input type="hidden" name="next" value={currentPath} />
+        <ul>
+          {languages.map((lng) => (
+            <li key={lng}>
+              <button
+                type="submit"
+                name="language"
+                value={lng}
+                lang={lng}
+                aria-current={lng === language ? "true" : undefined}
+                className="w-full rounded px-3 py-2 text-left text-sm hover:bg-slate-100 aria-[current]:font-semibold"
+              >
+                {languageNames[lng]}
+              </button>
+            </li>
+          ))}
+        </ul>
+      </form>
+    </details>
+  );
+}

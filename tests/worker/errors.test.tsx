@@ -1,0 +1,45 @@
+import { describe, expect, it } from "vitest";
+import { createApp } from "../../src/server/app";
+import { AppError } from "../../src/server/errors";
+import { request } from "./helpers";
+
+function appThatThrows(error: unknown) {
+  const app = createApp();
+  app.get("/boom", () => {
+    throw error;
+  });
+  return app;
+}
+
+describe("route error screen", () => {
+  it("says the route is protected on FORBIDDEN, with status 403", async () => {
+    const response = await request("/boom", {}, appThatThrows(new AppError("FORBIDDEN")));
+    expect(response.status).toBe(403);
+    const html = await response.text();
+    expect(html).toContain("This route is protected.");
+    expect(html).not.toContain("Code:");
+  });
+
+  it("shows the message and code of other expected errors", async () => {
+    const response = await request("/boom", {}, appThatThrows(new AppError("CONFLICT", "Someone else changed this site.")));
+    expect(response.status).toBe(409);
+    const html = await response.text();
+    expect(html).toContain("Sorry, this isn&#x27;t supposed to happen!");
+    expect(html).toContain("Someone else changed this site.");
+    expect(html).toContain("Code: CONFLICT");
+  });
+
+  it("hides the details and the stack of an unexpected error outside development", async () => {
+    const response = await request("/boom", {}, appThatThrows(new Error("database password is hunter2")));
+    expect(response.status).toBe(500);
+    const html = await response.text();
+    expect(html).toContain("Code: INTERNAL_SERVER_ERROR");
+    expect(html).not.toContain("hunter2");
+    expect(html).not.toContain("<pre");
+  });
+
+  it("speaks the visitor's language", async () => {
+    const response = await request("/boom", { headers: { Cookie: "lang=fr-CA" } }, appThatThrows(new AppError("FORBIDDEN")));
+    expect(await response.text()).toContain("Cette page est protégée.");
+  });
+});

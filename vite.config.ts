@@ -1,0 +1,44 @@
+import { cloudflare } from "@cloudflare/vite-plugin";
+import tailwindcss from "@tailwindcss/vite";
+import { defineConfig } from "vite";
+import { clientManifest, clientOutDir, distDir } from "./tooling/client-manifest";
+
+/** The Worker's Vite environment: its wrangler name with dashes as underscores. */
+const workerEnvironment = "configuration_tool";
+
+export default defineConfig(({ command, isPreview }) => ({
+  plugins: [
+    cloudflare({
+      // Local D1 and other state; the browser tests point this at a throwaway folder.
+      persistState: process.env.PERSIST_TO ? { path: process.env.PERSIST_TO } : true,
+      // `npm run dev` is development: the error screen shows stacks. The build keeps wrangler.toml's vars.
+      config: command === "serve" && !isPreview ? { vars: { APP_ENV: "development" } } : undefined,
+    }),
+    tailwindcss(),
+    clientManifest(),
+  ],
+  environments: {
+    client: {
+      build: {
+        outDir: clientOutDir,
+        manifest: true,
+        rollupOptions: { input: ["src/islands/runtime/client.ts", "src/ui/styles.css"] },
+      },
+    },
+    [workerEnvironment]: {
+      build: { outDir: `${distDir}/${workerEnvironment}` },
+      // Pre-bundle React for the Worker, so the optimizer never re-runs mid-request (TOOLCHAIN.md).
+      optimizeDeps: { include: ["react", "react/jsx-runtime", "react/jsx-dev-runtime", "react-dom/server.edge"] },
+    },
+  },
+  builder: {
+    // The client first, so the Worker build can embed its manifest.
+    async buildApp(builder) {
+      const client = builder.environments.client;
+      const worker = builder.environments[workerEnvironment];
+      if (!client || !worker) throw new Error("missing client or worker environment");
+      await builder.build(client);
+      await builder.build(worker);
+    },
+  },
+}));

@@ -1,0 +1,22 @@
+import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
+import { defineConfig } from "vitest/config";
+import { clientManifest } from "./tooling/client-manifest";
+
+// The workerd tests: the Worker's own code in the Workers runtime, with the D1 migrations
+// applied. Kept apart from vite.config.ts: Vitest fails with the Cloudflare Vite plugin loaded.
+export default defineConfig(async () => {
+  const migrations = await readD1Migrations("migrations");
+  return {
+    plugins: [
+      clientManifest(),
+      cloudflareTest({
+        wrangler: { configPath: "./wrangler.toml" },
+        miniflare: { bindings: { TEST_MIGRATIONS: migrations } },
+      }),
+    ],
+    test: {
+      include: ["tests/worker/**/*.test.{ts,tsx}"],
+      setupFiles: ["tests/worker/setup.ts"],
+    },
+  };
+});
