@@ -24,4 +24,8 @@ function Home() {
   );
 }
 
-export const homePage = definePage({ Component: Home });
+export const homePage = definePage({
+  // Signed-in users start at their welcome page (spec §2).
+  load: async (c) => (c.get("user") ? c.redirect("/welcome", 302) : undefined),
+  Component: Home,
+});

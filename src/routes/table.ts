@@ -1,4 +1,5 @@
 import { homePage } from "./home";
+import { mailboxPage } from "./mailbox";
 import { placeholderPage } from "./placeholder";
 import type { RouteDefinition } from "./types";
 
@@ -30,4 +31,6 @@ export const routes: RouteDefinition[] = [
     page: placeholderPage("routes.confirmPasswordReset"),
   },
   { path: "/simulator", title: "routes.simulator", access: "public", page: placeholderPage("routes.simulator") },
+  // Local demo only: the page answers 404 when APP_ENV is production.
+  { path: "/mailbox", title: "mailbox.title", access: "public", page: mailboxPage },
 ];

@@ -26,8 +26,8 @@ export type PageProps<Data> = {
 };
 
 export type PageDefinition<Data = unknown> = {
-  /** Loads what the page shows, through the same procedures the browser calls. */
-  load?: (c: RouteContext) => Promise<Data>;
+  /** Loads what the page shows, through the same procedures the browser calls; a Response (a redirect) ends there. */
+  load?: (c: RouteContext) => Promise<Data | Response>;
   Component: (props: PageProps<Data>) => ReactNode;
   /** Handles the page's form, posted to the page's own URL. */
   action?: (c: RouteContext) => Promise<ActionResult>;

@@ -9,7 +9,9 @@ import { type AppEnv, isDevelopment } from "./env";
 import { AppError } from "./errors";
 import { translatorFor } from "./i18n/i18n";
 import { languageRoute } from "./language-route";
+import { authRoutes } from "./api/auth-routes";
 import { language } from "./middleware/language";
+import { session } from "./middleware/session";
 import { securityHeaders } from "./middleware/security-headers";
 import { pageRoutes } from "./pages";
 import { renderPage } from "./render/render-page";
@@ -61,12 +63,14 @@ export function createApp() {
     c.set("nonce", c.get("secureHeadersNonce") ?? "");
     await next();
   });
-  app.use(language);
   // Forms may only be posted from our own pages (DESIGN.md §5).
   app.use(csrf());
+  app.use(session);
+  app.use(language);
 
   // A response that involves no rendering, the baseline of the SSR benchmark.
   app.get("/healthz", (c) => c.text("ok"));
+  app.route("/", authRoutes);
   app.route("/", languageRoute);
   app.route("/", pageRoutes());
 

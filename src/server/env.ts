@@ -6,6 +6,12 @@ export type Env = {
   ASSETS?: Fetcher;
   /** "local" for the demo (seeded, mailbox), "production" when deployed. */
   APP_ENV?: string;
+  /** "outbox" (default, D1) or "http" (see src/server/mail/mailer.ts). */
+  MAIL_TRANSPORT?: string;
+  MAIL_API_URL?: string;
+  /** A secret: set with `wrangler secret put MAIL_API_KEY`. */
+  MAIL_API_KEY?: string;
+  MAIL_FROM?: string;
 } & Partial<Record<SettingVariable, string>>;
 
 /** `npm run dev` (vite.config.ts sets it): the error screen shows details and stacks. */
@@ -45,5 +51,8 @@ export type AppEnv = {
     secureHeadersNonce?: string;
     language: import("../schema/languages").Language;
     settings: import("./settings").Settings;
+    /** The signed-in user, or null; set by the session middleware. */
+    user: import("./auth/sessions").SessionUser | null;
+    session: import("./auth/sessions").CurrentSession | null;
   };
 };

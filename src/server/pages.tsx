@@ -1,20 +1,35 @@
 import { Hono } from "hono";
 import { routes } from "../routes/table";
-import type { ActionResult, RouteContext, RouteDefinition } from "../routes/types";
+import type { FormState, RouteContext, RouteDefinition } from "../routes/types";
 import type { AppEnv } from "./env";
+import { AppError } from "./errors";
 import { translatorFor } from "./i18n/i18n";
 import { setFlash } from "./render/flash";
 import { renderPage } from "./render/render-page";
 
-/** Renders a route's page: its data first, then the whole document, streamed. */
-async function showRoute(c: RouteContext, route: RouteDefinition, form?: ActionResult & { ok: false }) {
+const signInRoute = routes.find((route) => route.path === "/sign-in");
+
+/**
+ * Renders a route's page: access first (signed-out visitors of a signed-in route get the
+ * sign-in form at the same URL; a missing permission is the protected-route screen), then
+ * its data, then the whole document, streamed.
+ */
+async function showRoute(
+  c: RouteContext,
+  route: RouteDefinition,
+  { form, status = 200 }: { form?: FormState; status?: number } = {},
+): Promise<Response> {
+  const user = c.get("user");
+  if (route.access === "signed-in" && !user && signInRoute) return showRoute(c, signInRoute, { status: 401 });
+  if (route.permission && !user?.permissions[route.permission]) throw new AppError("FORBIDDEN");
   const data = route.page.load ? await route.page.load(c) : undefined;
+  if (data instanceof Response) return data;
   const { Component } = route.page;
   return renderPage(c, {
     title: route.title,
-    status: form?.status ?? 200,
+    status,
     toaster: route.page.toaster,
-    body: <Component data={data} params={c.req.param()} form={form?.form} />,
+    body: <Component data={data} params={c.req.param()} form={form} />,
   });
 }
 
@@ -43,7 +58,7 @@ async function runAction(c: RouteContext, route: RouteDefinition) {
     if (result.flash) setFlash(c, result.flash);
     return c.redirect(result.redirect, 303);
   }
-  return showRoute(c, route, result);
+  return showRoute(c, route, { form: result.form, status: result.status });
 }
 
 /** Every route of the table, as GET (the page) and, where it has a form, POST (its action). */

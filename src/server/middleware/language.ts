@@ -5,12 +5,20 @@ import type { AppEnv } from "../env";
 
 export const LANGUAGE_COOKIE = "lang";
 
-/** The interface language: the remembered choice, else Accept-Language, else English (spec §9). */
+/**
+ * The interface language: the choice remembered in this browser, else the signed-in user's
+ * saved one, else Accept-Language, else English (spec §9). Runs after the session middleware.
+ */
 export const language: MiddlewareHandler<AppEnv> = async (c, next) => {
   const remembered = getCookie(c, LANGUAGE_COOKIE);
+  const saved = c.get("user")?.language;
   c.set(
     "language",
-    isLanguage(remembered) ? remembered : (negotiateLanguage(c.req.header("Accept-Language")) ?? fallbackLanguage),
+    isLanguage(remembered)
+      ? remembered
+      : isLanguage(saved)
+        ? saved
+        : (negotiateLanguage(c.req.header("Accept-Language")) ?? fallbackLanguage),
   );
   await next();
 };

@@ -38,7 +38,7 @@ export async function renderPage(c: RouteContext, { title, status = 200, toaster
   const page = createPageContext(c);
   const stream = await renderToReadableStream(
     <PageContextValue value={page}>
-      <Document title={String(page.t(title))} signedIn={false} toaster={toaster}>
+      <Document title={String(page.t(title))} signedIn={c.get("user") !== null} toaster={toaster}>
         {body}
       </Document>
     </PageContextValue>,

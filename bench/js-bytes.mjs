@@ -1,0 +1,162 @@
+// Benchmark 1: the JavaScript each public page makes the browser download.
+//
+// Each page is loaded in Chromium (a fresh context, so a cold cache); every response that is
+// a script (by resource type, content type or .js URL, so module preloads count too) is
+// recorded once, its body gzipped with node:zlib at level 9, and its bytes attributed to
+// React's runtime, other libraries, our code and bundler glue (see attribution.mjs).
+//
+// Budgets: a page without islands (its only interactivity is the language menu, plain HTML
+// forms) ships 0 bytes of JS; any page ships React's runtime plus at most 10 KB gzip of our
+// own code (our sources + bundler glue; libraries such as sonner are reported apart).
+//
+// Alone: BENCH_URL=http://localhost:8789 node bench/js-bytes.mjs   (build in .builds/bench)
+import { pathToFileURL } from "node:url";
+import { attributeClientBuild, GROUPS, GZIP_LEVEL, gzipSize, shareGzip } from "./attribution.mjs";
+import { launchChromium, PAGES, switchLanguage, waitForToast } from "./browser.mjs";
+import { formatTable, kb, table } from "./report.mjs";
+import { BENCH_CONFIG, benchUrl } from "./server.mjs";
+
+export const OUR_CODE_BUDGET_BYTES = 10 * 1000; // 10 KB (kB as Vite prints them), gzip
+
+function isScript(response) {
+  const type = response.request().resourceType();
+  const contentType = response.headers()["content-type"] ?? "";
+  return type === "script" || /javascript|ecmascript/.test(contentType) || /\.m?js($|\?)/.test(response.url());
+}
+
+async function scriptsOfPage(browser, baseUrl, page) {
+  const context = await browser.newContext();
+  try {
+    const tab = await context.newPage();
+    const seen = new Map();
+    tab.on("response", (response) => {
+      if (!isScript(response) || seen.has(response.url())) return;
+      seen.set(
+        response.url(),
+        response.body().then(
+          (body) => ({ url: response.url(), status: response.status(), encoding: response.headers()["content-encoding"] ?? null, body }),
+          (error) => ({ url: response.url(), status: response.status(), error: String(error) }),
+        ),
+      );
+    });
+    const target = page.toast ? await switchLanguage(context, baseUrl) : `${baseUrl}${page.path}`;
+    const response = await tab.goto(target, { waitUntil: "load" });
+    await tab.waitForLoadState("networkidle");
+    let toastShown = null;
+    if (page.toast) {
+      await waitForToast(tab);
+      toastShown = true;
+      await tab.waitForLoadState("networkidle");
+    }
+    const islands = await tab.$$eval("[data-island]", (els) => els.map((el) => el.getAttribute("data-island")));
+    const scripts = await Promise.all(seen.values());
+    return { status: response?.status() ?? null, islands, toastShown, scripts };
+  } finally {
+    await context.close();
+  }
+}
+
+/** Loads every page and returns per-page script bytes, their attribution and the budgets. */
+export async function measureJsBytes({ baseUrl = benchUrl(), distDir = BENCH_CONFIG.distDir, browser } = {}) {
+  const ownBrowser = !browser;
+  const chromium = browser ?? (await launchChromium());
+  const attribution = await attributeClientBuild({ distDir });
+  const pages = [];
+  try {
+    for (const page of PAGES) {
+      const { status, islands, toastShown, scripts } = await scriptsOfPage(chromium, baseUrl, page);
+      const totals = { scripts: scripts.length, rawBytes: 0, gzipBytes: 0, unattributedGzip: 0 };
+      for (const g of GROUPS) totals[g] = 0;
+      const files = [];
+      for (const script of scripts) {
+        if (script.error) throw new Error(`could not read ${script.url}: ${script.error}`);
+        const fileName = new URL(script.url).pathname.replace(/^\//, "");
+        const gzip = gzipSize(script.body);
+        const known = attribution.get(fileName);
+        // Attribute only bytes we can prove are the analysed build's.
+        const identical = known && Buffer.from(known.code).equals(script.body);
+        const split = identical ? shareGzip(gzip, known.standaloneGzipByGroup) : null;
+        files.push({
+          file: fileName,
+          status: script.status,
+          contentEncoding: script.encoding,
+          rawBytes: script.body.length,
+          gzipBytes: gzip,
+          containsReactDom: identical ? known.containsReactDom : script.body.includes("react-dom"),
+          gzipByGroup: split,
+          minifiedBytesByGroup: identical ? known.minifiedBytesByGroup : null,
+          minifiedBytesByPackage: identical ? known.minifiedBytesByPackage : null,
+        });
+        totals.rawBytes += script.body.length;
+        totals.gzipBytes += gzip;
+        if (split) for (const g of GROUPS) totals[g] += split[g];
+        else totals.unattributedGzip += gzip;
+      }
+      totals.ourCodeGzip = totals.ours + totals.glue;
+      pages.push({ name: page.name, path: page.path, toast: Boolean(page.toast), status, islands, toastShown, files, totals });
+    }
+  } finally {
+    if (ownBrowser) await chromium.close();
+  }
+  return { gzipLevel: GZIP_LEVEL, ourCodeBudgetBytes: OUR_CODE_BUDGET_BYTES, pages, budgets: budgetsOf(pages) };
+}
+
+function budgetsOf(pages) {
+  const budgets = [];
+  for (const page of pages) {
+    if (page.islands.length === 0) {
+      budgets.push({
+        name: `${page.name}: no islands (language menu only) → 0 bytes of JS`,
+        value: `${page.totals.scripts} scripts, ${page.totals.gzipBytes} B`,
+        pass: page.totals.scripts === 0 && page.totals.gzipBytes === 0,
+      });
+    }
+    const ours = page.totals.ourCodeGzip + page.totals.unattributedGzip;
+    budgets.push({
+      name: `${page.name}: React runtime + ≤ 10 KB gzip of our code`,
+      value: `our code ${kb(ours)}${page.totals.unattributedGzip ? " (incl. unattributed)" : ""}`,
+      pass: ours <= OUR_CODE_BUDGET_BYTES,
+    });
+  }
+  return budgets;
+}
+
+export function jsBytesTable(result) {
+  return table(
+    ["page", "islands", "scripts", "gzip total", "React runtime", "libraries", "our code", "bundler glue"],
+    result.pages.map((p) => [
+      `${p.name} (${p.status})`,
+      p.islands.join(",") || "-",
+      p.totals.scripts,
+      kb(p.totals.gzipBytes),
+      kb(p.totals.react),
+      kb(p.totals.libraries),
+      kb(p.totals.ours),
+      kb(p.totals.glue),
+    ]),
+  );
+}
+
+export function jsChunksTable(result) {
+  const files = new Map();
+  for (const page of result.pages) for (const f of page.files) files.set(f.file, f);
+  return table(
+    ["chunk", "raw", "gzip", "React", "libraries", "ours", "glue", "packages (minified bytes)"],
+    [...files.values()].map((f) => [
+      f.file,
+      kb(f.rawBytes),
+      kb(f.gzipBytes),
+      ...(f.gzipByGroup ? GROUPS.map((g) => kb(f.gzipByGroup[g])) : ["?", "?", "?", "?"]),
+      Object.entries(f.minifiedBytesByPackage ?? {})
+        .map(([pkg, bytes]) => `${pkg} ${kb(bytes)}`)
+        .join(", "),
+    ]),
+  );
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const result = await measureJsBytes();
+  console.log(formatTable(jsBytesTable(result)));
+  console.log(formatTable(jsChunksTable(result)));
+  for (const b of result.budgets) console.log(`${b.pass ? "PASS" : "FAIL"}  ${b.name}: ${b.value}`);
+}

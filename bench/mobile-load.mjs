@@ -1,0 +1,185 @@
+// Benchmark 3: loading on a slow phone, as Lighthouse's mobile profile simulates one, but with
+// DevTools ("applied") throttling through the Chrome DevTools Protocol:
+//   Emulation.setCPUThrottlingRate { rate: 4 }
+//   Network.emulateNetworkConditions: latency 562.5 ms (150 ms RTT × 3.75),
+//     download 1474.56 kbps (1.6 Mbps × 0.9) = 1474.56 × 1024 / 8 = 188,743.68 B/s,
+//     upload 675 kbps (750 kbps × 0.9) = 675 × 1024 / 8 = 86,400 B/s
+//     (Lighthouse's mobileSlow4G, DevTools variant);
+//   a 412×823 viewport at deviceScaleFactor 1.75, touch, a Moto G Power user agent.
+// Every run gets a new browser context: cold HTTP cache, no cookies.
+//
+// FCP and LCP come from PerformanceObserver ('paint', 'largest-contentful-paint'), observed
+// from an init script (so from the start of the document), read once the page has loaded,
+// the network has been idle for 500 ms and a further settle has passed. TBT is the sum over
+// 'longtask' entries of the part of each task after FCP beyond 50 ms, up to that moment.
+// Pages: the home page (no JavaScript) and the home page after switching language, which
+// shows a toast, so the toaster island loads and hydrates. The language POST itself is sent
+// before throttling starts; only the redirected page's load is measured. Median of 3 runs.
+//
+// Alone: BENCH_URL=http://localhost:8789 node bench/mobile-load.mjs
+import { pathToFileURL } from "node:url";
+import { launchChromium, switchLanguage, waitForToast } from "./browser.mjs";
+import { formatTable, median, ms, table } from "./report.mjs";
+import { benchUrl, sleep } from "./server.mjs";
+
+export const MOBILE_PROFILE = {
+  cpuSlowdown: 4,
+  latencyMs: 562.5,
+  downloadKbps: 1474.56,
+  uploadKbps: 675,
+  downloadBytesPerS: (1474.56 * 1024) / 8,
+  uploadBytesPerS: (675 * 1024) / 8,
+  viewport: { width: 412, height: 823 },
+  deviceScaleFactor: 1.75,
+  userAgent:
+    "Mozilla/5.0 (Linux; Android 11; moto g power (2022)) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/119.0.0.0 Mobile Safari/537.36",
+};
+
+const SETTLE_MS = 1500;
+
+const OBSERVE = () => {
+  const perf = { paints: {}, lcp: null, longTasks: [], toastAt: null };
+  window.__benchPerf = perf;
+  const observe = (type, callback) => {
+    try {
+      new PerformanceObserver((list) => list.getEntries().forEach(callback)).observe({ type, buffered: true });
+    } catch {
+      // not supported
+    }
+  };
+  observe("paint", (e) => {
+    perf.paints[e.name] = e.startTime;
+  });
+  observe("largest-contentful-paint", (e) => {
+    perf.lcp = { startTime: e.startTime, size: e.size, element: e.element ? e.element.tagName.toLowerCase() : null };
+  });
+  observe("longtask", (e) => {
+    perf.longTasks.push({ startTime: e.startTime, duration: e.duration });
+  });
+  new MutationObserver(() => {
+    if (perf.toastAt === null && document.querySelector("[data-sonner-toast]")) perf.toastAt = performance.now();
+  }).observe(document, { childList: true, subtree: true });
+};
+
+export const MOBILE_PAGES = [
+  { name: "home", path: "/" },
+  { name: "home + toast (island hydrates)", path: "/", toast: true },
+];
+
+async function oneRun(browser, baseUrl, page) {
+  const context = await browser.newContext({
+    viewport: MOBILE_PROFILE.viewport,
+    deviceScaleFactor: MOBILE_PROFILE.deviceScaleFactor,
+    isMobile: true,
+    hasTouch: true,
+    userAgent: MOBILE_PROFILE.userAgent,
+  });
+  try {
+    const target = page.toast ? await switchLanguage(context, baseUrl) : `${baseUrl}${page.path}`;
+    const tab = await context.newPage();
+    await tab.addInitScript(OBSERVE);
+    const cdp = await context.newCDPSession(tab);
+    await cdp.send("Network.enable");
+    await cdp.send("Network.setCacheDisabled", { cacheDisabled: false });
+    await cdp.send("Network.emulateNetworkConditions", {
+      offline: false,
+      latency: MOBILE_PROFILE.latencyMs,
+      downloadThroughput: MOBILE_PROFILE.downloadBytesPerS,
+      uploadThroughput: MOBILE_PROFILE.uploadBytesPerS,
+    });
+    await cdp.send("Emulation.setCPUThrottlingRate", { rate: MOBILE_PROFILE.cpuSlowdown });
+    let requests = 0;
+    let transferred = 0;
+    cdp.on("Network.loadingFinished", (event) => {
+      requests += 1;
+      transferred += event.encodedDataLength;
+    });
+
+    await tab.goto(target, { waitUntil: "load", timeout: 60_000 });
+    const loadMs = await tab.evaluate(() => performance.getEntriesByType("navigation")[0]?.loadEventEnd ?? null);
+    if (page.toast) await waitForToast(tab, 60_000);
+    await tab.waitForLoadState("networkidle", { timeout: 60_000 });
+    await sleep(SETTLE_MS);
+    const perf = await tab.evaluate(() => ({ ...window.__benchPerf, now: performance.now() }));
+    await cdp.detach();
+
+    const fcp = perf.paints["first-contentful-paint"] ?? null;
+    let tbt = null;
+    if (fcp != null) {
+      tbt = 0;
+      for (const task of perf.longTasks) {
+        const start = Math.max(task.startTime, fcp);
+        const end = Math.min(task.startTime + task.duration, perf.now);
+        if (end - start > 50) tbt += end - start - 50;
+      }
+    }
+    return {
+      fcp,
+      lcp: perf.lcp?.startTime ?? null,
+      lcpElement: perf.lcp?.element ?? null,
+      tbt,
+      longTasks: perf.longTasks.length,
+      load: loadMs,
+      toastVisible: perf.toastAt,
+      requests,
+      transferredBytes: transferred,
+    };
+  } finally {
+    await context.close();
+  }
+}
+
+export async function measureMobileLoad({ baseUrl = benchUrl(), runs = 3, browser, log = () => {} } = {}) {
+  const ownBrowser = !browser;
+  const chromium = browser ?? (await launchChromium());
+  const pages = [];
+  try {
+    for (const page of MOBILE_PAGES) {
+      const results = [];
+      for (let i = 0; i < runs; i++) {
+        log(`  ${page.name}: run ${i + 1}/${runs}`);
+        results.push(await oneRun(chromium, baseUrl, page));
+      }
+      const pick = (key) => median(results.map((r) => r[key]));
+      pages.push({
+        name: page.name,
+        path: page.path,
+        toast: Boolean(page.toast),
+        runs: results,
+        median: {
+          fcp: pick("fcp"),
+          lcp: pick("lcp"),
+          tbt: pick("tbt"),
+          load: pick("load"),
+          toastVisible: pick("toastVisible"),
+          requests: pick("requests"),
+          transferredBytes: pick("transferredBytes"),
+        },
+      });
+    }
+  } finally {
+    if (ownBrowser) await chromium.close();
+  }
+  return { profile: MOBILE_PROFILE, settleMs: SETTLE_MS, runsPerPage: runs, pages };
+}
+
+export function mobileTable(result) {
+  return table(
+    ["page (median of runs)", "FCP", "LCP", "TBT", "load event", "toast visible", "requests", "transferred"],
+    result.pages.map((p) => [
+      p.name,
+      ms(p.median.fcp, 0),
+      ms(p.median.lcp, 0),
+      ms(p.median.tbt, 0),
+      ms(p.median.load, 0),
+      p.toast ? ms(p.median.toastVisible, 0) : "-",
+      p.median.requests ?? "-",
+      p.median.transferredBytes == null ? "-" : `${(p.median.transferredBytes / 1000).toFixed(1)} kB`,
+    ]),
+  );
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const result = await measureMobileLoad({ log: console.log });
+  console.log(formatTable(mobileTable(result)));
+}

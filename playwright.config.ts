@@ -1,0 +1,56 @@
+import { defineConfig, devices } from "@playwright/test";
+
+// The browser tests: Chromium against the built Worker in workerd (scripts/e2e-server.mjs
+// builds into .builds/e2e and serves it with a throwaway local D1 in .builds/e2e-state).
+// Playwright cannot download its own browser on these machines: ensure-chromium.sh sets
+// CHROMIUM_PATH to Debian's (TOOLCHAIN.md). Without it, Playwright's own browser is used.
+const port = 8788;
+const ci = Boolean(process.env.CI);
+
+export default defineConfig({
+  testDir: "tests/e2e",
+  outputDir: "test-results",
+  fullyParallel: true,
+  // The machines have two cores; the server (workerd) needs some of them too.
+  workers: 2,
+  // No retries: a test that needs one is a bug to fix, not to hide.
+  retries: 0,
+  forbidOnly: ci,
+  reporter: "list",
+  timeout: 30_000,
+  expect: { timeout: 5_000 },
+  use: {
+    baseURL: `http://localhost:${port}`,
+    trace: "retain-on-failure",
+    screenshot: "only-on-failure",
+  },
+  projects: [
+    {
+      name: "chromium",
+      use: {
+        ...devices["Desktop Chrome"],
+        launchOptions: {
+          executablePath: process.env.CHROMIUM_PATH || undefined,
+          args: [
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--disable-quic",
+            "--no-first-run",
+          ],
+        },
+      },
+    },
+  ],
+  webServer: {
+    command: "node scripts/e2e-server.mjs",
+    url: `http://localhost:${port}/healthz`,
+    env: { PORT: String(port), DIST_DIR: ".builds/e2e", PERSIST_TO: ".builds/e2e-state" },
+    reuseExistingServer: !ci,
+    timeout: 180_000,
+    stdout: "pipe",
+    stderr: "pipe",
+  },
+});

@@ -1,0 +1,79 @@
+import { type FormEvent, useCallback, useRef, useState } from "react";
+import { toast } from "sonner";
+
+/** Field name → message (already translated), "form" for the whole form. */
+export type FieldErrors = Record<string, string>;
+
+/** What a page's action answers an island that posts with `Accept: application/json`. */
+type ActionReply =
+  | { ok: true; redirect: string }
+  | { ok: false; errors: FieldErrors };
+
+type Options = {
+  /** Client rules; the server checks the same and more. Returns no keys when valid. */
+  validate?: (values: Record<string, string>) => FieldErrors;
+  /** Shown when the request itself fails (offline, server down). */
+  networkErrorText: string;
+};
+
+function valuesOf(form: HTMLFormElement): Record<string, string> {
+  const values: Record<string, string> = {};
+  for (const [key, value] of new FormData(form)) if (typeof value === "string") values[key] = value;
+  return values;
+}
+
+/**
+ * Progressive enhancement of a server form (DESIGN.md §1): the same <form method="post">
+ * that works without JavaScript, validated on submit first and then on every change (spec §5),
+ * posted in the background with a pending state; errors appear inline without a reload and
+ * nothing typed is lost; success follows the server's redirect, whose flash becomes a toast.
+ */
+export function useEnhancedForm({ validate, networkErrorText }: Options) {
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [pending, setPending] = useState(false);
+  const submitted = useRef(false);
+
+  const onChange = useCallback(
+    (event: FormEvent<HTMLFormElement>) => {
+      if (submitted.current && validate) setErrors(validate(valuesOf(event.currentTarget)));
+    },
+    [validate],
+  );
+
+  const onSubmit = useCallback(
+    async (event: FormEvent<HTMLFormElement>) => {
+      event.preventDefault();
+      if (pending) return;
+      submitted.current = true;
+      const form = event.currentTarget;
+      const values = valuesOf(form);
+      const clientErrors = validate?.(values) ?? {};
+      setErrors(clientErrors);
+      if (Object.keys(clientErrors).length > 0) {
+        form.querySelector<HTMLElement>("[aria-invalid=true]")?.focus();
+        return;
+      }
+      setPending(true);
+      try {
+        const response = await fetch(form.action, {
+          method: "POST",
+          body: new URLSearchParams(values),
+          headers: { Accept: "application/json" },
+        });
+        const reply = (await response.json()) as ActionReply;
+        if (reply.ok) {
+          location.assign(reply.redirect);
+          return; // stay pending while the browser navigates
+        }
+        setErrors(reply.errors);
+        if (reply.errors.form) toast.error(reply.errors.form);
+      } catch {
+        toast.error(networkErrorText);
+      }
+      setPending(false);
+    },
+    [pending, validate, networkErrorText],
+  );
+
+  return { errors, pending, onSubmit, onChange };
+}

@@ -1,0 +1,25 @@
+import type { Context } from "hono";
+import { countHit } from "../data/sign-in-guards";
+import type { AppEnv } from "../env";
+import { clientAddress } from "./client-address";
+
+/**
+ * Per-address limits (DESIGN.md §5), counted exactly in D1 (the Rate Limiting binding is
+ * approximate). A fixed window: `limit` hits per `windowSeconds` for each address and action.
+ */
+export const throttleLimits = {
+  "sign-in": { limit: 30, windowSeconds: 600 },
+  "code-send": { limit: 5, windowSeconds: 600 },
+  "code-verify": { limit: 30, windowSeconds: 600 },
+  "password-reset": { limit: 5, windowSeconds: 3600 },
+} as const;
+
+export type ThrottledAction = keyof typeof throttleLimits;
+
+/** Counts this request; false once the address is over its limit for the action. */
+export async function withinLimit(c: Context<AppEnv>, action: ThrottledAction, at = Date.now()): Promise<boolean> {
+  const { limit, windowSeconds } = throttleLimits[action];
+  const windowStart = Math.floor(at / 1000 / windowSeconds) * windowSeconds;
+  const count = await countHit(c.env.DB, `${action}:${clientAddress(c)}`, windowStart);
+  return count <= limit;
+}

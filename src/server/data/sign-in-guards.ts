@@ -1,0 +1,44 @@
+import { type Db, first, statement } from "./db";
+
+/** Failed passwords per email address, and the per-address throttle counters. */
+
+export type Lockout = { failures: number; lockedUntil: string | null };
+
+export async function findLockout(db: Db, email: string): Promise<Lockout> {
+  const row = await first<{ failures: number; locked_until: string | null }>(
+    db,
+    "SELECT failures, locked_until FROM sign_in_lockouts WHERE email = ?",
+    email,
+  );
+  return { failures: row?.failures ?? 0, lockedUntil: row?.locked_until ?? null };
+}
+
+export async function saveLockout(db: Db, email: string, lockout: Lockout): Promise<void> {
+  await statement(
+    db,
+    `INSERT INTO sign_in_lockouts (email, failures, locked_until) VALUES (?, ?, ?)
+     ON CONFLICT(email) DO UPDATE SET failures = excluded.failures, locked_until = excluded.locked_until`,
+    email,
+    lockout.failures,
+    lockout.lockedUntil,
+  ).run();
+}
+
+export async function clearLockout(db: Db, email: string): Promise<void> {
+  await statement(db, "DELETE FROM sign_in_lockouts WHERE email = ?", email).run();
+}
+
+/** Counts one more hit in the key's current window and returns the count so far (atomic upsert). */
+export async function countHit(db: Db, key: string, windowStart: number): Promise<number> {
+  const row = await first<{ count: number }>(
+    db,
+    `INSERT INTO throttles (key, window_start, count) VALUES (?, ?, 1)
+     ON CONFLICT(key) DO UPDATE SET
+       count = CASE WHEN throttles.window_start = excluded.window_start THEN throttles.count + 1 ELSE 1 END,
+       window_start = excluded.window_start
+     RETURNING count`,
+    key,
+    windowStart,
+  );
+  return row?.count ?? 1;
+}
