@@ -6,12 +6,14 @@ import { clientAddress } from "./client-address";
 /**
  * Per-address limits (DESIGN.md §5), counted exactly in D1 (the Rate Limiting binding is
  * approximate). A fixed window: `limit` hits per `windowSeconds` for each address and action.
+ * Generous enough for an office behind one NAT address; guessing one account's password is
+ * stopped by the per-account lockout, guessing many by these.
  */
 export const throttleLimits = {
-  "sign-in": { limit: 30, windowSeconds: 600 },
-  "code-send": { limit: 5, windowSeconds: 600 },
-  "code-verify": { limit: 30, windowSeconds: 600 },
-  "password-reset": { limit: 5, windowSeconds: 3600 },
+  "sign-in": { limit: 100, windowSeconds: 600 },
+  "code-send": { limit: 20, windowSeconds: 600 },
+  "code-verify": { limit: 100, windowSeconds: 600 },
+  "password-reset": { limit: 20, windowSeconds: 3600 },
 } as const;
 
 export type ThrottledAction = keyof typeof throttleLimits;
