@@ -1,34 +1,39 @@
+import { TRPCError } from "@trpc/server";
 import { Hono } from "hono";
 import { csrf } from "hono/csrf";
 import { HTTPException } from "hono/http-exception";
 import { notFoundPage } from "../routes/not-found";
 import type { RouteContext } from "../routes/types";
-import type { ErrorCodeName } from "../schema/errors";
+import { type ErrorCodeName, errorCodes, httpStatusOf } from "../schema/errors";
 import { ErrorScreen } from "../ui/shell/error-screen";
+import { authRoutes } from "./api/auth-routes";
+import { proceduresRoute } from "./api/procedures-route";
 import { type AppEnv, isDevelopment } from "./env";
 import { AppError } from "./errors";
 import { translatorFor } from "./i18n/i18n";
 import { languageRoute } from "./language-route";
-import { authRoutes } from "./api/auth-routes";
 import { language } from "./middleware/language";
-import { session } from "./middleware/session";
 import { securityHeaders } from "./middleware/security-headers";
+import { session } from "./middleware/session";
 import { pageRoutes } from "./pages";
 import { renderPage } from "./render/render-page";
 import { resolveSettings } from "./settings";
 
-const statusOfCode: Partial<Record<ErrorCodeName, number>> = {
-  BAD_REQUEST: 400,
-  UNAUTHORIZED: 401,
-  FORBIDDEN: 403,
-  NOT_FOUND: 404,
-  CONFLICT: 409,
-  TOO_MANY_REQUESTS: 429,
-};
+function isErrorCodeName(code: string): code is ErrorCodeName {
+  return code in errorCodes;
+}
 
 function codeOfStatus(status: number): ErrorCodeName {
-  const found = Object.entries(statusOfCode).find(([, s]) => s === status);
-  return (found?.[0] as ErrorCodeName | undefined) ?? "INTERNAL_SERVER_ERROR";
+  const found = (Object.entries(httpStatusOf) as [ErrorCodeName, number][]).find(([, s]) => s === status);
+  return found?.[0] ?? "INTERNAL_SERVER_ERROR";
+}
+
+/** The spec §8 code of anything a page threw: our errors, procedure errors, HTTP exceptions. */
+function codeOf(error: unknown): ErrorCodeName {
+  if (error instanceof AppError) return error.code;
+  if (error instanceof TRPCError) return isErrorCodeName(error.code) ? error.code : "INTERNAL_SERVER_ERROR";
+  if (error instanceof HTTPException) return codeOfStatus(error.status);
+  return "INTERNAL_SERVER_ERROR";
 }
 
 /** The route error screen for anything a page threw (spec §8). */
@@ -48,7 +53,7 @@ function errorPage(c: RouteContext, error: unknown) {
   const stack = development && error instanceof Error ? error.stack : undefined;
   return renderPage(c, {
     title: code === "FORBIDDEN" ? "errors.protected" : "errors.title",
-    status: statusOfCode[code] ?? 500,
+    status: httpStatusOf[code],
     body: <ErrorScreen code={code} message={message} stack={stack} />,
   });
 }
@@ -71,6 +76,7 @@ export function createApp() {
   // A response that involves no rendering, the baseline of the SSR benchmark.
   app.get("/healthz", (c) => c.text("ok"));
   app.route("/", authRoutes);
+  app.route("/", proceduresRoute);
   app.route("/", languageRoute);
   app.route("/", pageRoutes());
 

@@ -1,8 +1,8 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { permissions } from "../../src/schema/permissions";
-import { ORIGIN, cookieFrom, request } from "./helpers";
 import { createUser, PASSWORD } from "./fixtures";
+import { cookieFrom, ORIGIN, request } from "./helpers";
 
 const SESSION = "__Host-session";
 
@@ -47,7 +47,12 @@ describe("GET /api/me", () => {
   it("answers the user, organization and every permission flag when signed in", async () => {
     const user = await createUser({ role: "viewer" });
     const { cookie } = await signIn(user.email);
-    const body = (await (await me(cookie)).json()) as { ok: boolean; user: string; orgId: string; permissions: Record<string, boolean> };
+    const body = (await (await me(cookie)).json()) as {
+      ok: boolean;
+      user: string;
+      orgId: string;
+      permissions: Record<string, boolean>;
+    };
     expect(body).toMatchObject({ ok: true, user: user.email, orgId: user.orgId });
     expect(Object.keys(body.permissions).sort()).toEqual([...permissions].sort());
     expect(body.permissions["view-devices-in-accounts"]).toBe(true);
@@ -211,7 +216,9 @@ describe("email two-factor", () => {
     const { cookie } = await signIn(user.email);
     await postJson("/api/auth/2fa/email/send", undefined, cookie);
     const code = await latestCodeFor(user.email);
-    await env.DB.prepare("UPDATE one_time_codes SET expires_at = ?").bind(new Date(Date.now() - 1).toISOString()).run();
+    await env.DB.prepare("UPDATE one_time_codes SET expires_at = ?")
+      .bind(new Date(Date.now() - 1).toISOString())
+      .run();
     expect(await (await postJson("/api/auth/2fa/email/verify", { otp: code }, cookie)).json()).toEqual({ ok: false });
   });
 
@@ -246,7 +253,9 @@ describe("sessions", () => {
     await setSessionTimes(idle.user.id, { last_seen_at: -16 * 60_000 });
     expect(await (await me(idle.cookie)).json()).toEqual({ ok: false });
     // …and stays ended: the row is gone.
-    const rows = await env.DB.prepare("SELECT count(*) AS n FROM sessions WHERE user_id = ?").bind(idle.user.id).first<{ n: number }>();
+    const rows = await env.DB.prepare("SELECT count(*) AS n FROM sessions WHERE user_id = ?")
+      .bind(idle.user.id)
+      .first<{ n: number }>();
     expect(rows?.n).toBe(0);
 
     const active = await signedInCookie();
@@ -282,7 +291,11 @@ describe("cross-site requests", () => {
     const response = await request("/api/sign-out", {
       method: "POST",
       body: "x=1",
-      headers: { Origin: "https://evil.example", "Content-Type": "application/x-www-form-urlencoded", Cookie: `${SESSION}=${cookie}` },
+      headers: {
+        Origin: "https://evil.example",
+        "Content-Type": "application/x-www-form-urlencoded",
+        Cookie: `${SESSION}=${cookie}`,
+      },
     });
     expect(response.status).toBe(403);
     expect(await (await me(cookie)).json()).toMatchObject({ ok: true });
@@ -291,7 +304,11 @@ describe("cross-site requests", () => {
   it("grants no cross-origin access to the API (no CORS headers on preflight or answer)", async () => {
     const preflight = await request("/api/sign-in", {
       method: "OPTIONS",
-      headers: { Origin: "https://evil.example", "Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "content-type" },
+      headers: {
+        Origin: "https://evil.example",
+        "Access-Control-Request-Method": "POST",
+        "Access-Control-Request-Headers": "content-type",
+      },
     });
     expect(preflight.headers.get("access-control-allow-origin")).toBeNull();
     const answer = await request("/api/me", { headers: { Origin: "https://evil.example" } });
@@ -306,17 +323,23 @@ describe("throttling per address", () => {
       .bind("sign-in:203.0.113.9", windowStart)
       .run();
     const user = await createUser();
-    const blocked = await postJson("/api/sign-in", { username: user.email, password: PASSWORD }, undefined, { "CF-Connecting-IP": "203.0.113.9" });
+    const blocked = await postJson("/api/sign-in", { username: user.email, password: PASSWORD }, undefined, {
+      "CF-Connecting-IP": "203.0.113.9",
+    });
     expect(blocked.status).toBe(429);
     // Another address is unaffected.
-    const other = await postJson("/api/sign-in", { username: user.email, password: PASSWORD }, undefined, { "CF-Connecting-IP": "203.0.113.10" });
+    const other = await postJson("/api/sign-in", { username: user.email, password: PASSWORD }, undefined, {
+      "CF-Connecting-IP": "203.0.113.10",
+    });
     expect(await other.json()).toEqual({ ok: true });
   });
 
   it("limits how often codes are sent from one address", async () => {
     const statuses: number[] = [];
     for (let i = 0; i < 21; i++) {
-      statuses.push((await postJson("/api/auth/2fa/email/send", undefined, undefined, { "CF-Connecting-IP": "198.51.100.7" })).status);
+      statuses.push(
+        (await postJson("/api/auth/2fa/email/send", undefined, undefined, { "CF-Connecting-IP": "198.51.100.7" })).status,
+      );
     }
     expect(statuses.slice(0, 20).every((s) => s === 200)).toBe(true);
     expect(statuses[20]).toBe(429);

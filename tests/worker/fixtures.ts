@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
-import type { Role } from "../../src/server/auth/roles";
 import { hashPassword } from "../../src/server/auth/passwords";
+import type { Role } from "../../src/server/auth/roles";
 
 export const PASSWORD = "correct-horse-battery";
 
@@ -26,7 +26,40 @@ export async function createUser(options: UserOptions = {}): Promise<{ id: strin
   await env.DB.prepare(
     "INSERT INTO users (id, org_id, email, name, role, status, two_factor, password_hash) VALUES (?, ?, ?, ?, ?, 'active', ?, ?)",
   )
-    .bind(id, orgId, email, "Test User", options.role ?? "owner", options.twoFactor ?? "none", await hashPassword(options.password ?? PASSWORD))
+    .bind(
+      id,
+      orgId,
+      email,
+      "Test User",
+      options.role ?? "owner",
+      options.twoFactor ?? "none",
+      await hashPassword(options.password ?? PASSWORD),
+    )
     .run();
   return { id, email, orgId };
+}
+
+/** Signs in through the real call and returns the session cookie header value. */
+export async function sessionCookie(email: string, password = PASSWORD): Promise<string> {
+  const { request, ORIGIN, cookieFrom } = await import("./helpers");
+  const response = await request("/api/sign-in", {
+    method: "POST",
+    body: JSON.stringify({ username: email, password }),
+    headers: { Origin: ORIGIN, "Content-Type": "application/json" },
+  });
+  const token = cookieFrom(response, "__Host-session");
+  if (!token) throw new Error(`could not sign in ${email}: ${await response.text()}`);
+  return `__Host-session=${token}`;
+}
+
+export async function createAccount(
+  orgId: string,
+  name = "Test Account",
+  level: "essential" | "advanced" = "essential",
+): Promise<string> {
+  const id = `acc_test_${crypto.randomUUID().slice(0, 12)}`;
+  await env.DB.prepare("INSERT INTO accounts (id, org_id, name, subscription_level) VALUES (?, ?, ?, ?)")
+    .bind(id, orgId, name, level)
+    .run();
+  return id;
 }

@@ -1,4 +1,5 @@
-import { all, type Db, first } from "./db";
+import { parseStoredNetworkConfig, type StoredNetworkConfig } from "../../schema/network-config";
+import { all, type Db, first, newId, now, statement } from "./db";
 
 export type SubscriptionLevel = "essential" | "advanced";
 
@@ -9,12 +10,21 @@ export type Account = {
   name: string;
   subscriptionLevel: SubscriptionLevel;
   timezone: string;
+  updatedAt: string;
   version: number;
 };
 
-type Row = { id: string; org_id: string; name: string; subscription_level: SubscriptionLevel; timezone: string; version: number };
+type Row = {
+  id: string;
+  org_id: string;
+  name: string;
+  subscription_level: SubscriptionLevel;
+  timezone: string;
+  updated_at: string;
+  version: number;
+};
 
-const columns = "id, org_id, name, subscription_level, timezone, version";
+const columns = "id, org_id, name, subscription_level, timezone, updated_at, version";
 
 function toAccount(row: Row): Account {
   return {
@@ -23,8 +33,18 @@ function toAccount(row: Row): Account {
     name: row.name,
     subscriptionLevel: row.subscription_level,
     timezone: row.timezone,
+    updatedAt: row.updated_at,
     version: row.version,
   };
+}
+
+/** The organizations below and including `orgId`, as a SQL fragment for `org_id IN (…)`. */
+const orgTree = `WITH RECURSIVE tree(id) AS (
+  SELECT id FROM organizations WHERE id = ?
+  UNION ALL SELECT o.id FROM organizations o JOIN tree ON o.parent_id = tree.id)`;
+
+function likePattern(search: string): string {
+  return `%${search.replaceAll("\\", "\\\\").replaceAll("%", "\\%").replaceAll("_", "\\_")}%`;
 }
 
 export async function findAccount(db: Db, id: string): Promise<Account | null> {
@@ -32,17 +52,39 @@ export async function findAccount(db: Db, id: string): Promise<Account | null> {
   return row ? toAccount(row) : null;
 }
 
-/** One page of an organization's accounts by name, with the total for the pager. */
+export type AccountSort = "name" | "-name" | "updated" | "-updated" | "level" | "-level";
+
+const orderBy: Record<AccountSort, string> = {
+  name: "name COLLATE NOCASE ASC, id",
+  "-name": "name COLLATE NOCASE DESC, id",
+  updated: "updated_at ASC, id",
+  "-updated": "updated_at DESC, id",
+  level: "subscription_level ASC, name COLLATE NOCASE, id",
+  "-level": "subscription_level DESC, name COLLATE NOCASE, id",
+};
+
+/**
+ * One page of the accounts of an organization and, by default, of its descendants, with the
+ * total for the pager. The (org_id, name) index keeps this fast with thousands of accounts.
+ */
 export async function listAccounts(
   db: Db,
-  { orgId, search = "", limit = 50, offset = 0 }: { orgId: string; search?: string; limit?: number; offset?: number },
+  {
+    orgId,
+    includeDescendants = true,
+    search = "",
+    sort = "name",
+    limit = 50,
+    offset = 0,
+  }: { orgId: string; includeDescendants?: boolean; search?: string; sort?: AccountSort; limit?: number; offset?: number },
 ): Promise<{ items: Account[]; total: number }> {
-  const pattern = `%${search.replaceAll("\\", "\\\\").replaceAll("%", "\\%").replaceAll("_", "\\_")}%`;
+  const scope = includeDescendants ? `${orgTree} ` : "";
+  const where = includeDescendants ? "org_id IN (SELECT id FROM tree)" : "org_id = ?";
+  const pattern = likePattern(search.trim());
   const [rows, count] = await Promise.all([
     all<Row>(
       db,
-      `SELECT ${columns} FROM accounts WHERE org_id = ? AND name LIKE ? ESCAPE '\\'
-       ORDER BY name COLLATE NOCASE, id LIMIT ? OFFSET ?`,
+      `${scope}SELECT ${columns} FROM accounts WHERE ${where} AND name LIKE ? ESCAPE '\\' ORDER BY ${orderBy[sort]} LIMIT ? OFFSET ?`,
       orgId,
       pattern,
       limit,
@@ -50,10 +92,85 @@ export async function listAccounts(
     ),
     first<{ total: number }>(
       db,
-      "SELECT count(*) AS total FROM accounts WHERE org_id = ? AND name LIKE ? ESCAPE '\\'",
+      `${scope}SELECT count(*) AS total FROM accounts WHERE ${where} AND name LIKE ? ESCAPE '\\'`,
       orgId,
       pattern,
     ),
   ]);
   return { items: rows.map(toAccount), total: count?.total ?? 0 };
+}
+
+/** The light list the account switcher searches: id and name, by name. */
+export async function listAccountNames(
+  db: Db,
+  { rootOrgId, search = "", limit = 20 }: { rootOrgId: string; search?: string; limit?: number },
+) {
+  return all<{ id: string; name: string }>(
+    db,
+    `${orgTree} SELECT id, name FROM accounts WHERE org_id IN (SELECT id FROM tree) AND name LIKE ? ESCAPE '\\'
+     ORDER BY name COLLATE NOCASE, id LIMIT ?`,
+    rootOrgId,
+    likePattern(search.trim()),
+    limit,
+  );
+}
+
+export function insertAccountStatement(
+  db: Db,
+  input: { orgId: string; name: string; subscriptionLevel: SubscriptionLevel; timezone: string },
+) {
+  const id = newId("acc");
+  return {
+    id,
+    statement: statement(
+      db,
+      "INSERT INTO accounts (id, org_id, name, subscription_level, timezone) VALUES (?, ?, ?, ?, ?)",
+      id,
+      input.orgId,
+      input.name,
+      input.subscriptionLevel,
+      input.timezone,
+    ),
+  };
+}
+
+/**
+ * Updates the general fields if the row is still at `version` (no lost updates). The
+ * statement changes no row when someone else saved first; callers check `changes`.
+ */
+export function updateAccountStatement(
+  db: Db,
+  input: { id: string; version: number; name: string; subscriptionLevel: SubscriptionLevel; timezone: string },
+) {
+  return statement(
+    db,
+    `UPDATE accounts SET name = ?, subscription_level = ?, timezone = ?, updated_at = ?, version = version + 1
+     WHERE id = ? AND version = ?`,
+    input.name,
+    input.subscriptionLevel,
+    input.timezone,
+    now(),
+    input.id,
+    input.version,
+  );
+}
+
+export function deleteAccountStatement(db: Db, id: string, version: number) {
+  return statement(db, "DELETE FROM accounts WHERE id = ? AND version = ?", id, version);
+}
+
+export async function findAccountNetworkConfig(db: Db, id: string): Promise<StoredNetworkConfig> {
+  const row = await first<{ network_config: string }>(db, "SELECT network_config FROM accounts WHERE id = ?", id);
+  return parseStoredNetworkConfig(row?.network_config ?? null);
+}
+
+export function updateAccountNetworkConfigStatement(db: Db, input: { id: string; version: number; config: StoredNetworkConfig }) {
+  return statement(
+    db,
+    "UPDATE accounts SET network_config = ?, updated_at = ?, version = version + 1 WHERE id = ? AND version = ?",
+    JSON.stringify(input.config),
+    now(),
+    input.id,
+    input.version,
+  );
 }

@@ -1,0 +1,11 @@
+import { accountsRouter } from "./routers/accounts";
+import { createCallerFactory, router } from "./trpc";
+
+/** Every typed procedure (spec §7), served at /api/<router>.<procedure>. */
+export const appRouter = router({
+  accounts: accountsRouter,
+});
+
+export type AppRouter = typeof appRouter;
+
+export const createCaller = createCallerFactory(appRouter);

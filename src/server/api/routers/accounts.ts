@@ -1,0 +1,188 @@
+import { TRPCError } from "@trpc/server";
+import { z } from "zod";
+import { mergeSecrets, networkConfigInput, viewOf } from "../../../schema/network-config";
+import type { D1Result } from "../../cloudflare";
+import {
+  type Account,
+  deleteAccountStatement,
+  findAccountNetworkConfig,
+  insertAccountStatement,
+  listAccountNames,
+  listAccounts,
+  updateAccountNetworkConfigStatement,
+  updateAccountStatement,
+} from "../../data/accounts";
+import { activityStatement, diffOf } from "../../data/activity-logs";
+import { accountInScope, assertOrganizationInScope } from "../tenancy";
+import { type ApiContext, procedureWith, router, signedInProcedure } from "../trpc";
+
+const id = z.string().min(1).max(64);
+const name = z.string().trim().min(1, "validation.Required").max(120, "validation.NameTooLong");
+const level = z.enum(["essential", "advanced"]);
+const timezone = z
+  .string()
+  .min(1)
+  .max(64)
+  .refine((tz) => {
+    try {
+      new Intl.DateTimeFormat("en", { timeZone: tz });
+      return true;
+    } catch {
+      return false;
+    }
+  }, "validation.TimezoneInvalid");
+
+/** In lists, `value` is `_id` and `label` is `name` (spec §3). */
+function listed(account: Account) {
+  return { ...account, value: account._id, label: account.name };
+}
+
+function general(account: Pick<Account, "name" | "subscriptionLevel" | "timezone">) {
+  return { name: account.name, subscriptionLevel: account.subscriptionLevel, timezone: account.timezone };
+}
+
+/** A stale write changed nothing: someone saved first (DESIGN.md §5). */
+function assertWritten(result: D1Result | undefined, t: ApiContext["t"]) {
+  if (!result?.meta.changes) throw new TRPCError({ code: "CONFLICT", message: String(t("errors.staleEdit")) });
+}
+
+export const accountsRouter = router({
+  list: signedInProcedure
+    .input(
+      z.object({
+        orgId: id,
+        search: z.string().max(120).default(""),
+        sort: z.enum(["name", "-name", "updated", "-updated", "level", "-level"]).default("name"),
+        page: z.number().int().min(1).max(100_000).default(1),
+        pageSize: z.number().int().min(1).max(100).default(25),
+      }),
+    )
+    .query(async ({ ctx, input }) => {
+      await assertOrganizationInScope(ctx, input.orgId);
+      const { items, total } = await listAccounts(ctx.db, {
+        orgId: input.orgId,
+        search: input.search,
+        sort: input.sort,
+        limit: input.pageSize,
+        offset: (input.page - 1) * input.pageSize,
+      });
+      return { items: items.map(listed), total, page: input.page, pageSize: input.pageSize };
+    }),
+
+  details: signedInProcedure.input(z.object({ id })).query(async ({ ctx, input }) => listed(await accountInScope(ctx, input.id))),
+
+  /** The light list the account switcher searches, across the caller's whole organization tree. */
+  publicList: signedInProcedure
+    .input(
+      z
+        .object({ search: z.string().max(120).default(""), limit: z.number().int().min(1).max(50).default(20) })
+        .default({ search: "", limit: 20 }),
+    )
+    .query(async ({ ctx, input }) => {
+      const rows = await listAccountNames(ctx.db, { rootOrgId: ctx.user.orgId, search: input.search, limit: input.limit });
+      return rows.map((row) => ({ value: row.id, label: row.name }));
+    }),
+
+  add: procedureWith("edit-accounts")
+    .input(z.object({ orgId: id, name, subscriptionLevel: level.default("essential"), timezone: timezone.default("UTC") }))
+    .mutation(async ({ ctx, input }) => {
+      await assertOrganizationInScope(ctx, input.orgId);
+      const { id: accountId, statement } = insertAccountStatement(ctx.db, input);
+      await ctx.db.batch([
+        statement,
+        activityStatement(ctx.db, {
+          orgId: input.orgId,
+          accountId,
+          actor: ctx.user,
+          action: "create",
+          entityType: "account",
+          entityId: accountId,
+          entityLabel: input.name,
+          diff: diffOf(null, general(input)),
+          deployable: false,
+        }),
+      ]);
+      return listed(await accountInScope(ctx, accountId));
+    }),
+
+  update: procedureWith("edit-configurations")
+    .input(z.object({ id, version: z.number().int().min(1), name, subscriptionLevel: level, timezone }))
+    .mutation(async ({ ctx, input }) => {
+      const before = await accountInScope(ctx, input.id);
+      const [result] = await ctx.db.batch([
+        updateAccountStatement(ctx.db, input),
+        activityStatement(ctx.db, {
+          orgId: before.orgId,
+          accountId: before._id,
+          actor: ctx.user,
+          action: "update",
+          entityType: "account",
+          entityId: before._id,
+          entityLabel: input.name,
+          diff: diffOf(general(before), general(input)),
+          deployable: false,
+        }),
+      ]);
+      assertWritten(result, ctx.t);
+      return listed(await accountInScope(ctx, input.id));
+    }),
+
+  /** Deleting asks the caller to type the account's name (the screen's confirmation). */
+  delete: procedureWith("edit-accounts")
+    .input(z.object({ id, version: z.number().int().min(1), confirmName: z.string() }))
+    .mutation(async ({ ctx, input }) => {
+      const account = await accountInScope(ctx, input.id);
+      if (input.confirmName.trim() !== account.name) {
+        throw new TRPCError({ code: "PRECONDITION_FAILED", message: String(ctx.t("validation.ConfirmNameMismatch")) });
+      }
+      const [result] = await ctx.db.batch([
+        deleteAccountStatement(ctx.db, account._id, input.version),
+        activityStatement(ctx.db, {
+          orgId: account.orgId,
+          accountId: account._id,
+          actor: ctx.user,
+          action: "delete",
+          entityType: "account",
+          entityId: account._id,
+          entityLabel: account.name,
+          diff: diffOf(general(account), null),
+          deployable: false,
+        }),
+      ]);
+      assertWritten(result, ctx.t);
+      return { ok: true as const };
+    }),
+
+  /** The account's own network settings; secrets come back only as "set" flags. */
+  networkConfig: procedureWith("edit-network-config")
+    .input(z.object({ id }))
+    .query(async ({ ctx, input }) => {
+      const account = await accountInScope(ctx, input.id);
+      return { version: account.version, config: viewOf(await findAccountNetworkConfig(ctx.db, account._id)) };
+    }),
+
+  updateNetworkConfig: procedureWith("edit-network-config")
+    .input(z.object({ id, version: z.number().int().min(1), config: networkConfigInput }))
+    .mutation(async ({ ctx, input }) => {
+      const account = await accountInScope(ctx, input.id);
+      const previous = await findAccountNetworkConfig(ctx.db, account._id);
+      const next = mergeSecrets(previous, input.config);
+      const [result] = await ctx.db.batch([
+        updateAccountNetworkConfigStatement(ctx.db, { id: account._id, version: input.version, config: next }),
+        activityStatement(ctx.db, {
+          orgId: account.orgId,
+          accountId: account._id,
+          actor: ctx.user,
+          action: "update",
+          entityType: "network-config",
+          entityId: account._id,
+          entityLabel: account.name,
+          // Secrets never enter the log: the diff is of what reads show.
+          diff: diffOf(viewOf(previous), viewOf(next)),
+          deployable: true,
+        }),
+      ]);
+      assertWritten(result, ctx.t);
+      return { version: input.version + 1, config: viewOf(next) };
+    }),
+});

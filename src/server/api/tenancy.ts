@@ -1,0 +1,26 @@
+import { TRPCError } from "@trpc/server";
+import type { SessionUser } from "../auth/sessions";
+import { type Account, findAccount } from "../data/accounts";
+import { isWithinOrganization } from "../data/organizations";
+import type { ApiContext } from "./trpc";
+
+type ScopedContext = Pick<ApiContext, "db" | "t"> & { user: SessionUser };
+
+/**
+ * Tenant checks (DESIGN.md §4): a user acts in their organization and its descendants.
+ * Anything outside answers NOT_FOUND, exactly like something that does not exist, so ids
+ * of other tenants reveal nothing.
+ */
+export async function assertOrganizationInScope(ctx: ScopedContext, orgId: string): Promise<void> {
+  if (!(await isWithinOrganization(ctx.db, ctx.user.orgId, orgId))) {
+    throw new TRPCError({ code: "NOT_FOUND", message: String(ctx.t("errors.organizationNotFound")) });
+  }
+}
+
+export async function accountInScope(ctx: ScopedContext, accountId: string): Promise<Account> {
+  const account = await findAccount(ctx.db, accountId);
+  if (!account || !(await isWithinOrganization(ctx.db, ctx.user.orgId, account.orgId))) {
+    throw new TRPCError({ code: "NOT_FOUND", message: String(ctx.t("errors.accountNotFound")) });
+  }
+  return account;
+}
