@@ -38,12 +38,7 @@ function codeOf(error: unknown): ErrorCodeName {
 
 /** The route error screen for anything a page threw (spec §8). */
 function errorPage(c: RouteContext, error: unknown) {
-  const code: ErrorCodeName =
-    error instanceof AppError
-      ? error.code
-      : error instanceof HTTPException
-        ? codeOfStatus(error.status)
-        : "INTERNAL_SERVER_ERROR";
+  const code = codeOf(error);
   if (code === "INTERNAL_SERVER_ERROR") console.error(error);
   const t = translatorFor(c.get("language"), c.get("settings").brandNamespace);
   // Unexpected errors keep their details to the log, except in development.

@@ -38,6 +38,15 @@ describe("route error screen", () => {
     expect(html).not.toContain("<pre");
   });
 
+  it("maps a procedure's error to its code and status", async () => {
+    const { TRPCError } = await import("@trpc/server");
+    const response = await request("/boom", {}, appThatThrows(new TRPCError({ code: "NOT_FOUND", message: "We can't find that account." })));
+    expect(response.status).toBe(404);
+    const html = await response.text();
+    expect(html).toContain("Code: NOT_FOUND");
+    expect(html).toContain("We can&#x27;t find that account.");
+  });
+
   it("speaks the visitor's language", async () => {
     const response = await request("/boom", { headers: { Cookie: "lang=fr-CA" } }, appThatThrows(new AppError("FORBIDDEN")));
     expect(await response.text()).toContain("Cette page est protégée.");

@@ -1,5 +1,5 @@
-import { base64url, constantTimeEqual, fromBase64url } from "./crypto";
 import { isCommonPassword } from "./common-passwords";
+import { base64url, constantTimeEqual, fromBase64url } from "./crypto";
 
 /**
  * PBKDF2-SHA256 with a per-user 128-bit salt and 100,000 iterations: the most Workers'

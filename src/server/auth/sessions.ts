@@ -1,7 +1,9 @@
 import type { Context } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
-import type { PermissionMap } from "../../schema/permissions";
 import type { Language } from "../../schema/languages";
+import type { PermissionMap } from "../../schema/permissions";
+import type { D1PreparedStatement } from "../cloudflare";
+import { batch } from "../data/db";
 import {
   deleteSessionStatement,
   findSession,
@@ -10,8 +12,6 @@ import {
   type SessionStage,
   touchSession,
 } from "../data/sessions";
-import type { D1PreparedStatement } from "../cloudflare";
-import { batch } from "../data/db";
 import { findUserById, type User } from "../data/users";
 import type { AppEnv } from "../env";
 import { clientAddress } from "./client-address";
@@ -43,7 +43,14 @@ export type SessionUser = {
 export type CurrentSession = { record: SessionRecord; user: User };
 
 function writeCookie(c: Context<AppEnv>, token: string, maxAgeSeconds: number) {
-  setCookie(c, COOKIE, token, { prefix: "host", httpOnly: true, secure: true, sameSite: "Lax", path: "/", maxAge: maxAgeSeconds });
+  setCookie(c, COOKIE, token, {
+    prefix: "host",
+    httpOnly: true,
+    secure: true,
+    sameSite: "Lax",
+    path: "/",
+    maxAge: maxAgeSeconds,
+  });
 }
 
 export function clearSessionCookie(c: Context<AppEnv>) {
@@ -84,7 +91,9 @@ export async function startSession(
 }
 
 function isExpired(record: SessionRecord, at: number): boolean {
-  return Date.parse(record.expiresAt) <= at || (record.stage === "signed-in" && Date.parse(record.lastSeenAt) + IDLE_TIMEOUT_MS <= at);
+  return (
+    Date.parse(record.expiresAt) <= at || (record.stage === "signed-in" && Date.parse(record.lastSeenAt) + IDLE_TIMEOUT_MS <= at)
+  );
 }
 
 /**
@@ -97,7 +106,7 @@ export async function readSession(c: Context<AppEnv>, at = Date.now()): Promise<
   const record = await findSession(c.env.DB, await sha256Hex(token));
   if (!record) return null;
   const user = isExpired(record, at) ? null : await findUserById(c.env.DB, record.userId);
-  if (!user || user.status !== "active") {
+  if (user?.status !== "active") {
     await deleteSessionStatement(c.env.DB, record.id).run();
     return null;
   }

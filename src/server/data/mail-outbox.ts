@@ -3,7 +3,14 @@ import { all, type Db, newId, statement } from "./db";
 export type OutboxMail = { id: string; to: string; subject: string; body: string; createdAt: string };
 
 export async function storeMail(db: Db, mail: { to: string; subject: string; body: string }): Promise<void> {
-  await statement(db, "INSERT INTO mail_outbox (id, to_address, subject, body) VALUES (?, ?, ?, ?)", newId("mail"), mail.to, mail.subject, mail.body).run();
+  await statement(
+    db,
+    "INSERT INTO mail_outbox (id, to_address, subject, body) VALUES (?, ?, ?, ?)",
+    newId("mail"),
+    mail.to,
+    mail.subject,
+    mail.body,
+  ).run();
 }
 
 /** The newest mail first, optionally for one address. */

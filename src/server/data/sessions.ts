@@ -14,16 +14,24 @@ export type SessionRecord = {
 type Row = { id: string; user_id: string; stage: SessionStage; created_at: string; last_seen_at: string; expires_at: string };
 
 export async function findSession(db: Db, id: string): Promise<SessionRecord | null> {
-  const row = await first<Row>(db, "SELECT id, user_id, stage, created_at, last_seen_at, expires_at FROM sessions WHERE id = ?", id);
+  const row = await first<Row>(
+    db,
+    "SELECT id, user_id, stage, created_at, last_seen_at, expires_at FROM sessions WHERE id = ?",
+    id,
+  );
   return row
-    ? { id: row.id, userId: row.user_id, stage: row.stage, createdAt: row.created_at, lastSeenAt: row.last_seen_at, expiresAt: row.expires_at }
+    ? {
+        id: row.id,
+        userId: row.user_id,
+        stage: row.stage,
+        createdAt: row.created_at,
+        lastSeenAt: row.last_seen_at,
+        expiresAt: row.expires_at,
+      }
     : null;
 }
 
-export function insertSessionStatement(
-  db: Db,
-  session: SessionRecord & { ip: string | null; userAgent: string | null },
-) {
+export function insertSessionStatement(db: Db, session: SessionRecord & { ip: string | null; userAgent: string | null }) {
   return statement(
     db,
     "INSERT INTO sessions (id, user_id, stage, created_at, last_seen_at, expires_at, ip, user_agent) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",

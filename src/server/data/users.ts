@@ -34,7 +34,8 @@ type Row = {
   version: number;
 };
 
-const columns = "id, org_id, email, name, role, status, language, two_factor, password_hash, last_sign_in_at, is_case_user, version";
+const columns =
+  "id, org_id, email, name, role, status, language, two_factor, password_hash, last_sign_in_at, is_case_user, version";
 
 function toUser(row: Row): User {
   return {
