@@ -13,7 +13,10 @@ export function LanguageMenu() {
         className="flex cursor-pointer items-center gap-1 rounded-md px-2 py-1 text-sm text-slate-700 hover:bg-slate-100"
         aria-label={t("header.languageMenu", { language: languageNames[language] })}
       >
-        <span aria-hidden="true">🌐</span>
+        <svg aria-hidden="true" viewBox="0 0 20 20" className="h-4 w-4" fill="none" stroke="currentColor" strokeWidth="1.5">
+          <circle cx="10" cy="10" r="7.5" />
+          <path d="M2.5 10h15M10 2.5c2.2 2.3 2.2 12.7 0 15M10 2.5c-2.2 2.3-2.2 12.7 0 15" />
+        </svg>
         <span className="hidden sm:inline">{languageNames[language]}</span>
       </summary>
       <form
