@@ -88,7 +88,9 @@ function splitBySource(code, map) {
     }
     const pieces = [];
     if (starts.length === 0 || starts[0].column > 0) pieces.push({ from: 0, to: starts[0]?.column ?? line.length, source: null });
-    starts.forEach((start, i) => pieces.push({ from: start.column, to: starts[i + 1]?.column ?? line.length, source: start.source }));
+    for (const [i, start] of starts.entries()) {
+      pieces.push({ from: start.column, to: starts[i + 1]?.column ?? line.length, source: start.source });
+    }
     for (const piece of pieces) {
       if (piece.to <= piece.from) continue;
       const slice = line.slice(piece.from, piece.to);

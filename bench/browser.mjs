@@ -19,8 +19,9 @@ export function chromiumPath() {
   return path;
 }
 
-export async function launchChromium() {
-  return chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS });
+/** `options` may turn off Playwright's own signal handling (it exits the process on SIGINT). */
+export async function launchChromium(options = {}) {
+  return chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS, ...options });
 }
 
 /** The public pages. `toast` pages are reached by posting the language form first. */

@@ -34,7 +34,12 @@ async function scriptsOfPage(browser, baseUrl, page) {
       seen.set(
         response.url(),
         response.body().then(
-          (body) => ({ url: response.url(), status: response.status(), encoding: response.headers()["content-encoding"] ?? null, body }),
+          (body) => ({
+            url: response.url(),
+            status: response.status(),
+            encoding: response.headers()["content-encoding"] ?? null,
+            body,
+          }),
           (error) => ({ url: response.url(), status: response.status(), error: String(error) }),
         ),
       );
@@ -102,23 +107,24 @@ export async function measureJsBytes({ baseUrl = benchUrl(), distDir = BENCH_CON
 }
 
 function budgetsOf(pages) {
-  const budgets = [];
-  for (const page of pages) {
+  return pages.map((page) => {
+    const t = page.totals;
     if (page.islands.length === 0) {
-      budgets.push({
+      return {
         name: `${page.name}: no islands (language menu only) → 0 bytes of JS`,
-        value: `${page.totals.scripts} scripts, ${page.totals.gzipBytes} B`,
-        pass: page.totals.scripts === 0 && page.totals.gzipBytes === 0,
-      });
+        value: `${t.scripts} scripts, ${t.gzipBytes} B`,
+        pass: t.scripts === 0 && t.gzipBytes === 0,
+      };
     }
-    const ours = page.totals.ourCodeGzip + page.totals.unattributedGzip;
-    budgets.push({
+    // Unattributed bytes (a chunk that differs from the analysed build) count as ours.
+    const ours = t.ourCodeGzip + t.unattributedGzip;
+    const notReact = t.gzipBytes - t.react;
+    return {
       name: `${page.name}: React runtime + ≤ 10 KB gzip of our code`,
-      value: `our code ${kb(ours)}${page.totals.unattributedGzip ? " (incl. unattributed)" : ""}`,
+      value: `our code (src + glue) ${kb(ours)}${t.unattributedGzip ? " incl. unattributed" : ""}; everything but React ${kb(notReact)}`,
       pass: ours <= OUR_CODE_BUDGET_BYTES,
-    });
-  }
-  return budgets;
+    };
+  });
 }
 
 export function jsBytesTable(result) {

@@ -20,7 +20,7 @@
 import { pathToFileURL } from "node:url";
 import { launchChromium, switchLanguage, waitForToast } from "./browser.mjs";
 import { formatTable, median, ms, table } from "./report.mjs";
-import { benchUrl, sleep } from "./server.mjs";
+import { benchUrl, machineBusyMs, sleep } from "./server.mjs";
 
 export const MOBILE_PROFILE = {
   cpuSlowdown: 4,
@@ -88,19 +88,27 @@ async function oneRun(browser, baseUrl, page) {
       uploadThroughput: MOBILE_PROFILE.uploadBytesPerS,
     });
     await cdp.send("Emulation.setCPUThrottlingRate", { rate: MOBILE_PROFILE.cpuSlowdown });
+    const urls = new Map();
+    const resources = [];
     let requests = 0;
     let transferred = 0;
+    cdp.on("Network.requestWillBeSent", (event) => urls.set(event.requestId, event.request.url));
     cdp.on("Network.loadingFinished", (event) => {
       requests += 1;
       transferred += event.encodedDataLength;
+      resources.push({ url: urls.get(event.requestId) ?? "?", encodedBytes: event.encodedDataLength });
     });
 
+    const busyBefore = machineBusyMs();
+    const started = performance.now();
     await tab.goto(target, { waitUntil: "load", timeout: 60_000 });
     const loadMs = await tab.evaluate(() => performance.getEntriesByType("navigation")[0]?.loadEventEnd ?? null);
     if (page.toast) await waitForToast(tab, 60_000);
     await tab.waitForLoadState("networkidle", { timeout: 60_000 });
     await sleep(SETTLE_MS);
     const perf = await tab.evaluate(() => ({ ...window.__benchPerf, now: performance.now() }));
+    // All the machine's CPU use during the run (this browser included): a noise indicator.
+    const machineBusyCores = (machineBusyMs() - busyBefore) / (performance.now() - started);
     await cdp.detach();
 
     const fcp = perf.paints["first-contentful-paint"] ?? null;
@@ -123,13 +131,20 @@ async function oneRun(browser, baseUrl, page) {
       toastVisible: perf.toastAt,
       requests,
       transferredBytes: transferred,
+      machineBusyCores,
+      resources: resources.map((r) => ({ ...r, url: r.url.replace(baseUrl, "") })),
     };
   } finally {
     await context.close();
   }
 }
 
-export async function measureMobileLoad({ baseUrl = benchUrl(), runs = 3, browser, log = () => {} } = {}) {
+export async function measureMobileLoad({
+  baseUrl = benchUrl(),
+  runs = Number(process.env.BENCH_MOBILE_RUNS ?? 3),
+  browser,
+  log = () => {},
+} = {}) {
   const ownBrowser = !browser;
   const chromium = browser ?? (await launchChromium());
   const pages = [];
@@ -154,6 +169,7 @@ export async function measureMobileLoad({ baseUrl = benchUrl(), runs = 3, browse
           toastVisible: pick("toastVisible"),
           requests: pick("requests"),
           transferredBytes: pick("transferredBytes"),
+          machineBusyCores: pick("machineBusyCores"),
         },
       });
     }
@@ -165,7 +181,17 @@ export async function measureMobileLoad({ baseUrl = benchUrl(), runs = 3, browse
 
 export function mobileTable(result) {
   return table(
-    ["page (median of runs)", "FCP", "LCP", "TBT", "load event", "toast visible", "requests", "transferred"],
+    [
+      "page (median of runs)",
+      "FCP",
+      "LCP",
+      "TBT",
+      "load event",
+      "toast visible",
+      "requests",
+      "transferred",
+      "machine busy (cores)",
+    ],
     result.pages.map((p) => [
       p.name,
       ms(p.median.fcp, 0),
@@ -175,6 +201,7 @@ export function mobileTable(result) {
       p.toast ? ms(p.median.toastVisible, 0) : "-",
       p.median.requests ?? "-",
       p.median.transferredBytes == null ? "-" : `${(p.median.transferredBytes / 1000).toFixed(1)} kB`,
+      p.median.machineBusyCores == null ? "-" : p.median.machineBusyCores.toFixed(2),
     ]),
   );
 }

@@ -13,11 +13,11 @@ export function formatTable({ headers, rows }) {
 }
 
 export function markdownTable({ headers, rows }) {
-  const escape = (cell) => String(cell).replaceAll("|", "\\|");
+  const cellText = (cell) => String(cell).replaceAll("|", "\\|");
   return [
-    `| ${headers.map(escape).join(" | ")} |`,
+    `| ${headers.map(cellText).join(" | ")} |`,
     `| ${headers.map((_, i) => (i === 0 ? "---" : "---:")).join(" | ")} |`,
-    ...rows.map((row) => `| ${row.map(escape).join(" | ")} |`),
+    ...rows.map((row) => `| ${row.map(cellText).join(" | ")} |`),
   ].join("\n");
 }
 

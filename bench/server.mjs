@@ -226,3 +226,11 @@ export function serverRootPid(url, startedPid) {
   if (!["localhost", "127.0.0.1", "[::1]"].includes(hostname)) return null;
   return findListeningPid(port || "80");
 }
+
+/** Busy CPU time of the whole machine so far (all cores, ms), from /proc/stat. */
+export function machineBusyMs() {
+  const fields = readFileSync("/proc/stat", "utf8").split("\n")[0].trim().split(/\s+/).slice(1).map(Number);
+  // user nice system idle iowait irq softirq steal …: busy = all but idle and iowait
+  const busy = fields.slice(0, 8).reduce((a, b) => a + b, 0) - fields[3] - fields[4];
+  return (busy * 1000) / CLOCK_TICKS_PER_S;
+}

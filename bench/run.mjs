@@ -1,0 +1,204 @@
+// `npm run bench`: build into .builds/bench, serve it in workerd on :8789 (local D1 in
+// .builds/bench-state), run the three benchmarks, print the figures, write them to
+// bench/results/latest.json and latest.md, and stop the server, whatever happens.
+//
+// Each benchmark also runs alone against a running server: BENCH_URL=http://localhost:8789
+// node bench/{js-bytes,ssr-throughput,mobile-load}.mjs
+// Knobs: BENCH_PORT (8789), BENCH_DURATION_S (10), BENCH_CONNECTIONS (10), BENCH_MOBILE_RUNS (3).
+// BENCH_STRICT=1 makes a failed budget exit 1 (by default budgets are reported, exit 0).
+import { execFileSync } from "node:child_process";
+import { mkdir, writeFile } from "node:fs/promises";
+import { cpus, loadavg } from "node:os";
+import { join } from "node:path";
+import { launchChromium } from "./browser.mjs";
+import { jsBytesTable, jsChunksTable, measureJsBytes } from "./js-bytes.mjs";
+import { measureMobileLoad, mobileTable } from "./mobile-load.mjs";
+import { formatTable, kb, markdownTable } from "./report.mjs";
+import { BENCH_CONFIG, buildApp, ROOT, startServer } from "./server.mjs";
+import { measureSsrThroughput, ssrSummaryLines, ssrTable } from "./ssr-throughput.mjs";
+
+const major = Number(process.versions.node.split(".")[0]);
+if (major < 22) {
+  console.error(`Node ${process.versions.node}: wrangler and workerd need Node >= 22.12 (. /work/shared/tools/ensure-node.sh)`);
+  process.exit(1);
+}
+
+const RESULTS = join(ROOT, "bench/results");
+const started = Date.now();
+const loadAtStart = loadavg().map((v) => Number(v.toFixed(2)));
+const say = (line = "") => console.log(line);
+const elapsed = () => `${((Date.now() - started) / 1000).toFixed(0)} s`;
+
+function git(args) {
+  try {
+    return execFileSync("git", args, { cwd: ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
+  } catch {
+    return null;
+  }
+}
+
+let server = null;
+let browser = null;
+async function cleanUp() {
+  if (browser) await browser.close().catch(() => {});
+  browser = null;
+  if (server) await server.stop();
+  server = null;
+}
+for (const signal of ["SIGINT", "SIGTERM"]) {
+  process.on(signal, () => {
+    console.error(`\n${signal}: stopping the server`);
+    cleanUp().finally(() => process.exit(130));
+  });
+}
+
+async function main() {
+  say(`Building into ${BENCH_CONFIG.distDir} …`);
+  buildApp();
+  say(`Starting the server on :${BENCH_CONFIG.port} (log: ${BENCH_CONFIG.log}) …`);
+  server = await startServer();
+  say(`  up after ${(server.startMs / 1000).toFixed(1)} s (migrations, seed, vite preview, workerd)`);
+
+  // Our signal handler closes the browser and then stops the server; Playwright's would exit first.
+  browser = await launchChromium({ handleSIGINT: false, handleSIGTERM: false });
+  const chromiumVersion = browser.version();
+
+  say(`\n[1/3] JavaScript bytes per page (${elapsed()})`);
+  const jsBytes = await measureJsBytes({ baseUrl: server.url, browser });
+
+  say(`[2/3] SSR throughput (${elapsed()})`);
+  const ssr = await measureSsrThroughput({ baseUrl: server.url, serverPid: server.pid, log: say });
+
+  say(`[3/3] Mobile load (${elapsed()})`);
+  const mobile = await measureMobileLoad({ baseUrl: server.url, browser, log: say });
+
+  await cleanUp();
+
+  const budgets = [...jsBytes.budgets, ...ssr.budgets];
+  const meta = {
+    generatedAt: new Date().toISOString(),
+    commit: git(["rev-parse", "--short", "HEAD"]),
+    // Others edit this tree while the benchmark runs: the build may hold uncommitted work.
+    uncommittedChanges: (git(["status", "--porcelain"]) ?? "").split("\n").filter(Boolean).length,
+    node: process.versions.node,
+    chromium: chromiumVersion,
+    cpus: cpus().length,
+    cpuModel: cpus()[0]?.model ?? null,
+    loadAverageAtStart: loadAtStart,
+    loadAverageAtEnd: loadavg().map((v) => Number(v.toFixed(2))),
+    server: `node scripts/start.mjs --no-build (vite preview + workerd), DIST_DIR=${BENCH_CONFIG.distDir}, PERSIST_TO=${BENCH_CONFIG.persistTo}`,
+    durationS: Math.round((Date.now() - started) / 1000),
+  };
+
+  const tables = {
+    jsBytes: jsBytesTable(jsBytes),
+    jsChunks: jsChunksTable(jsBytes),
+    ssr: ssrTable(ssr),
+    mobile: mobileTable(mobile),
+  };
+  const ssrLines = ssrSummaryLines(ssr);
+  const budgetLines = budgets.map((b) => `${b.pass ? "PASS" : "FAIL"}  ${b.name}: ${b.value}`);
+
+  say(`\n== JavaScript per page (gzip level ${jsBytes.gzipLevel}, each file alone; split attributed via source maps) ==`);
+  say(formatTable(tables.jsBytes));
+  say("\nChunks:");
+  say(formatTable(tables.jsChunks));
+  say(`\n== SSR throughput (autocannon, ${ssr.durationS} s × 2 rounds each, interleaved; /proc CPU of the server) ==`);
+  say(formatTable(tables.ssr));
+  for (const line of ssrLines) say(line);
+  say(
+    `\n== Mobile load (CPU ×${mobile.profile.cpuSlowdown}, ${mobile.profile.latencyMs} ms latency, ` +
+      `${mobile.profile.downloadKbps} kbps down / ${mobile.profile.uploadKbps} kbps up, ` +
+      `${mobile.profile.viewport.width}×${mobile.profile.viewport.height}@${mobile.profile.deviceScaleFactor}; median of ${mobile.runsPerPage}) ==`,
+  );
+  say(formatTable(tables.mobile));
+  say("\n== Budgets ==");
+  for (const line of budgetLines) say(line);
+
+  await mkdir(RESULTS, { recursive: true });
+  await writeFile(join(RESULTS, "latest.json"), `${JSON.stringify({ meta, jsBytes, ssr, mobile, budgets }, null, 2)}\n`);
+  await writeFile(join(RESULTS, "latest.md"), markdown({ meta, jsBytes, ssr, mobile, tables, ssrLines, budgetLines }));
+  say(`\nWrote bench/results/latest.json and bench/results/latest.md (${elapsed()} in all)`);
+
+  const failed = budgets.filter((b) => !b.pass).length;
+  if (failed && process.env.BENCH_STRICT === "1") process.exitCode = 1;
+}
+
+function markdown({ meta, jsBytes, ssr, mobile, tables, ssrLines, budgetLines }) {
+  const p = mobile.profile;
+  return `# Benchmark results
+
+${meta.generatedAt} · commit ${meta.commit}${meta.uncommittedChanges ? ` (+${meta.uncommittedChanges} uncommitted changes in the tree)` : ""} · ${meta.cpus} × ${meta.cpuModel} · Node ${meta.node} · Chromium ${meta.chromium}.
+Server: the production build in workerd through \`vite preview\` (\`npm run bench\`, see bench/run.mjs). Full figures: latest.json.
+
+## Budgets
+
+${budgetLines.map((line) => `- ${line}`).join("\n")}
+
+## 1. JavaScript per page
+
+Every script response of each page, each file gzipped alone (node:zlib level ${jsBytes.gzipLevel}). The split is an
+estimate: the chunk's minified bytes are credited to their source files through a source map of an identical
+in-memory build, each group is gzipped alone, and the chunk's real gzip size is shared in proportion.
+"React runtime" = react, react-dom, scheduler; "libraries" = other node_modules (sonner); "our code" = src/**;
+"bundler glue" = CommonJS interop, Vite's preload helper and unmapped bytes (counted as ours in the budget).
+
+${markdownTable(tables.jsBytes)}
+
+${markdownTable(tables.jsChunks)}
+
+## 2. SSR throughput
+
+autocannon, ${ssr.connections} connections, ${ssr.durationS} s per round, static/ssr/static/ssr after a 2 s warm-up each, then 5 s
+with 1 connection each. CPU per request from /proc: workerd, and vite preview's Node process that proxies
+every request into workerd (not part of a deployed Worker). autocannon shares the machine's cores.
+
+${markdownTable(tables.ssr)}
+
+${ssrLines.map((line) => `- ${line}`).join("\n")}
+
+## 3. Mobile load
+
+DevTools throttling through CDP: CPU ×${p.cpuSlowdown}, ${p.latencyMs} ms request latency, ${p.downloadKbps} kbps down
+(${p.downloadBytesPerS} B/s) and ${p.uploadKbps} kbps up (${p.uploadBytesPerS} B/s), ${p.viewport.width}×${p.viewport.height} at DPR ${p.deviceScaleFactor},
+mobile UA, new context (cold cache) per run; FCP/LCP from PerformanceObserver, TBT from long tasks after FCP,
+read ${mobile.settleMs} ms after network idle. Median of ${mobile.runsPerPage} runs.
+
+${markdownTable(tables.mobile)}
+
+## Caveats
+
+${compressionCaveat(jsBytes, mobile)}
+- DevTools throttling adds latency per request, not per connection, and localhost has no DNS/TLS; Lighthouse's
+  default (simulated) throttling would give different absolute numbers.
+- Throughput and latency go through vite preview's Node proxy and share ${meta.cpus} cores with autocannon and other
+  work on this machine (load average ${meta.loadAverageAtStart.join(", ")} at the start; see "other load"): compare ssr
+  with static from the same run, not absolute numbers across runs. CPU per request is more stable than req/s.
+- workerd's CPU per request includes miniflare's plumbing in front of the Worker (entry and asset-router workers,
+  HTTP from vite preview), which is why even /healthz costs about ${ssr.loaded.static.workerdMsPerRequest?.toFixed(2) ?? "?"} ms; the ssr − static
+  difference removes it. vite preview also logs every request line (to .builds/bench-server.log).
+- CPU throttling (×${p.cpuSlowdown}) multiplies this machine's speed, shared with other work ("machine busy"): TBT in
+  particular varies from run to run; the per-run figures are in latest.json.
+`;
+}
+
+function compressionCaveat(jsBytes, mobile) {
+  const files = jsBytes.pages.flatMap((page) => page.files);
+  const island = jsBytes.pages.find((page) => page.totals.scripts > 0);
+  if (!island || files.some((file) => file.contentEncoding)) return "- Scripts were served compressed by the local server.";
+  const savedS = (island.totals.rawBytes - island.totals.gzipBytes) / mobile.profile.downloadBytesPerS;
+  return (
+    "- The local server does not compress responses (Cloudflare's edge does): the mobile runs download the\n" +
+    `  scripts uncompressed (${kb(island.totals.rawBytes)} instead of ${kb(island.totals.gzipBytes)} gzip on "${island.name}"), about ` +
+    `${savedS.toFixed(1)} s more at the emulated bandwidth, so that page's load event and toast are pessimistic.`
+  );
+}
+
+try {
+  await main();
+} catch (error) {
+  console.error(error);
+  process.exitCode = 1;
+} finally {
+  await cleanUp();
+}
