@@ -4,7 +4,9 @@ import { defineConfig, devices } from "@playwright/test";
 // builds into .builds/e2e and serves it with a throwaway local D1 in .builds/e2e-state).
 // Playwright cannot download its own browser on these machines: ensure-chromium.sh sets
 // CHROMIUM_PATH to Debian's (TOOLCHAIN.md). Without it, Playwright's own browser is used.
-const port = 8788;
+// E2E_PORT lets several people run specs at once, each with its own server, build and state.
+const port = Number(process.env.E2E_PORT ?? 8788);
+const suffix = process.env.E2E_PORT ? `-${port}` : "";
 const ci = Boolean(process.env.CI);
 
 export default defineConfig({
@@ -47,10 +49,11 @@ export default defineConfig({
   webServer: {
     command: "node scripts/e2e-server.mjs",
     url: `http://localhost:${port}/healthz`,
-    env: { PORT: String(port), DIST_DIR: ".builds/e2e", PERSIST_TO: ".builds/e2e-state" },
+    env: { PORT: String(port), DIST_DIR: `.builds/e2e${suffix}`, PERSIST_TO: `.builds/e2e${suffix}-state` },
     reuseExistingServer: !ci,
     timeout: 180_000,
-    stdout: "pipe",
+    // The build and request log stay quiet; errors (stderr) are shown.
+    stdout: "ignore",
     stderr: "pipe",
   },
 });

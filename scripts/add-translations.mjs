@@ -11,7 +11,11 @@ const additions = JSON.parse(readFileSync(file, "utf8"));
 
 function sorted(value) {
   if (typeof value !== "object" || value === null) return value;
-  return Object.fromEntries(Object.keys(value).sort().map((k) => [k, sorted(value[k])]));
+  return Object.fromEntries(
+    Object.keys(value)
+      .sort()
+      .map((k) => [k, sorted(value[k])]),
+  );
 }
 
 for (const lng of languages) {

@@ -54,10 +54,23 @@ export const DEMO_PASSWORD = "radios-demo-2025";
 export const users = [
   { id: "usr_owner", orgId: "org_harbor", email: "owner@example.com", name: "Olivia Owner", role: "owner" },
   { id: "usr_admin", orgId: "org_harbor", email: "admin@example.com", name: "Adam Admin", role: "admin" },
-  { id: "usr_configurator", orgId: "org_harbor", email: "configurator@example.com", name: "Cora Configurator", role: "configurator" },
+  {
+    id: "usr_configurator",
+    orgId: "org_harbor",
+    email: "configurator@example.com",
+    name: "Cora Configurator",
+    role: "configurator",
+  },
   { id: "usr_technician", orgId: "org_harbor", email: "technician@example.com", name: "Theo Technician", role: "technician" },
   { id: "usr_viewer", orgId: "org_harbor", email: "viewer@example.com", name: "Vera Viewer", role: "viewer" },
   { id: "usr_agent", orgId: "org_harbor", email: "agent@example.com", name: "Ada Agent", role: "case-agent", isCaseUser: true },
-  { id: "usr_twofactor", orgId: "org_harbor", email: "twofactor@example.com", name: "Tomas Twofactor", role: "owner", twoFactor: "email" },
+  {
+    id: "usr_twofactor",
+    orgId: "org_harbor",
+    email: "twofactor@example.com",
+    name: "Tomas Twofactor",
+    role: "owner",
+    twoFactor: "email",
+  },
   { id: "usr_outsider", orgId: "org_outsider", email: "outsider@example.net", name: "Oscar Outsider", role: "owner" },
 ];

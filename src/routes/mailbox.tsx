@@ -38,7 +38,13 @@ function Mailbox({ data }: PageProps<Data>) {
           <label htmlFor="mailbox-to" className="text-sm font-medium text-slate-800">
             {t("mailbox.filter")}
           </label>
-          <input id="mailbox-to" name="to" type="email" defaultValue={data.to} className="rounded-md border border-slate-300 px-3 py-2 text-sm" />
+          <input
+            id="mailbox-to"
+            name="to"
+            type="email"
+            defaultValue={data.to}
+            className="rounded-md border border-slate-300 px-3 py-2 text-sm"
+          />
         </div>
         <Button type="submit" variant="white">
           {t("mailbox.apply")}
@@ -55,7 +61,8 @@ function Mailbox({ data }: PageProps<Data>) {
                   {mail.subject}
                 </h2>
                 <p className="text-sm text-slate-600">
-                  {t("mailbox.to", { address: mail.to })} · {t("mailbox.sent", { when: formatDateTime(language, mail.createdAt) })}
+                  {t("mailbox.to", { address: mail.to })} ·{" "}
+                  {t("mailbox.sent", { when: formatDateTime(language, mail.createdAt) })}
                 </p>
                 <p className="mt-3 whitespace-pre-wrap text-sm text-slate-800">
                   <Linked text={mail.body} />

@@ -16,7 +16,8 @@ export type FormState = {
 /** The outcome of a form action: go somewhere (with a flash), or show the form again. */
 export type ActionResult =
   | { ok: true; redirect: string; flash?: Flash }
-  | { ok: false; status: 400 | 401 | 403 | 404 | 409 | 422 | 429; form: FormState };
+  // 200: the next step of a multi-step form (sign-in), shown without an error.
+  | { ok: false; status: 200 | 400 | 401 | 403 | 404 | 409 | 422 | 429; form: FormState };
 
 export type PageProps<Data> = {
   data: Data;

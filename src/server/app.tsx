@@ -18,6 +18,7 @@ import { session } from "./middleware/session";
 import { pageRoutes } from "./pages";
 import { renderPage } from "./render/render-page";
 import { resolveSettings } from "./settings";
+import { signOutRoute } from "./sign-out-route";
 
 function isErrorCodeName(code: string): code is ErrorCodeName {
   return code in errorCodes;
@@ -73,6 +74,7 @@ export function createApp() {
   app.route("/", authRoutes);
   app.route("/", proceduresRoute);
   app.route("/", languageRoute);
+  app.route("/", signOutRoute);
   app.route("/", pageRoutes());
 
   app.notFound((c) =>

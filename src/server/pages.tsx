@@ -41,11 +41,20 @@ async function showRoute(
 async function runAction(c: RouteContext, route: RouteDefinition) {
   const action = route.page.action;
   if (!action) return c.notFound();
-  const result = await action(c);
   const wantsJson = (c.req.header("Accept") ?? "").includes("application/json");
+  const t = translatorFor(c.get("language"), c.get("settings").brandNamespace);
+  // A form of a signed-in route is guarded like its page: no session, no action.
+  const user = c.get("user");
+  if (route.access === "signed-in" && !user) {
+    if (wantsJson) return c.json({ ok: false, errors: { form: String(t("errors.signInFirst")) } }, 401);
+    return showRoute(c, route);
+  }
+  if (route.permission && !user?.permissions[route.permission]) throw new AppError("FORBIDDEN");
+  const result = await action(c);
   if (wantsJson) {
-    const t = translatorFor(c.get("language"), c.get("settings").brandNamespace);
     if (result.ok) {
+      // The page the island navigates to shows the flash as a toast, as after a plain post.
+      if (result.flash) setFlash(c, result.flash);
       const flash = result.flash
         ? { type: result.flash.type, text: String(t(result.flash.key, result.flash.values ?? {})) }
         : null;

@@ -40,7 +40,11 @@ describe("route error screen", () => {
 
   it("maps a procedure's error to its code and status", async () => {
     const { TRPCError } = await import("@trpc/server");
-    const response = await request("/boom", {}, appThatThrows(new TRPCError({ code: "NOT_FOUND", message: "We can't find that account." })));
+    const response = await request(
+      "/boom",
+      {},
+      appThatThrows(new TRPCError({ code: "NOT_FOUND", message: "We can't find that account." })),
+    );
     expect(response.status).toBe(404);
     const html = await response.text();
     expect(html).toContain("Code: NOT_FOUND");

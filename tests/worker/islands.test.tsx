@@ -22,6 +22,7 @@ function pageContext(): PageContext {
     nonce: "test-nonce",
     assets: assetTags,
     flash: null,
+    user: null,
     islands: new IslandCollector(),
     development: false,
   };

@@ -1,13 +1,12 @@
 import { type FormEvent, useCallback, useRef, useState } from "react";
+import { flushSync } from "react-dom";
 import { toast } from "sonner";
 
 /** Field name → message (already translated), "form" for the whole form. */
 export type FieldErrors = Record<string, string>;
 
 /** What a page's action answers an island that posts with `Accept: application/json`. */
-type ActionReply =
-  | { ok: true; redirect: string }
-  | { ok: false; errors: FieldErrors };
+type ActionReply = { ok: true; redirect: string } | { ok: false; errors: FieldErrors };
 
 type Options = {
   /** Client rules; the server checks the same and more. Returns no keys when valid. */
@@ -48,7 +47,8 @@ export function useEnhancedForm({ validate, networkErrorText }: Options) {
       const form = event.currentTarget;
       const values = valuesOf(form);
       const clientErrors = validate?.(values) ?? {};
-      setErrors(clientErrors);
+      // Rendered at once, so the first invalid field can take the focus right below.
+      flushSync(() => setErrors(clientErrors));
       if (Object.keys(clientErrors).length > 0) {
         form.querySelector<HTMLElement>("[aria-invalid=true]")?.focus();
         return;

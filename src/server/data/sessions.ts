@@ -55,6 +55,11 @@ export function deleteUserSessionsStatement(db: Db, userId: string) {
   return statement(db, "DELETE FROM sessions WHERE user_id = ?", userId);
 }
 
+/** Ends every session of a user but one (the password was changed in that one). */
+export function deleteOtherSessionsStatement(db: Db, userId: string, keepSessionId: string) {
+  return statement(db, "DELETE FROM sessions WHERE user_id = ? AND id <> ?", userId, keepSessionId);
+}
+
 export async function touchSession(db: Db, id: string, at: string): Promise<void> {
   await statement(db, "UPDATE sessions SET last_seen_at = ? WHERE id = ?", at, id).run();
 }

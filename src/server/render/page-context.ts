@@ -1,5 +1,6 @@
 import { createContext, useContext } from "react";
 import type { Language } from "../../schema/languages";
+import type { SessionUser } from "../auth/sessions";
 import type { Translate } from "../i18n/i18n";
 import type { Settings } from "../settings";
 import type { AssetTags } from "./assets";
@@ -15,6 +16,8 @@ export type PageContext = {
   nonce: string;
   assets: AssetTags;
   flash: Flash | null;
+  /** Who is signed in (header, greeting), or null. */
+  user: SessionUser | null;
   /** The islands rendered so far on this page; the bootstrap script is added only if any. */
   islands: IslandCollector;
   /** Show stacks on the error screen (vite dev only). */

@@ -28,6 +28,7 @@ export function createPageContext(c: RouteContext): PageContext {
     nonce: c.get("nonce"),
     assets: assetTags,
     flash: takeFlash(c),
+    user: c.get("user"),
     islands: new IslandCollector(),
     development: isDevelopment(c.env),
   };

@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import { Island } from "../../islands/runtime/island";
 import { usePage } from "../../server/render/page-context";
 import { FlashOutlet } from "./flash-outlet";
 import { Footer } from "./footer";
@@ -39,6 +40,8 @@ export function Document({ title, signedIn, headerControls, toaster = false, chi
           {children}
         </main>
         <Footer />
+        {/* Signs out after 15 idle minutes (spec §4); before the bootstrap, which lists the islands. */}
+        {signedIn && <Island name="idle-timer" props={{}} />}
         <IslandBootstrap />
       </body>
     </html>

@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import { Island } from "../../islands/runtime/island";
 import { usePage } from "../../server/render/page-context";
 import { buttonClass } from "../button";
 import { LanguageMenu } from "./language-menu";
@@ -11,7 +12,7 @@ type HeaderProps = {
 
 /** The header of every page: co-branded logo, language menu, help link, sign-in or account controls. */
 export function Header({ signedIn, children }: HeaderProps) {
-  const { t, settings, currentPath } = usePage();
+  const { t, settings, currentPath, user } = usePage();
   const signInHref = currentPath === "/" ? "/sign-in" : `/sign-in?next=${encodeURIComponent(currentPath)}`;
   return (
     <header className="border-b border-slate-200 bg-white">
@@ -39,6 +40,16 @@ export function Header({ signedIn, children }: HeaderProps) {
             >
               {t("header.help")}
             </a>
+          )}
+          {signedIn && user && (
+            <div className="flex items-center gap-2">
+              <p className="hidden max-w-48 text-right text-sm leading-tight sm:block">
+                <span className="sr-only">{t("header.signedInAs")} </span>
+                <span className="block truncate font-medium text-slate-900">{user.name || user.email}</span>
+                {user.name && <span className="block truncate text-xs text-slate-600">{user.email}</span>}
+              </p>
+              <Island name="sign-out" props={{}} />
+            </div>
           )}
           {!signedIn && (
             <a href={signInHref} className={buttonClass("primary", "sm")}>

@@ -1,0 +1,136 @@
+import type { Language } from "../../schema/languages";
+import type { Role } from "../auth/roles";
+import { type Db, first, newId, statement } from "./db";
+import { normalizeEmail } from "./users";
+
+/** An invitation to join an organization with a role; only the SHA-256 of its code is stored. */
+export type Invitation = {
+  id: string;
+  orgId: string;
+  organizationName: string;
+  email: string;
+  role: Role;
+  invitedBy: string | null;
+  inviterName: string | null;
+  expiresAt: string;
+  acceptedAt: string | null;
+  revokedAt: string | null;
+  createdAt: string;
+};
+
+type Row = {
+  id: string;
+  org_id: string;
+  organization_name: string;
+  email: string;
+  role: Role;
+  invited_by: string | null;
+  inviter_name: string | null;
+  expires_at: string;
+  accepted_at: string | null;
+  revoked_at: string | null;
+  created_at: string;
+};
+
+/** The open-invitation condition, for statements that must act only on an invitation still open. */
+const isOpen = "accepted_at IS NULL AND revoked_at IS NULL AND expires_at > ?";
+
+export async function findInvitationByCodeHash(db: Db, codeHash: string): Promise<Invitation | null> {
+  const row = await first<Row>(
+    db,
+    `SELECT i.id, i.org_id, o.name AS organization_name, i.email, i.role, i.invited_by, u.name AS inviter_name,
+            i.expires_at, i.accepted_at, i.revoked_at, i.created_at
+     FROM invitations i JOIN organizations o ON o.id = i.org_id LEFT JOIN users u ON u.id = i.invited_by
+     WHERE i.code_hash = ?`,
+    codeHash,
+  );
+  return row
+    ? {
+        id: row.id,
+        orgId: row.org_id,
+        organizationName: row.organization_name,
+        email: row.email,
+        role: row.role,
+        invitedBy: row.invited_by,
+        inviterName: row.inviter_name,
+        expiresAt: row.expires_at,
+        acceptedAt: row.accepted_at,
+        revokedAt: row.revoked_at,
+        createdAt: row.created_at,
+      }
+    : null;
+}
+
+/**
+ * A new invitation, replacing (revoking) any open one for the same address in the same
+ * organization, so only the newest link works.
+ */
+export function insertInvitationStatements(
+  db: Db,
+  input: { orgId: string; email: string; role: Role; codeHash: string; invitedBy: string | null; expiresAt: string; at: string },
+) {
+  const id = newId("inv");
+  const email = normalizeEmail(input.email);
+  return {
+    id,
+    statements: [
+      statement(
+        db,
+        `UPDATE invitations SET revoked_at = ? WHERE org_id = ? AND email = ? AND ${isOpen}`,
+        input.at,
+        input.orgId,
+        email,
+        input.at,
+      ),
+      statement(
+        db,
+        "INSERT INTO invitations (id, org_id, email, role, code_hash, invited_by, expires_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        id,
+        input.orgId,
+        email,
+        input.role,
+        input.codeHash,
+        input.invitedBy,
+        input.expiresAt,
+        input.at,
+      ),
+    ],
+  };
+}
+
+/**
+ * Accepting: the user is created from the invitation's own organization, address and role,
+ * and the invitation marked accepted, both only while it is still open. Run as one batch;
+ * the first statement's `changes` is 1 when the invitation was accepted.
+ */
+export function acceptInvitationStatements(
+  db: Db,
+  input: { codeHash: string; name: string; passwordHash: string; language: Language | null; at: string },
+) {
+  const userId = newId("usr");
+  return {
+    userId,
+    statements: [
+      statement(
+        db,
+        `INSERT INTO users (id, org_id, email, name, role, status, language, password_hash, created_at, updated_at)
+         SELECT ?, org_id, email, ?, role, 'active', ?, ?, ?, ? FROM invitations WHERE code_hash = ? AND ${isOpen}`,
+        userId,
+        input.name,
+        input.language,
+        input.passwordHash,
+        input.at,
+        input.at,
+        input.codeHash,
+        input.at,
+      ),
+      statement(
+        db,
+        `UPDATE invitations SET accepted_at = ? WHERE code_hash = ? AND ${isOpen}`,
+        input.at,
+        input.codeHash,
+        input.at,
+      ),
+    ],
+  };
+}
