@@ -191,6 +191,15 @@ describe("/reset-password/:resetCode", () => {
     expect(await signInAnswer(user.email, NEW_PASSWORD)).toEqual({ ok: true });
   });
 
+  it("lifts a sign-in lockout: owning the address is proof enough", async () => {
+    const user = await createUser();
+    for (let i = 1; i <= 5; i++) await signInAnswer(user.email, `wrong-guess-${i}`);
+    expect(await signInAnswer(user.email, PASSWORD)).toEqual({ ok: false, blocked: true });
+    const code = await requestCode(user.email);
+    await postForm(`/reset-password/${code}`, { password: NEW_PASSWORD, passwordConfirmation: NEW_PASSWORD });
+    expect(await signInAnswer(user.email, NEW_PASSWORD)).toEqual({ ok: true });
+  });
+
   it("shows the confirmation with a way to sign in", async () => {
     const html = await (await request("/confirm-password-reset")).text();
     expect(html).toContain("Your password has been changed.");

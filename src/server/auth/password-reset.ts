@@ -7,6 +7,7 @@ import {
   spendCodesStatement,
 } from "../data/password-resets";
 import { deleteUserSessionsStatement } from "../data/sessions";
+import { clearLockoutAfterResetStatement } from "../data/sign-in-guards";
 import { findUserByEmail, findUserById, normalizeEmail } from "../data/users";
 import type { AppEnv } from "../env";
 import { translatorFor } from "../i18n/i18n";
@@ -87,8 +88,8 @@ export async function findOpenReset(c: Context<AppEnv>, code: string): Promise<P
 
 /**
  * Sets a new password with a reset code. One batch sets the password (only while the code is
- * open), uses up the user's codes and ends all of the user's sessions, so whoever knew the
- * old password is signed out everywhere.
+ * open), uses up the user's codes, lifts a sign-in lockout (they proved they own the address)
+ * and ends all of the user's sessions, so whoever knew the old password is signed out everywhere.
  */
 export async function resetPassword(c: Context<AppEnv>, code: string, password: string): Promise<ResetOutcome> {
   const reset = await findOpenReset(c, code);
@@ -102,6 +103,7 @@ export async function resetPassword(c: Context<AppEnv>, code: string, password: 
   const [changed] = await db.batch([
     setPasswordWithCodeStatement(db, { codeHash: reset.codeHash, userId: reset.userId, passwordHash, at }),
     spendCodesStatement(db, { userId: reset.userId, passwordHash, at }),
+    clearLockoutAfterResetStatement(db, reset.userId, passwordHash),
     deleteUserSessionsStatement(db, reset.userId),
   ]);
   // Another request used the code between the check above and this batch.

@@ -42,3 +42,16 @@ export async function countHit(db: Db, key: string, windowStart: number): Promis
   );
   return row?.count ?? 1;
 }
+
+/**
+ * Clears the lockout of a user whose password was just reset (they proved they own the
+ * address), only if the statement before it in the batch stored this new password hash.
+ */
+export function clearLockoutAfterResetStatement(db: Db, userId: string, passwordHash: string) {
+  return statement(
+    db,
+    "DELETE FROM sign_in_lockouts WHERE email = (SELECT email FROM users WHERE id = ? AND password_hash = ?)",
+    userId,
+    passwordHash,
+  );
+}
