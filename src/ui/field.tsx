@@ -37,7 +37,7 @@ export function Field({ label, name, hint, error, id, className = "", ...input }
         </p>
       )}
       {error && (
-        <p id={errorId} className="text-sm font-medium text-red-700">
+        <p id={errorId} role="alert" className="text-sm font-medium text-red-700">
           {error}
         </p>
       )}
