@@ -1,7 +1,7 @@
 import { cloudflare } from "@cloudflare/vite-plugin";
 import tailwindcss from "@tailwindcss/vite";
 import { defineConfig } from "vite";
-import { clientManifest, clientOutDir, distDir } from "./tooling/client-manifest";
+import { clientManifest, clientOutDir, distDir } from "./tooling/client-manifest.ts";
 
 /** The Worker's Vite environment: its wrangler name with dashes as underscores. */
 const workerEnvironment = "configuration_tool";

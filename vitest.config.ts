@@ -1,6 +1,6 @@
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
-import { clientManifest } from "./tooling/client-manifest";
+import { clientManifest } from "./tooling/client-manifest.ts";
 
 // The workerd tests: the Worker's own code in the Workers runtime, with the D1 migrations
 // applied. Kept apart from vite.config.ts: Vitest fails with the Cloudflare Vite plugin loaded.

@@ -19,35 +19,41 @@ export type ApiContext = {
   t: Translate;
 };
 
-const t = initTRPC.context<ApiContext>().create({
-  // No stack traces on the wire; field messages for bad input (DESIGN.md §5).
-  isDev: false,
-  errorFormatter({ shape, error, ctx }) {
-    // Zod messages are translation keys (validation.*); send them translated, field by field.
-    const translate = (message: string) => (ctx && message.startsWith("validation.") ? String(ctx.t(message)) : message);
-    const fieldErrors =
-      error.cause instanceof z.ZodError
-        ? Object.fromEntries(
-            Object.entries(z.flattenError(error.cause).fieldErrors).map(([f, m]) => [f, (m as string[]).map(translate)]),
-          )
-        : undefined;
-    return { ...shape, data: { ...shape.data, stack: undefined, fieldErrors } };
-  },
-});
+/** What a procedure declares about itself; the permission matrix test reads it. */
+export type ProcedureMeta = { permission?: Permission; signedIn?: boolean };
+
+const t = initTRPC
+  .context<ApiContext>()
+  .meta<ProcedureMeta>()
+  .create({
+    // No stack traces on the wire; field messages for bad input (DESIGN.md §5).
+    isDev: false,
+    errorFormatter({ shape, error, ctx }) {
+      // Zod messages are translation keys (validation.*); send them translated, field by field.
+      const translate = (message: string) => (ctx && message.startsWith("validation.") ? String(ctx.t(message)) : message);
+      const fieldErrors =
+        error.cause instanceof z.ZodError
+          ? Object.fromEntries(
+              Object.entries(z.flattenError(error.cause).fieldErrors).map(([f, m]) => [f, (m as string[]).map(translate)]),
+            )
+          : undefined;
+      return { ...shape, data: { ...shape.data, stack: undefined, fieldErrors } };
+    },
+  });
 
 export const router = t.router;
 export const publicProcedure = t.procedure;
 export const createCallerFactory = t.createCallerFactory;
 
 /** A procedure for signed-in callers; the context's user is then never null. */
-export const signedInProcedure = t.procedure.use(({ ctx, next }) => {
+export const signedInProcedure = t.procedure.meta({ signedIn: true }).use(({ ctx, next }) => {
   if (!ctx.user) throw new TRPCError({ code: "UNAUTHORIZED", message: String(ctx.t("errors.signInFirst")) });
   return next({ ctx: { ...ctx, user: ctx.user } });
 });
 
 /** A procedure for callers holding a permission flag (spec §6), checked here, not by hiding links. */
 export function procedureWith(permission: Permission) {
-  return signedInProcedure.use(({ ctx, next }) => {
+  return signedInProcedure.meta({ signedIn: true, permission }).use(({ ctx, next }) => {
     if (!ctx.user.permissions[permission]) throw new TRPCError({ code: "FORBIDDEN", message: String(ctx.t("errors.protected")) });
     return next();
   });

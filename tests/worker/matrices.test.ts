@@ -1,0 +1,130 @@
+import { env } from "cloudflare:test";
+import { beforeAll, describe, expect, it } from "vitest";
+import { appRouter } from "../../src/server/api/router";
+import type { ProcedureMeta } from "../../src/server/api/trpc";
+import { permissionsOf, type Role, roles } from "../../src/server/auth/roles";
+import { createAccount, createOrganization, createUser, sessionCookie } from "./fixtures";
+import { ORIGIN, request } from "./helpers";
+import { procedureSamples, type Tenant } from "./procedure-samples";
+
+type ProcedureDef = { type: "query" | "mutation" | "subscription"; meta?: ProcedureMeta };
+
+/** Every procedure of the router, read from the router itself. */
+const procedures = Object.entries(appRouter._def.procedures as unknown as Record<string, { _def: ProcedureDef }>).map(
+  ([path, p]) => ({
+    path,
+    type: p._def.type,
+    meta: p._def.meta ?? {},
+  }),
+);
+
+async function call(path: string, type: string, input: unknown, cookie: string) {
+  const response =
+    type === "query"
+      ? await request(`/api/${path}?input=${encodeURIComponent(JSON.stringify(input))}`, { headers: { Cookie: cookie } })
+      : await request(`/api/${path}`, {
+          method: "POST",
+          body: JSON.stringify(input),
+          headers: { Cookie: cookie, Origin: ORIGIN, "Content-Type": "application/json" },
+        });
+  const body = (await response.json()) as { error?: { data?: { code?: string } } };
+  return body.error?.data?.code ?? "OK";
+}
+
+/** A fingerprint of every row of every table, to prove a refused call changed nothing. */
+async function databaseFingerprint(): Promise<string> {
+  const tables = await env.DB.prepare(
+    "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_%' ESCAPE '\\' AND name NOT IN ('throttles', 'sessions', 'd1_migrations')",
+  ).all<{ name: string }>();
+  const parts: string[] = [];
+  for (const { name } of tables.results) {
+    const rows = await env.DB.prepare(`SELECT * FROM "${name}" ORDER BY 1`).all();
+    parts.push(`${name}:${JSON.stringify(rows.results)}`);
+  }
+  return parts.join("\n");
+}
+
+async function makeTenant(label: string): Promise<Tenant & { cookies: Record<Role, string> }> {
+  const orgId = await createOrganization(`${label} dealer`);
+  const childOrgId = await createOrganization(`${label} customer`, orgId);
+  const accountId = await createAccount(childOrgId, "Matrix fleet");
+  const cookies = {} as Record<Role, string>;
+  let userId = "";
+  for (const role of roles) {
+    const user = await createUser({ orgId, role });
+    userId ||= user.id;
+    cookies[role] = await sessionCookie(user.email);
+  }
+  return { orgId, childOrgId, accountId, userId, cookies };
+}
+
+let home: Awaited<ReturnType<typeof makeTenant>>;
+let other: Awaited<ReturnType<typeof makeTenant>>;
+
+beforeAll(async () => {
+  home = await makeTenant("Home");
+  other = await makeTenant("Other");
+});
+
+describe("the matrices cover the whole router", () => {
+  it("has a sample input for every procedure", () => {
+    const missing = procedures.map((p) => p.path).filter((path) => !(path in procedureSamples));
+    expect(missing).toEqual([]);
+  });
+
+  it("marks every procedure but the public ones as signed-in", () => {
+    const open = procedures.filter((p) => !p.meta.signedIn).map((p) => p.path);
+    expect(open).toEqual([]);
+  });
+});
+
+describe("permission matrix: each role × each procedure", () => {
+  // Reads first, so mutations that delete the sample account run last.
+  const ordered = [...procedures].sort((a, b) => (a.type === b.type ? 0 : a.type === "query" ? -1 : 1));
+  for (const role of roles) {
+    it(`${role}: FORBIDDEN exactly where the role lacks the procedure's permission`, async () => {
+      const granted = permissionsOf(role);
+      const wrong: string[] = [];
+      for (const procedure of ordered) {
+        const sample = procedureSamples[procedure.path];
+        if (!sample) continue;
+        const code = await call(procedure.path, procedure.type, sample(home), home.cookies[role]);
+        const shouldRefuse = procedure.meta.permission !== undefined && !granted[procedure.meta.permission];
+        if (shouldRefuse !== (code === "FORBIDDEN") || code === "UNAUTHORIZED") wrong.push(`${procedure.path} → ${code}`);
+      }
+      expect(wrong).toEqual([]);
+    });
+  }
+
+  it("refuses every procedure without a session", async () => {
+    const answers = await Promise.all(
+      procedures.map(async (p) => `${p.path} → ${await call(p.path, p.type, procedureSamples[p.path]?.(home) ?? {}, "")}`),
+    );
+    expect(answers.filter((a) => !a.endsWith("UNAUTHORIZED"))).toEqual([]);
+  });
+});
+
+describe("tenant isolation: another organization's owner, with this organization's ids", () => {
+  // A tenant no other test has touched, so every id still exists and a refusal means isolation.
+  let target: Tenant;
+  beforeAll(async () => {
+    target = await makeTenant("Target");
+  });
+
+  it("answers NOT_FOUND or FORBIDDEN to every call that names an id, and changes nothing", async () => {
+    const before = await databaseFingerprint();
+    const leaks: string[] = [];
+    for (const procedure of procedures) {
+      const sample = procedureSamples[procedure.path];
+      if (!sample) continue;
+      const input = sample(target);
+      // Calls that name nothing of this tenant (e.g. a search over the caller's own tree) are not isolation cases.
+      const names = JSON.stringify(input);
+      if (![target.orgId, target.childOrgId, target.accountId, target.userId].some((id) => names.includes(id))) continue;
+      const code = await call(procedure.path, procedure.type, input, other.cookies.owner);
+      if (code !== "NOT_FOUND" && code !== "FORBIDDEN") leaks.push(`${procedure.path} → ${code}`);
+    }
+    expect(leaks).toEqual([]);
+    expect(await databaseFingerprint()).toBe(before);
+  });
+});
