@@ -12,6 +12,15 @@ export type Env = {
   /** A secret: set with `wrangler secret put MAIL_API_KEY`. */
   MAIL_API_KEY?: string;
   MAIL_FROM?: string;
+  /** Single sign-on with the default identity provider: a secret, `wrangler secret put DEFAULT_IDENTITY_PROVIDER_CLIENT_SECRET`. */
+  DEFAULT_IDENTITY_PROVIDER_CLIENT_SECRET?: string;
+  /** Passkeys: the relying party id (a domain) and the comma-separated origins they are used at. */
+  WEBAUTHN_RP_ID?: string;
+  WEBAUTHN_ORIGINS?: string;
+  /** Proxy mode: another server speaking the same /api owns data and sessions (src/server/proxy). */
+  API_UPSTREAM?: string;
+  /** Optional service binding to that server (else API_UPSTREAM is fetched over the network). */
+  UPSTREAM?: Fetcher;
 } & Partial<Record<SettingVariable, string>>;
 
 /** `npm run dev` (vite.config.ts sets it): the error screen shows details and stacks. */
@@ -36,6 +45,8 @@ export type SettingVariable =
   | "SHOW_DOCUMENTATION"
   | "DEFAULT_IDENTITY_PROVIDER_ID"
   | "DEFAULT_IDENTITY_PROVIDER_NAME"
+  | "DEFAULT_IDENTITY_PROVIDER_ISSUER"
+  | "DEFAULT_IDENTITY_PROVIDER_CLIENT_ID"
   | "HELP_URL"
   | "PRIVACY_URL"
   | "TERMS_URL"

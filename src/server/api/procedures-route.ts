@@ -4,6 +4,8 @@ import { Hono } from "hono";
 import { errorCodes } from "../../schema/errors";
 import type { AppEnv } from "../env";
 import { translatorFor } from "../i18n/i18n";
+import { remoteCaller } from "../proxy/remote-caller";
+import { upstreamOf } from "../proxy/upstream";
 import { type AppRouter, appRouter, createCaller } from "./router";
 import type { ApiContext } from "./trpc";
 
@@ -20,9 +22,13 @@ export function apiContext(c: Context<AppEnv>): ApiContext {
   };
 }
 
-/** The procedures called in process, as pages load their data (authorization stays in the procedures). */
+/**
+ * The procedures as pages call them: in process over D1 (authorization stays in the
+ * procedures), or, in proxy mode, over HTTP on the upstream with the caller's identity.
+ */
 export function api(c: Context<AppEnv>): ReturnType<typeof createCaller> {
-  return createCaller(apiContext(c));
+  const upstream = upstreamOf(c.env);
+  return upstream ? remoteCaller(c, upstream) : createCaller(apiContext(c));
 }
 
 function isJson(text: string | null): boolean {
