@@ -55,10 +55,7 @@ async function runAction(c: RouteContext, route: RouteDefinition) {
     if (result.ok) {
       // The page the island navigates to shows the flash as a toast, as after a plain post.
       if (result.flash) setFlash(c, result.flash);
-      const flash = result.flash
-        ? { type: result.flash.type, text: String(t(result.flash.key, result.flash.values ?? {})) }
-        : null;
-      return c.json({ ok: true, redirect: result.redirect, flash });
+      return c.json({ ok: true, redirect: result.redirect });
     }
     const errors = Object.fromEntries(Object.entries(result.form.errors).map(([field, key]) => [field, String(t(key))]));
     return c.json({ ok: false, errors }, result.status);
