@@ -73,4 +73,69 @@ export const users = [
     twoFactor: "email",
   },
   { id: "usr_outsider", orgId: "org_outsider", email: "outsider@example.net", name: "Oscar Outsider", role: "owner" },
+  // Signs in only with single sign-on (no password): `npm run demo:idp`, then "Continue with Harbor SSO".
+  {
+    id: "usr_alice",
+    orgId: "org_harbor",
+    email: "alice@harbor-sso.example",
+    name: "Alice Harbor",
+    role: "configurator",
+    password: false,
+  },
+];
+
+/**
+ * Single sign-on providers. "Harbor SSO" is the local demo provider of scripts/demo-idp.mjs
+ * (`npm run demo:idp`, http://localhost:9400); its client secret is a demo value, not a secret.
+ */
+export const identityProviders = [
+  {
+    id: "idp_harbor_sso",
+    orgId: "org_harbor",
+    name: "Harbor SSO",
+    issuer: "http://localhost:9400",
+    clientId: "configuration-tool-demo",
+    clientSecret: "demo-client-secret-harbor-sso",
+    emailDomains: ["harbor-sso.example"],
+  },
+];
+
+/**
+ * Seats (DESIGN.md §3): subscriptions held by organizations, and the seats they give to
+ * accounts. Harbor's demo pool comes from the vendor; Metro and Lakeside got theirs from Harbor.
+ */
+export const subscriptions = [
+  {
+    id: "sub_metro_fleet",
+    orgId: "org_metro",
+    plan: "Fleet Advanced",
+    quantity: 50,
+    startsAt: "2025-01-01",
+    endsAt: "2027-12-31",
+    reference: "HC-2025-014",
+  },
+  {
+    id: "sub_lakeside_fleet",
+    orgId: "org_lakeside",
+    plan: "Fleet Essential",
+    quantity: 25,
+    startsAt: "2025-08-01",
+    endsAt: "2027-07-31",
+    reference: "HC-2025-031",
+  },
+  {
+    id: "sub_harbor_demo",
+    orgId: "org_harbor",
+    plan: "Dealer demo pool",
+    quantity: 10,
+    startsAt: "2025-01-01",
+    endsAt: null,
+    reference: "",
+  },
+];
+
+export const allocations = [
+  { id: "alc_metro_bus", subscriptionId: "sub_metro_fleet", accountId: "acc_metro_bus", quantity: 20 },
+  { id: "alc_lakeside_north", subscriptionId: "sub_lakeside_fleet", accountId: "acc_lakeside_north", quantity: 10 },
+  { id: "alc_harbor_demo", subscriptionId: "sub_harbor_demo", accountId: "acc_harbor_demo", quantity: 5 },
 ];

@@ -1,5 +1,5 @@
 import { pbkdf2Sync, randomBytes } from "node:crypto";
-import { accounts, DEMO_PASSWORD, organizations, users } from "./demo-data.mjs";
+import { accounts, allocations, DEMO_PASSWORD, identityProviders, organizations, subscriptions, users } from "./demo-data.mjs";
 
 /** The same stored form as src/server/auth/passwords.ts (PBKDF2-SHA256, 100,000 iterations). */
 function hashPassword(password) {
@@ -43,8 +43,46 @@ export function seedStatements() {
         status: "active",
         two_factor: u.twoFactor ?? "none",
         is_case_user: u.isCaseUser ? 1 : 0,
-        password_hash: hashPassword(DEMO_PASSWORD),
+        password_hash: u.password === false ? null : hashPassword(DEMO_PASSWORD),
       }),
     ),
+    ...identityProviders.map((p) =>
+      insert("identity_providers", {
+        id: p.id,
+        org_id: p.orgId,
+        name: p.name,
+        issuer: p.issuer,
+        client_id: p.clientId,
+        client_secret: p.clientSecret,
+        email_domains: JSON.stringify(p.emailDomains),
+      }),
+    ),
+    ...subscriptions.map((s) =>
+      insert("subscriptions", {
+        id: s.id,
+        org_id: s.orgId,
+        plan: s.plan,
+        quantity: s.quantity,
+        starts_at: s.startsAt,
+        ends_at: s.endsAt,
+        reference: s.reference,
+      }),
+    ),
+    ...allocations.map(allocationStatement),
   ];
+}
+
+/**
+ * A demo allocation, written only while its subscription, its account and the free seats are
+ * there: seeding again after someone used the demo (took seats, removed a subscription) must
+ * not fail on the database's seat guard (migrations/0007_subscriptions.sql).
+ */
+function allocationStatement(a) {
+  const [id, subscription, account, quantity] = [a.id, a.subscriptionId, a.accountId, a.quantity].map(sqlValue);
+  return `INSERT INTO allocations (id, subscription_id, account_id, quantity)
+SELECT ${id}, ${subscription}, ${account}, ${quantity}
+WHERE EXISTS (SELECT 1 FROM accounts WHERE id = ${account})
+  AND (SELECT COALESCE(SUM(quantity), 0) FROM allocations WHERE subscription_id = ${subscription}) + ${quantity}
+      <= (SELECT quantity FROM subscriptions WHERE id = ${subscription})
+ON CONFLICT DO NOTHING;`;
 }

@@ -1,5 +1,6 @@
 import { type ComponentProps, type FormEvent, type ReactNode, useCallback, useEffect, useId, useRef, useState } from "react";
 import { Button, ButtonLink } from "../ui/button";
+import { PasskeySignIn } from "./passkey-sign-in";
 import { FetchError, postJson } from "./runtime/fetch-json";
 import { type Messages, translate } from "./runtime/messages";
 
@@ -24,6 +25,8 @@ export type SignInProps = {
   errors?: SignInErrors;
   /** Called instead of navigating to `next` when another island embeds the form. */
   onSignedIn?: () => void;
+  /** The passkey feature flag (spec §6); the browser decides the rest. */
+  passkeys?: boolean;
 };
 
 type EmailAnswer = { ok: boolean; identityProviderId?: string; identityProviderName?: string };
@@ -223,7 +226,8 @@ export default function SignIn(props: SignInProps) {
 
   const providerLink = (which: string, { id }: Provider, label: string) => (
     <ButtonLink
-      href={`/api/auth/signin/${encodeURIComponent(id)}`}
+      // The provider's round trip keeps where to go once signed in.
+      href={`/api/auth/signin/${encodeURIComponent(id)}${next === "/" ? "" : `?next=${encodeURIComponent(next)}`}`}
       variant="white"
       aria-busy={redirecting === which || undefined}
       onClick={(event) => {
@@ -275,7 +279,8 @@ export default function SignIn(props: SignInProps) {
               label={t("signIn.email")}
               name="email"
               type="email"
-              autoComplete="username"
+              // "webauthn": the browser may offer passkeys in this field's autofill.
+              autoComplete={props.passkeys ? "username webauthn" : "username"}
               required
               defaultValue={email}
               onChange={(event) => {
@@ -373,7 +378,14 @@ export default function SignIn(props: SignInProps) {
         <span aria-hidden="true" className="h-px flex-1 bg-slate-200" />
       </p>
       {providerLink("default", provider, t("signIn.providerButton", { provider: provider.name }))}
-      {/* Passkeys (a later issue): their sign-in button belongs here, beside the identity provider's. */}
+      <PasskeySignIn
+        enabled={props.passkeys === true && (step === "email" || step === "password")}
+        autofill={step === "email"}
+        username={step === "password" ? email : undefined}
+        label={t("signIn.passkeyButton")}
+        onSignedIn={signedIn}
+        onError={(key) => (key ? fail({ form: key }) : setErrors({}))}
+      />
     </div>
   );
 }

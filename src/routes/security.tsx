@@ -1,6 +1,7 @@
 import type { ReactNode } from "react";
 import { Island } from "../islands/runtime/island";
 import { formatDate } from "../schema/format";
+import { api } from "../server/api/procedures-route";
 import { hashPassword, passwordProblem, verifyPassword } from "../server/auth/passwords";
 import { withinLimit } from "../server/auth/throttle";
 import { batch } from "../server/data/db";
@@ -8,9 +9,17 @@ import { deleteOtherSessionsStatement } from "../server/data/sessions";
 import { findUserById, setPasswordStatement } from "../server/data/users";
 import { usePage } from "../server/render/page-context";
 import { PageHeader } from "../ui/page-header";
+import { type IdentityView, LinkedIdentities } from "./security-identities";
+import { PasskeyList, type PasskeyView } from "./security-passkeys";
 import { type ActionResult, definePage, type PageProps, type RouteContext } from "./types";
 
-type Data = { email: string; lastSignInAt: string | null; twoFactor: "none" | "email" };
+type Data = {
+  email: string;
+  lastSignInAt: string | null;
+  twoFactor: "none" | "email";
+  passkeys: PasskeyView[];
+  identities: IdentityView[];
+};
 
 function MethodRow({ title, children }: { title: string; children: ReactNode }) {
   return (
@@ -18,20 +27,6 @@ function MethodRow({ title, children }: { title: string; children: ReactNode }) 
       <h3 className="font-medium text-slate-900">{title}</h3>
       <div className="mt-1 text-sm text-slate-700">{children}</div>
     </li>
-  );
-}
-
-/** A list a later issue fills (passkeys, linked identities); until then it says it is empty. */
-function EmptyList({ id, title, empty }: { id: string; title: string; empty: string }) {
-  return (
-    <section aria-labelledby={`${id}-heading`} className="mt-6">
-      <h3 id={`${id}-heading`} className="font-medium text-slate-900">
-        {title}
-      </h3>
-      <p className="mt-2 rounded-lg border-2 border-dashed border-slate-300 bg-white px-4 py-6 text-center text-sm text-slate-600">
-        {empty}
-      </p>
-    </section>
   );
 }
 
@@ -65,10 +60,8 @@ function Security({ data, form }: PageProps<Data>) {
               <p className="text-slate-600">{t("security.emailTwoFactorHelp", { email: data.email })}</p>
             </MethodRow>
           </ul>
-          {settings.passkeysEnabled && (
-            <EmptyList id="passkeys" title={String(t("security.passkeys"))} empty={String(t("security.noPasskeys"))} />
-          )}
-          <EmptyList id="identities" title={String(t("security.identities"))} empty={String(t("security.noIdentities"))} />
+          {settings.passkeysEnabled && <PasskeyList passkeys={data.passkeys} />}
+          <LinkedIdentities identities={data.identities} />
         </section>
       </div>
     </>
@@ -126,7 +119,9 @@ export const securityPage = definePage<Data>({
     const user = c.get("user");
     const record = user ? await findUserById(c.env.DB, user.id) : null;
     if (!record) return c.notFound();
-    return { email: record.email, lastSignInAt: record.lastSignInAt, twoFactor: record.twoFactor };
+    const passkeys = c.get("settings").passkeysEnabled ? await api(c).users.listPasskeysForUser() : [];
+    const identities = await api(c).users.listIdentityProvidersForUser();
+    return { email: record.email, lastSignInAt: record.lastSignInAt, twoFactor: record.twoFactor, passkeys, identities };
   },
   Component: Security,
   action: changePassword,

@@ -133,6 +133,7 @@ function SignIn({ data, form }: PageProps<Data>) {
             email: values.email ?? "",
             sso,
             errors: form?.errors ?? {},
+            passkeys: settings.passkeysEnabled,
           }}
         />
       </div>

@@ -1,4 +1,10 @@
 import { acceptInvitationPage } from "./accept-invitation";
+import { accountHomePage } from "./account-home";
+import { addAccountPage } from "./accounts/add";
+import { editAccountPage } from "./accounts/edit";
+import { accountGeneralPage } from "./accounts/general";
+import { accountsListPage } from "./accounts/list";
+import { accountNetworkPage } from "./accounts/network";
 import { confirmPasswordResetPage } from "./confirm-password-reset";
 import { confirmResetCodeSentPage } from "./confirm-reset-code-sent";
 import { forgotPasswordPage } from "./forgot-password";
@@ -8,6 +14,31 @@ import { mailboxPage } from "./mailbox";
 import { placeholderPage } from "./placeholder";
 import { resetPasswordPage } from "./reset-password";
 import { securityPage } from "./security";
+import { unlinkIdentityPage } from "./security-identities";
+import { removePasskeyPage, renamePasskeyPage } from "./security-passkeys";
+import { allocationAddPage } from "./settings/allocation-add";
+import { allocationEditPage } from "./settings/allocation-edit";
+import { allocationRemovePage } from "./settings/allocation-remove";
+import { allocationsListPage } from "./settings/allocations-list";
+import {
+  addIdentityProviderPage,
+  deleteIdentityProviderPage,
+  editIdentityProviderPage,
+  identityProvidersPage,
+} from "./settings/identity-providers";
+import { organizationAddPage } from "./settings/organization-add";
+import { organizationEditPage } from "./settings/organization-edit";
+import { organizationsListPage } from "./settings/organizations-list";
+import { seatRoutes } from "./settings/seat-routes";
+import { subscriptionAddPage } from "./settings/subscription-add";
+import { subscriptionAllocatePage } from "./settings/subscription-allocate";
+import { subscriptionDeallocatePage } from "./settings/subscription-deallocate";
+import { subscriptionEditPage } from "./settings/subscription-edit";
+import { subscriptionRemovePage } from "./settings/subscription-remove";
+import { subscriptionsListPage } from "./settings/subscriptions-list";
+import { userEditPage } from "./settings/user-edit";
+import { userInvitePage } from "./settings/user-invite";
+import { usersListPage } from "./settings/users-list";
 import { signInPage } from "./sign-in";
 import type { RouteDefinition } from "./types";
 import { welcomePage } from "./welcome";
@@ -44,6 +75,122 @@ export const routes: RouteDefinition[] = [
   { path: "/welcome", title: "routes.welcome", access: "signed-in", page: welcomePage },
   { path: "/getting-started", title: "routes.gettingStarted", access: "signed-in", page: gettingStartedPage },
   { path: "/security", title: "routes.security", access: "signed-in", page: securityPage },
+  // Accounts (spec §2). /accounts/add and /accounts/edit/… before any /accounts/:accountId route.
+  { path: "/accounts", title: "routes.accounts", access: "signed-in", page: accountsListPage },
+  { path: "/accounts/add", title: "routes.addAccount", access: "signed-in", permission: "edit-accounts", page: addAccountPage },
+  { path: "/accounts/edit/:accountId", title: "routes.accountSettings", access: "signed-in", page: editAccountPage },
+  {
+    path: "/accounts/edit/:accountId/general",
+    title: "routes.accountSettings",
+    access: "signed-in",
+    permission: "edit-configurations",
+    page: accountGeneralPage,
+  },
+  {
+    path: "/accounts/edit/:accountId/network",
+    title: "routes.accountSettings",
+    access: "signed-in",
+    permission: "edit-network-config",
+    page: accountNetworkPage,
+  },
+  // An account's home; "add" and "edit" are the accounts screens, whatever order they are listed in.
+  {
+    path: "/accounts/:accountId{(?!(?:add|edit)$)[^/]+}",
+    title: "routes.accountHome",
+    access: "signed-in",
+    page: accountHomePage,
+  },
+  {
+    path: "/security/passkeys/:passkeyId/rename",
+    title: "routes.renamePasskey",
+    access: "signed-in",
+    page: renamePasskeyPage,
+  },
+  {
+    path: "/security/passkeys/:passkeyId/remove",
+    title: "routes.removePasskey",
+    access: "signed-in",
+    page: removePasskeyPage,
+  },
+  {
+    path: "/security/identities/:identityId/unlink",
+    title: "routes.unlinkIdentity",
+    access: "signed-in",
+    page: unlinkIdentityPage,
+  },
+  // Single sign-on providers (a later issue puts them in the settings area's tabs).
+  {
+    path: "/settings/identity-providers",
+    title: "routes.identityProviders",
+    access: "signed-in",
+    permission: "edit-users",
+    page: identityProvidersPage,
+  },
+  {
+    path: "/settings/identity-providers/add",
+    title: "routes.addIdentityProvider",
+    access: "signed-in",
+    permission: "edit-users",
+    page: addIdentityProviderPage,
+  },
+  {
+    path: "/settings/identity-providers/edit/:identityProviderId",
+    title: "routes.editIdentityProvider",
+    access: "signed-in",
+    permission: "edit-users",
+    page: editIdentityProviderPage,
+  },
+  {
+    path: "/settings/identity-providers/delete/:identityProviderId",
+    title: "routes.deleteIdentityProvider",
+    access: "signed-in",
+    permission: "edit-users",
+    page: deleteIdentityProviderPage,
+  },
+  // Settings: Organizations (open to every signed-in user for reading) and Users (spec §2, §6).
+  { path: "/settings/organizations", title: "routes.settingsOrganizations", access: "signed-in", page: organizationsListPage },
+  {
+    path: "/settings/organizations/add",
+    title: "routes.addOrganization",
+    access: "signed-in",
+    permission: "edit-accounts",
+    page: organizationAddPage,
+  },
+  {
+    path: "/settings/organizations/edit/:orgId",
+    title: "routes.editOrganization",
+    access: "signed-in",
+    permission: "edit-accounts",
+    page: organizationEditPage,
+  },
+  { path: "/settings/users", title: "routes.settingsUsers", access: "signed-in", permission: "edit-users", page: usersListPage },
+  {
+    path: "/settings/users/invite",
+    title: "routes.inviteUser",
+    access: "signed-in",
+    permission: "edit-users",
+    page: userInvitePage,
+  },
+  {
+    path: "/settings/users/edit/:userId",
+    title: "routes.editUser",
+    access: "signed-in",
+    permission: "edit-users",
+    page: userEditPage,
+  },
+  // Settings: Subscriptions and Allocations (spec §2, §6), ?orgId= picks the organization.
+  ...seatRoutes([
+    ["/settings/subscriptions", "routes.settingsSubscriptions", subscriptionsListPage],
+    ["/settings/subscriptions/add", "routes.addSubscription", subscriptionAddPage],
+    ["/settings/subscriptions/remove", "routes.removeSubscription", subscriptionRemovePage],
+    ["/settings/subscriptions/edit/:subscriptionId", "routes.editSubscription", subscriptionEditPage],
+    ["/settings/subscriptions/allocate", "routes.allocateSeats", subscriptionAllocatePage],
+    ["/settings/subscriptions/deallocate", "routes.deallocateSeats", subscriptionDeallocatePage],
+    ["/settings/subscriptions/editAllocation/:allocationId", "routes.editAllocation", allocationEditPage],
+    ["/settings/allocations", "routes.settingsAllocations", allocationsListPage],
+    ["/settings/allocations/allocate", "routes.allocateToAccount", allocationAddPage],
+    ["/settings/allocations/deallocate", "routes.deallocateFromAccount", allocationRemovePage],
+  ]),
   // Local demo only: the page answers 404 when APP_ENV is production.
   { path: "/mailbox", title: "mailbox.title", access: "public", page: mailboxPage },
 ];

@@ -1,42 +1,53 @@
 import { z } from "zod";
+import { HOST_PATTERN, isPersonal, networkLimits as limits, wifiSecurity } from "./network-rules";
+
+export { isPersonal, wifiSecurity };
 
 /**
  * Network settings of an account, overridden per site and per location (DESIGN.md §3).
  * Every part is optional: a level sets what it overrides and inherits the rest.
  * Secrets (Wi-Fi passphrases, the LTE password) are write-only: stored, never sent back;
- * reads say only whether one is set.
+ * reads say only whether one is set. Messages are translation keys (validation.*).
  */
-export const wifiSecurity = ["open", "wpa2-personal", "wpa3-personal", "wpa2-enterprise"] as const;
-
 const hostname = z
   .string()
   .trim()
-  .min(1)
-  .max(253)
-  .regex(
-    /^(?:\d{1,3}(?:\.\d{1,3}){3}|[0-9a-f:]+|(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)$/i,
-    "validation.HostInvalid",
-  );
+  .min(1, "validation.HostInvalid")
+  .max(253, "validation.HostInvalid")
+  .regex(HOST_PATTERN, "validation.HostInvalid");
 
 export const wifiNetworkInput = z.object({
   id: z.string().min(1).max(40),
-  ssid: z.string().trim().min(1, "validation.Required").max(32, "validation.SsidTooLong"),
+  ssid: z.string().trim().min(1, "validation.Required").max(limits.ssid, "validation.SsidTooLong"),
   security: z.enum(wifiSecurity),
   /** Empty or absent keeps the stored passphrase. */
-  passphrase: z.string().max(63, "validation.PassphraseTooLong").optional(),
-  priority: z.number().int().min(0).max(99),
+  passphrase: z.string().max(limits.passphraseMax, "validation.PassphraseTooLong").optional(),
+  priority: z
+    .number("validation.PriorityRange")
+    .int("validation.PriorityRange")
+    .min(0, "validation.PriorityRange")
+    .max(limits.priorityMax, "validation.PriorityRange"),
 });
 
 export const networkConfigInput = z.object({
-  wifi: z.array(wifiNetworkInput).max(8, "validation.TooManyNetworks").optional(),
+  wifi: z.array(wifiNetworkInput).max(limits.wifiNetworks, "validation.TooManyNetworks").optional(),
   lte: z
-    .object({ apn: z.string().trim().max(100), username: z.string().max(64).optional(), password: z.string().max(64).optional() })
+    .object({
+      apn: z.string().trim().max(limits.apn, "validation.TooLong"),
+      username: z.string().max(limits.lteCredential, "validation.TooLong").optional(),
+      password: z.string().max(limits.lteCredential, "validation.TooLong").optional(),
+    })
     .optional(),
-  dnsServers: z.array(hostname).max(4).optional(),
-  ntpServers: z.array(hostname).max(4).optional(),
+  dnsServers: z.array(hostname).max(limits.servers, "validation.TooManyServers").optional(),
+  ntpServers: z.array(hostname).max(limits.servers, "validation.TooManyServers").optional(),
   endpoints: z
-    .array(z.object({ name: z.string().trim().min(1).max(40), url: z.string().trim().url().max(300) }))
-    .max(8)
+    .array(
+      z.object({
+        name: z.string().trim().min(1, "validation.Required").max(limits.endpointName, "validation.TooLong"),
+        url: z.string().trim().url("validation.UrlInvalid").max(limits.url, "validation.TooLong"),
+      }),
+    )
+    .max(limits.endpoints, "validation.TooManyEndpoints")
     .optional(),
 });
 export type NetworkConfigInput = z.infer<typeof networkConfigInput>;
@@ -68,6 +79,20 @@ export function mergeSecrets(previous: StoredNetworkConfig, next: NetworkConfigI
   });
   const lte = next.lte ? { ...next.lte, password: next.lte.password ? next.lte.password : previous.lte?.password } : undefined;
   return { ...next, ...(wifi ? { wifi } : {}), ...(lte ? { lte } : {}) };
+}
+
+/**
+ * What is wrong with the passphrases of an edit once merged with what is stored: WPA personal
+ * needs 8 to 63 characters (IEEE 802.11i), typed now or kept from before. Checked on write
+ * only, so a stored config never fails to parse over it.
+ */
+export function passphraseProblems(merged: StoredNetworkConfig): { index: number; message: string }[] {
+  return (merged.wifi ?? []).flatMap((network, index) => {
+    if (!isPersonal(network.security)) return [];
+    if (!network.passphrase) return [{ index, message: "validation.PassphraseRequired" }];
+    if (network.passphrase.length < limits.passphraseMin) return [{ index, message: "validation.PassphraseTooShort" }];
+    return [];
+  });
 }
 
 export function parseStoredNetworkConfig(json: string | null): StoredNetworkConfig {

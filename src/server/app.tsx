@@ -7,7 +7,9 @@ import type { RouteContext } from "../routes/types";
 import { type ErrorCodeName, errorCodes, httpStatusOf } from "../schema/errors";
 import { ErrorScreen } from "../ui/shell/error-screen";
 import { authRoutes } from "./api/auth-routes";
+import { passkeyRoutes } from "./api/passkey-routes";
 import { proceduresRoute } from "./api/procedures-route";
+import { ssoRoutes } from "./api/sso-routes";
 import { type AppEnv, isDevelopment } from "./env";
 import { AppError } from "./errors";
 import { translatorFor } from "./i18n/i18n";
@@ -16,6 +18,7 @@ import { language } from "./middleware/language";
 import { securityHeaders } from "./middleware/security-headers";
 import { session } from "./middleware/session";
 import { pageRoutes } from "./pages";
+import { proxyApi } from "./proxy/upstream";
 import { renderPage } from "./render/render-page";
 import { resolveSettings } from "./settings";
 import { signOutRoute } from "./sign-out-route";
@@ -71,7 +74,10 @@ export function createApp() {
 
   // A response that involves no rendering, the baseline of the SSR benchmark.
   app.get("/healthz", (c) => c.text("ok"));
+  app.use("/api/*", proxyApi);
   app.route("/", authRoutes);
+  app.route("/", ssoRoutes);
+  app.route("/", passkeyRoutes);
   app.route("/", proceduresRoute);
   app.route("/", languageRoute);
   app.route("/", signOutRoute);

@@ -16,6 +16,12 @@ export type Settings = {
   hideCaseUsers: boolean;
   showDocumentation: boolean;
   defaultIdentityProvider: { id: string; name: string };
+  /**
+   * Where the default identity provider's single sign-on goes (its OIDC issuer and this app's
+   * client id there); null until configured. The client secret is an env secret, not a setting.
+   */
+  defaultIdentityProviderIssuer: string | null;
+  defaultIdentityProviderClientId: string | null;
   /** The help link is shown only when this is set (spec §1). */
   helpUrl: string | null;
   privacyUrl: string;
@@ -37,6 +43,8 @@ export const defaultSettings: Settings = {
   hideCaseUsers: true,
   showDocumentation: true,
   defaultIdentityProvider: { id: "northwind", name: "Northwind ID" },
+  defaultIdentityProviderIssuer: null,
+  defaultIdentityProviderClientId: null,
   helpUrl: null,
   privacyUrl: "https://www.northwind-radio.example/privacy",
   termsUrl: "https://www.northwind-radio.example/terms-of-use",
@@ -70,6 +78,8 @@ export function resolveSettings(env: Partial<Env>): Settings {
       id: text(env.DEFAULT_IDENTITY_PROVIDER_ID, d.defaultIdentityProvider.id),
       name: text(env.DEFAULT_IDENTITY_PROVIDER_NAME, d.defaultIdentityProvider.name),
     },
+    defaultIdentityProviderIssuer: env.DEFAULT_IDENTITY_PROVIDER_ISSUER?.trim() || d.defaultIdentityProviderIssuer,
+    defaultIdentityProviderClientId: env.DEFAULT_IDENTITY_PROVIDER_CLIENT_ID?.trim() || d.defaultIdentityProviderClientId,
     helpUrl: env.HELP_URL?.trim() ? env.HELP_URL.trim() : d.helpUrl,
     privacyUrl: text(env.PRIVACY_URL, d.privacyUrl),
     termsUrl: text(env.TERMS_URL, d.termsUrl),

@@ -1,4 +1,4 @@
-import { type InputHTMLAttributes, useId } from "react";
+import { type InputHTMLAttributes, type SelectHTMLAttributes, type TextareaHTMLAttributes, useId } from "react";
 
 type FieldProps = InputHTMLAttributes<HTMLInputElement> & {
   label: string;
@@ -41,6 +41,100 @@ export function Field({ label, name, hint, error, id, className = "", ...input }
           {error}
         </p>
       )}
+    </div>
+  );
+}
+
+type Described = { inputId: string; describedBy: string | undefined; hintId?: string; errorId?: string };
+
+function useDescribed(name: string, id: string | undefined, hint?: string, error?: string): Described {
+  const generated = useId();
+  const inputId = id ?? `${generated}-${name}`;
+  const hintId = hint ? `${inputId}-hint` : undefined;
+  const errorId = error ? `${inputId}-error` : undefined;
+  return { inputId, hintId, errorId, describedBy: [hintId, errorId].filter(Boolean).join(" ") || undefined };
+}
+
+function HintAndError({ hint, error, hintId, errorId }: { hint?: string; error?: string; hintId?: string; errorId?: string }) {
+  return (
+    <>
+      {hint && (
+        <p id={hintId} className="text-sm text-slate-600">
+          {hint}
+        </p>
+      )}
+      {error && (
+        <p id={errorId} className="text-sm font-medium text-red-700">
+          {error}
+        </p>
+      )}
+    </>
+  );
+}
+
+const controlClass = (error?: string) =>
+  "block w-full rounded-md border px-3 py-2 text-base shadow-sm sm:text-sm " +
+  (error ? "border-red-500 text-red-900" : "border-slate-300");
+
+type SelectFieldProps = SelectHTMLAttributes<HTMLSelectElement> & {
+  label: string;
+  name: string;
+  options: { value: string; label: string }[];
+  hint?: string;
+  error?: string;
+};
+
+/** A labelled <select>, with hint and error tied to it like Field. */
+export function SelectField({ label, name, options, hint, error, id, className = "", ...select }: SelectFieldProps) {
+  const described = useDescribed(name, id, hint, error);
+  return (
+    <div className={`flex flex-col gap-1 ${className}`}>
+      <label htmlFor={described.inputId} className="text-sm font-medium text-slate-800">
+        {label}
+      </label>
+      <select
+        id={described.inputId}
+        name={name}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={described.describedBy}
+        className={`${controlClass(error)} bg-white`}
+        {...select}
+      >
+        {options.map((option) => (
+          <option key={option.value} value={option.value}>
+            {option.label}
+          </option>
+        ))}
+      </select>
+      <HintAndError hint={hint} error={error} hintId={described.hintId} errorId={described.errorId} />
+    </div>
+  );
+}
+
+type TextareaFieldProps = TextareaHTMLAttributes<HTMLTextAreaElement> & {
+  label: string;
+  name: string;
+  hint?: string;
+  error?: string;
+};
+
+/** A labelled <textarea>, with hint and error tied to it like Field. */
+export function TextareaField({ label, name, hint, error, id, className = "", ...textarea }: TextareaFieldProps) {
+  const described = useDescribed(name, id, hint, error);
+  return (
+    <div className={`flex flex-col gap-1 ${className}`}>
+      <label htmlFor={described.inputId} className="text-sm font-medium text-slate-800">
+        {label}
+      </label>
+      <textarea
+        id={described.inputId}
+        name={name}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={described.describedBy}
+        className={controlClass(error)}
+        {...textarea}
+      />
+      <HintAndError hint={hint} error={error} hintId={described.hintId} errorId={described.errorId} />
     </div>
   );
 }

@@ -40,7 +40,16 @@ async function expectSignInForm(page: Page, path: string) {
 async function expectSignedOutHome(page: Page, baseURL: string | undefined) {
   await expect(page).toHaveURL(`${baseURL}/`);
   await expect(page.getByRole("banner").getByRole("link", { name: "Sign in" })).toBeVisible();
-  await expect(page.getByRole("button", { name: "Sign out" })).toHaveCount(0);
+  await expect(page.getByRole("button", { name: /^Signed in as / })).toHaveCount(0);
+}
+
+/** Signs out from the header's profile menu (a menu button with JavaScript). */
+async function signOutFromMenu(page: Page) {
+  await page
+    .getByRole("banner")
+    .getByRole("button", { name: /^Signed in as / })
+    .click();
+  await page.getByRole("menuitem", { name: "Sign out" }).click();
 }
 
 /**
@@ -50,7 +59,7 @@ async function expectSignedOutHome(page: Page, baseURL: string | undefined) {
 async function noSignOutFollows(page: Page, signOuts: () => number) {
   await page.waitForTimeout(500);
   expect(signOuts()).toBe(0);
-  await expect(page.getByRole("button", { name: "Sign out" })).toBeVisible();
+  await expect(page.getByRole("button", { name: /^Signed in as / })).toBeVisible();
 }
 
 /** The idle timer has hydrated once it has shared the page's start as the last activity. */
@@ -107,7 +116,7 @@ test.describe("signing out with JavaScript", () => {
 
     const posted = page.waitForRequest((r) => r.url().endsWith("/api/sign-out") && r.method() === "POST");
     const refreshed = page.waitForRequest((r) => r.url().endsWith("/api/me"));
-    await page.getByRole("banner").getByRole("button", { name: "Sign out" }).click();
+    await signOutFromMenu(page);
     await posted;
     await refreshed;
     await expectSignedOutHome(page, baseURL);
@@ -127,7 +136,7 @@ test.describe("signing out with JavaScript", () => {
     });
 
     const home = page.waitForRequest((r) => r.isNavigationRequest() && new URL(r.url()).pathname === "/");
-    await page.getByRole("button", { name: "Sign out" }).click();
+    await signOutFromMenu(page);
     await home;
     expect(errors.some((text) => text.includes("503"))).toBe(true);
     // The server never heard the sign-out, so / sends the still signed-in user on to /welcome.
@@ -142,6 +151,8 @@ test.describe("signing out without JavaScript", () => {
     await signIn(page, baseURL, "owner@example.com");
     await page.goto("/welcome");
     await expect(page.getByRole("banner")).toContainText("owner@example.com");
+    // The profile menu is a disclosure without JavaScript.
+    await page.getByRole("banner").locator("summary", { hasText: "Olivia Owner" }).click();
     await page.getByRole("banner").getByRole("button", { name: "Sign out" }).click();
     await expectSignedOutHome(page, baseURL);
     expect(await currentUser(page)).toEqual({ ok: false });

@@ -48,6 +48,18 @@ async function makeTenant(label: string): Promise<Tenant & { cookies: Record<Rol
   const orgId = await createOrganization(`${label} dealer`);
   const childOrgId = await createOrganization(`${label} customer`, orgId);
   const accountId = await createAccount(childOrgId, "Matrix fleet");
+  const subscriptionId = `sub_${label}_${crypto.randomUUID().slice(0, 8)}`;
+  const allocationId = `alc_${label}_${crypto.randomUUID().slice(0, 8)}`;
+  await env.DB.batch([
+    env.DB.prepare(
+      "INSERT INTO subscriptions (id, org_id, plan, quantity, starts_at) VALUES (?, ?, 'Matrix plan', 10, '2026-01-01')",
+    ).bind(subscriptionId, childOrgId),
+    env.DB.prepare("INSERT INTO allocations (id, subscription_id, account_id, quantity) VALUES (?, ?, ?, 2)").bind(
+      allocationId,
+      subscriptionId,
+      accountId,
+    ),
+  ]);
   const cookies = {} as Record<Role, string>;
   let userId = "";
   for (const role of roles) {
@@ -55,7 +67,7 @@ async function makeTenant(label: string): Promise<Tenant & { cookies: Record<Rol
     userId ||= user.id;
     cookies[role] = await sessionCookie(user.email);
   }
-  return { orgId, childOrgId, accountId, userId, cookies };
+  return { orgId, childOrgId, accountId, userId, subscriptionId, allocationId, cookies };
 }
 
 let home: Awaited<ReturnType<typeof makeTenant>>;
@@ -119,8 +131,13 @@ describe("tenant isolation: another organization's owner, with this organization
       if (!sample) continue;
       const input = sample(target);
       // Calls that name nothing of this tenant (e.g. a search over the caller's own tree) are not isolation cases.
-      const names = JSON.stringify(input);
-      if (![target.orgId, target.childOrgId, target.accountId, target.userId].some((id) => names.includes(id))) continue;
+      const names = JSON.stringify(input) ?? "";
+      if (
+        ![target.orgId, target.childOrgId, target.accountId, target.userId, target.subscriptionId, target.allocationId].some(
+          (id) => names.includes(id),
+        )
+      )
+        continue;
       const code = await call(procedure.path, procedure.type, input, other.cookies.owner);
       if (code !== "NOT_FOUND" && code !== "FORBIDDEN") leaks.push(`${procedure.path} → ${code}`);
     }

@@ -8,6 +8,9 @@ export type Tenant = {
   childOrgId: string;
   accountId: string;
   userId: string;
+  /** A subscription of childOrgId (10 seats) with 2 allocated to accountId. */
+  subscriptionId: string;
+  allocationId: string;
 };
 
 export const procedureSamples: Record<string, (t: Tenant) => unknown> = {
@@ -25,4 +28,61 @@ export const procedureSamples: Record<string, (t: Tenant) => unknown> = {
   "accounts.delete": (t) => ({ id: t.accountId, version: 1, confirmName: "Matrix fleet" }),
   "accounts.networkConfig": (t) => ({ id: t.accountId }),
   "accounts.updateNetworkConfig": (t) => ({ id: t.accountId, version: 1, config: { dnsServers: ["9.9.9.9"] } }),
+  "organizations.list": () => ({ search: "" }),
+  "organizations.details": (t) => ({ id: t.childOrgId }),
+  "organizations.add": (t) => ({ parentId: t.orgId, name: "Matrix organization", kind: "customer" }),
+  "organizations.update": (t) => ({ id: t.childOrgId, version: 1, name: "Renamed by matrix" }),
+  "users.list": (t) => ({ orgId: t.orgId }),
+  "users.details": (t) => ({ id: t.userId }),
+  // userId is the tenant's owner: the owner leaves themselves as they are, an admin may not touch them.
+  "users.update": (t) => ({ id: t.userId, version: 1, role: "owner", status: "active" }),
+  "users.disable": (t) => ({ id: t.userId, version: 1 }),
+  "users.invite": (t) => ({ email: "matrix-invitee@example.com", role: "viewer", orgId: t.orgId }),
+  "users.listInvitations": (t) => ({ orgId: t.orgId }),
+  "users.resendInvitation": () => ({ id: "inv_matrix_unknown" }),
+  "users.revokeInvitation": () => ({ id: "inv_matrix_unknown" }),
+  "users.listIdentityProvidersForUser": () => ({}),
+  "users.unlinkExternalIdentity": () => ({ id: "xid_matrix_unknown" }),
+  "identityProviders.list": (t) => ({ orgId: t.orgId }),
+  "identityProviders.details": () => ({ id: "idp_matrix_unknown" }),
+  "identityProviders.add": (t) => ({
+    orgId: t.childOrgId,
+    name: "Matrix SSO",
+    issuer: "https://login.matrix.example",
+    clientId: "matrix-client",
+    clientSecret: "matrix-secret",
+    emailDomains: ["matrix-sso.example"],
+  }),
+  "identityProviders.update": () => ({
+    id: "idp_matrix_unknown",
+    version: 1,
+    name: "Matrix SSO",
+    issuer: "https://login.matrix.example",
+    clientId: "matrix-client",
+    emailDomains: ["matrix-sso.example"],
+  }),
+  "identityProviders.delete": () => ({ id: "idp_matrix_unknown", version: 1 }),
+  "subscriptions.organizations": () => ({}),
+  "subscriptions.list": (t) => ({ orgId: t.childOrgId }),
+  "subscriptions.details": (t) => ({ id: t.subscriptionId }),
+  "subscriptions.add": (t) => ({ orgId: t.childOrgId, plan: "Matrix extra", quantity: 5, startsAt: "2026-02-01" }),
+  "subscriptions.update": (t) => ({
+    id: t.subscriptionId,
+    version: 1,
+    plan: "Matrix plan",
+    quantity: 12,
+    startsAt: "2026-01-01",
+  }),
+  "subscriptions.remove": (t) => ({ id: t.subscriptionId, version: 1 }),
+  "subscriptions.allocations": (t) => ({ orgId: t.childOrgId }),
+  "subscriptions.allocationChoices": (t) => ({ orgId: t.childOrgId }),
+  "subscriptions.accountChoices": (t) => ({ subscriptionId: t.subscriptionId }),
+  "subscriptions.allocation": (t) => ({ id: t.allocationId }),
+  "subscriptions.allocate": (t) => ({ subscriptionId: t.subscriptionId, accountId: t.accountId, quantity: 1 }),
+  "subscriptions.updateAllocation": (t) => ({ id: t.allocationId, version: 1, quantity: 3 }),
+  "subscriptions.deallocate": (t) => ({ id: t.allocationId }),
+  "subscriptions.forAccount": (t) => ({ accountId: t.accountId }),
+  "users.listPasskeysForUser": () => undefined,
+  "users.renamePasskey": () => ({ id: "pk_matrix_missing", name: "Renamed" }),
+  "users.removePasskey": () => ({ id: "pk_matrix_missing" }),
 };

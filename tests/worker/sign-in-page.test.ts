@@ -68,8 +68,10 @@ describe("the sign-in page", () => {
     expect(html).toContain('action="/sign-in?next=%2Faccounts"');
     expect(shownStep(html)).toBe("email");
     expect(inputTag(html, "email")).toContain('type="email"');
-    expect(inputTag(html, "email")).toContain('autoComplete="username"');
-    expect(html).toMatch(/<a[^>]*href="\/api\/auth\/signin\/northwind"[^>]*>Sign in with Northwind ID<\/a>/);
+    // "webauthn": passkeys are on by default, offered in the field's autofill too.
+    expect(inputTag(html, "email")).toContain('autoComplete="username webauthn"');
+    // The provider's round trip keeps where to go once signed in.
+    expect(html).toMatch(/<a[^>]*href="\/api\/auth\/signin\/northwind\?next=%2Faccounts"[^>]*>Sign in with Northwind ID<\/a>/);
     expect(alerts(html)).toEqual([]);
   });
 

@@ -1,4 +1,5 @@
 import type { Context } from "hono";
+import type { D1PreparedStatement } from "../cloudflare";
 import { batch, type Db } from "../data/db";
 import {
   acceptInvitationStatements,
@@ -9,8 +10,8 @@ import {
 import { findOrganization } from "../data/organizations";
 import { deleteSessionStatement } from "../data/sessions";
 import { findUserByEmail, findUserById, normalizeEmail, recordSignIn } from "../data/users";
-import type { AppEnv } from "../env";
-import { translatorFor } from "../i18n/i18n";
+import type { AppEnv, Env } from "../env";
+import type { Translate } from "../i18n/i18n";
 import { sendMail } from "../mail/mailer";
 import { randomToken, sha256Hex } from "./crypto";
 import { hashPassword, passwordProblem } from "./passwords";
@@ -30,15 +31,20 @@ export type AcceptOutcome =
   | { ok: false; reason: ClosedInvitationState | "account-exists" }
   | { ok: false; reason: "weak-password"; problem: string };
 
+/** What sending an invitation needs: the bindings, this site's origin for the link, the mail's language. */
+export type InvitationSender = { env: Env; origin: string; t: Translate };
+
 /**
  * Invites an address to an organization with a role and mails it the link. Only the code's
  * hash is kept; a newer invitation for the same address and organization replaces the older.
+ * `alongside` adds statements to the same batch, after the new invitation's row (its log entry).
  */
 export async function createInvitation(
-  c: Context<AppEnv>,
+  sender: InvitationSender,
   input: { orgId: string; email: string; role: Role; invitedBy: string },
+  alongside: (invitation: { id: string; expiresAt: string }) => D1PreparedStatement[] = () => [],
 ): Promise<{ id: string; expiresAt: string }> {
-  const db = c.env.DB;
+  const db = sender.env.DB;
   const [organization, inviter] = await Promise.all([findOrganization(db, input.orgId), findUserById(db, input.invitedBy)]);
   if (!organization) throw new Error(`no organization ${input.orgId}`);
 
@@ -54,18 +60,18 @@ export async function createInvitation(
     expiresAt,
     at: new Date(at).toISOString(),
   });
-  await batch(db, statements);
+  await batch(db, [...statements, ...alongside({ id, expiresAt })]);
 
   // The invitee's language is unknown: the mail uses the inviter's page language.
-  const t = translatorFor(c.get("language"), c.get("settings").brandNamespace);
-  await sendMail(c.env, {
+  const { t } = sender;
+  await sendMail(sender.env, {
     to: normalizeEmail(input.email),
     subject: String(t("mail.invitation.subject", { organization: organization.name })),
     body: String(
       t("mail.invitation.body", {
         inviter: inviter?.name || inviter?.email || organization.name,
         organization: organization.name,
-        link: `${new URL(c.req.url).origin}/accept/${code}`,
+        link: `${sender.origin}/accept/${code}`,
         days: INVITATION_LIFETIME_MS / 86_400_000,
       }),
     ),

@@ -30,3 +30,18 @@ export function permissionsOf(role: Role): PermissionMap {
 export function isRole(value: unknown): value is Role {
   return typeof value === "string" && (roles as readonly string[]).includes(value);
 }
+
+/**
+ * Who may grant what (issue 5): owner > admin > configurator > technician, viewer, case agent.
+ * Nobody grants a role above their own, nor manages someone ranked above them.
+ */
+const rank: Record<Role, number> = { owner: 4, admin: 3, configurator: 2, technician: 1, viewer: 1, "case-agent": 1 };
+
+export function mayGrant(granter: Role, role: Role): boolean {
+  return rank[role] <= rank[granter];
+}
+
+/** The roles a user with `granter` may give, highest first. */
+export function grantableRoles(granter: Role): Role[] {
+  return roles.filter((role) => mayGrant(granter, role));
+}

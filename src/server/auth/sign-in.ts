@@ -5,6 +5,7 @@ import { findUserByEmail, normalizeEmail, recordSignIn } from "../data/users";
 import type { AppEnv } from "../env";
 import { translatorFor } from "../i18n/i18n";
 import { sendMail } from "../mail/mailer";
+import { providerForEmail } from "../sso/email-domain";
 import { constantTimeEqual, randomDigits, sha256Hex } from "./crypto";
 import { isLocked, recordFailure, recordSuccess } from "./lockout";
 import { verifyPassword } from "./passwords";
@@ -30,10 +31,11 @@ export class Throttled extends Error {
 
 /**
  * The email step. It answers alike for every address (no enumeration); only an address whose
- * domain belongs to an identity provider is sent to single sign-on (the SSO issue adds that).
+ * domain belongs to an identity provider is sent to single sign-on (src/server/sso/email-domain.ts).
  */
-export async function emailStep(_c: Context<AppEnv>, _email: string): Promise<EmailStepAnswer> {
-  return { ok: true };
+export async function emailStep(c: Context<AppEnv>, email: string): Promise<EmailStepAnswer> {
+  const provider = await providerForEmail(c.env.DB, email);
+  return provider ? { ok: true, identityProviderId: provider.id, identityProviderName: provider.name } : { ok: true };
 }
 
 /**

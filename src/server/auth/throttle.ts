@@ -14,6 +14,10 @@ export const throttleLimits = {
   "code-send": { limit: 20, windowSeconds: 600 },
   "code-verify": { limit: 100, windowSeconds: 600 },
   "password-reset": { limit: 20, windowSeconds: 3600 },
+  // Passkey sign-in starts and verifications together; the sign-in page starts one per visit.
+  passkey: { limit: 200, windowSeconds: 600 },
+  // Single sign-on starts (each stores a login state and asks the provider for its metadata).
+  "single-sign-on": { limit: 60, windowSeconds: 600 },
 } as const;
 
 export type ThrottledAction = keyof typeof throttleLimits;

@@ -54,18 +54,25 @@ export async function findAccount(db: Db, id: string): Promise<Account | null> {
 
 export type AccountSort = "name" | "-name" | "updated" | "-updated" | "level" | "-level";
 
+/**
+ * Orders for the list. Ties are broken by rowid rather than id: the (org_id, name) index holds
+ * the rowid, so sorting by name needs nothing but the index.
+ */
 const orderBy: Record<AccountSort, string> = {
-  name: "name COLLATE NOCASE ASC, id",
-  "-name": "name COLLATE NOCASE DESC, id",
-  updated: "updated_at ASC, id",
-  "-updated": "updated_at DESC, id",
-  level: "subscription_level ASC, name COLLATE NOCASE, id",
-  "-level": "subscription_level DESC, name COLLATE NOCASE, id",
+  name: "name COLLATE NOCASE ASC, rowid",
+  "-name": "name COLLATE NOCASE DESC, rowid",
+  updated: "updated_at ASC, rowid",
+  "-updated": "updated_at DESC, rowid",
+  // Levels in their order (essential, then advanced), not alphabetically.
+  level: "subscription_level = 'advanced' ASC, name COLLATE NOCASE, rowid",
+  "-level": "subscription_level = 'advanced' DESC, name COLLATE NOCASE, rowid",
 };
 
 /**
  * One page of the accounts of an organization and, by default, of its descendants, with the
- * total for the pager. The (org_id, name) index keeps this fast with thousands of accounts.
+ * total for the pager. The page is chosen first among rowids (from the (org_id, name) index
+ * alone when sorting by name), then only its 25 or so rows are read, not every row up to the
+ * offset (figures for 10,000 accounts: tests/worker/accounts-scale.test.ts).
  */
 export async function listAccounts(
   db: Db,
@@ -78,13 +85,15 @@ export async function listAccounts(
     offset = 0,
   }: { orgId: string; includeDescendants?: boolean; search?: string; sort?: AccountSort; limit?: number; offset?: number },
 ): Promise<{ items: Account[]; total: number }> {
-  const scope = includeDescendants ? `${orgTree} ` : "";
+  const tree = includeDescendants ? `${orgTree}, ` : "WITH ";
   const where = includeDescendants ? "org_id IN (SELECT id FROM tree)" : "org_id = ?";
   const pattern = likePattern(search.trim());
   const [rows, count] = await Promise.all([
     all<Row>(
       db,
-      `${scope}SELECT ${columns} FROM accounts WHERE ${where} AND name LIKE ? ESCAPE '\\' ORDER BY ${orderBy[sort]} LIMIT ? OFFSET ?`,
+      `${tree}page AS (
+         SELECT rowid AS row FROM accounts WHERE ${where} AND name LIKE ? ESCAPE '\\' ORDER BY ${orderBy[sort]} LIMIT ? OFFSET ?)
+       SELECT ${columns} FROM accounts WHERE rowid IN (SELECT row FROM page) ORDER BY ${orderBy[sort]}`,
       orgId,
       pattern,
       limit,
@@ -92,7 +101,7 @@ export async function listAccounts(
     ),
     first<{ total: number }>(
       db,
-      `${scope}SELECT count(*) AS total FROM accounts WHERE ${where} AND name LIKE ? ESCAPE '\\'`,
+      `${includeDescendants ? `${orgTree} ` : ""}SELECT count(*) AS total FROM accounts WHERE ${where} AND name LIKE ? ESCAPE '\\'`,
       orgId,
       pattern,
     ),

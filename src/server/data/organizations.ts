@@ -1,4 +1,4 @@
-import { all, type Db, first, newId, statement } from "./db";
+import { all, type Db, first, newId, now, statement } from "./db";
 
 export type OrganizationKind = "vendor" | "dealer" | "customer";
 
@@ -88,4 +88,67 @@ export function insertOrganization(db: Db, input: { name: string; kind: Organiza
       input.parentId,
     ),
   };
+}
+
+/** An organization in the tree view: how deep below the caller's organization, and its parent's name. */
+export type OrganizationNode = Organization & { depth: number; parentName: string | null };
+
+type NodeRow = Row & { depth: number; parent_name: string | null };
+
+function likePattern(search: string): string {
+  return `%${search.replaceAll("\\", "\\\\").replaceAll("%", "\\%").replaceAll("_", "\\_")}%`;
+}
+
+/**
+ * `rootId` and its descendants in tree order (each parent right before its children, siblings
+ * by name), with their depth below the root; `search` keeps the matching names only.
+ */
+export async function listOrganizationNodes(db: Db, rootId: string, search = ""): Promise<OrganizationNode[]> {
+  const rows = await all<NodeRow>(
+    db,
+    // The path sorts a parent before its children: char(31) sorts below every printable character.
+    `WITH RECURSIVE tree(id, depth, path) AS (
+       SELECT id, 0, lower(name) || char(30) || id FROM organizations WHERE id = ?
+       UNION ALL
+       SELECT o.id, tree.depth + 1, tree.path || char(31) || lower(o.name) || char(30) || o.id
+       FROM organizations o JOIN tree ON o.parent_id = tree.id
+     )
+     SELECT o.id, o.name, o.kind, o.parent_id, o.created_at, o.updated_at, o.version, tree.depth, p.name AS parent_name
+     FROM tree JOIN organizations o ON o.id = tree.id LEFT JOIN organizations p ON p.id = o.parent_id
+     WHERE o.name LIKE ? ESCAPE '\\'
+     ORDER BY tree.path`,
+    rootId,
+    likePattern(search.trim()),
+  );
+  // The root's parent lies outside the caller's tree: it is not named.
+  return rows.map((row) =>
+    row.depth === 0
+      ? { ...toOrganization(row), parentId: null, depth: 0, parentName: null }
+      : { ...toOrganization(row), depth: row.depth, parentName: row.parent_name },
+  );
+}
+
+/** Whether a sibling (same parent) other than `exceptId` already has this name, ignoring case. */
+export async function siblingNameTaken(db: Db, parentId: string | null, name: string, exceptId: string | null = null) {
+  const row = await first<{ found: number }>(
+    db,
+    `SELECT 1 AS found FROM organizations
+     WHERE parent_id IS ? AND name = ? COLLATE NOCASE AND id IS NOT ? LIMIT 1`,
+    parentId,
+    name,
+    exceptId,
+  );
+  return row !== null;
+}
+
+/** Renames an organization, only at the version the edit was made on (0 changes when stale). */
+export function renameOrganizationStatement(db: Db, input: { id: string; version: number; name: string }) {
+  return statement(
+    db,
+    "UPDATE organizations SET name = ?, updated_at = ?, version = version + 1 WHERE id = ? AND version = ?",
+    input.name,
+    now(),
+    input.id,
+    input.version,
+  );
 }

@@ -63,3 +63,17 @@ export function deleteOtherSessionsStatement(db: Db, userId: string, keepSession
 export async function touchSession(db: Db, id: string, at: string): Promise<void> {
   await statement(db, "UPDATE sessions SET last_seen_at = ? WHERE id = ?", at, id).run();
 }
+
+/**
+ * Ends every session of a user once they are disabled: put right after the statement that
+ * disables them in the same batch; if that one was stale and the user is still active, their
+ * sessions stay.
+ */
+export function deleteDisabledUserSessionsStatement(db: Db, userId: string) {
+  return statement(
+    db,
+    "DELETE FROM sessions WHERE user_id = ? AND EXISTS (SELECT 1 FROM users WHERE id = ? AND status = 'disabled')",
+    userId,
+    userId,
+  );
+}

@@ -1,6 +1,6 @@
 import type { Language } from "../../schema/languages";
 import type { Role } from "../auth/roles";
-import { type Db, first, newId, now, statement } from "./db";
+import { all, type Db, first, newId, now, statement } from "./db";
 
 export type UserStatus = "invited" | "active" | "disabled";
 
@@ -105,4 +105,98 @@ export async function recordSignIn(db: Db, userId: string): Promise<void> {
 
 export async function setLanguage(db: Db, userId: string, language: Language): Promise<void> {
   await statement(db, "UPDATE users SET language = ? WHERE id = ?", language, userId).run();
+}
+
+/** A user as the administration list shows them, with their organization's name. */
+export type ListedUser = Pick<User, "id" | "orgId" | "email" | "name" | "role" | "status" | "lastSignInAt" | "version"> & {
+  organizationName: string;
+};
+
+type ListedRow = Pick<Row, "id" | "org_id" | "email" | "name" | "role" | "status" | "last_sign_in_at" | "version"> & {
+  organization_name: string;
+};
+
+function likePattern(search: string): string {
+  return `%${search.replaceAll("\\", "\\\\").replaceAll("%", "\\%").replaceAll("_", "\\_")}%`;
+}
+
+/**
+ * One page of the users of an organization (`orgId`) or of a whole tree (`rootOrgId` and its
+ * descendants), searched by name or email, with the total for the pager. Case users (the
+ * fc area's employees) are left out when the settings hide them.
+ */
+export async function listUsers(
+  db: Db,
+  input: { rootOrgId: string; orgId: string | null; search: string; hideCaseUsers: boolean; limit: number; offset: number },
+): Promise<{ items: ListedUser[]; total: number }> {
+  // Numbered parameters: ?1 the organization (or the tree's root), ?2 the search pattern.
+  const scope = input.orgId
+    ? "u.org_id = ?1"
+    : `u.org_id IN (WITH RECURSIVE tree(id) AS (SELECT id FROM organizations WHERE id = ?1
+         UNION ALL SELECT o.id FROM organizations o JOIN tree ON o.parent_id = tree.id) SELECT id FROM tree)`;
+  const caseUsers = input.hideCaseUsers ? " AND u.is_case_user = 0" : "";
+  const where = `${scope} AND (u.name LIKE ?2 ESCAPE '\\' OR u.email LIKE ?2 ESCAPE '\\')${caseUsers}`;
+  const orgId = input.orgId ?? input.rootOrgId;
+  const pattern = likePattern(input.search.trim());
+  const [rows, count] = await Promise.all([
+    all<ListedRow>(
+      db,
+      `SELECT u.id, u.org_id, u.email, u.name, u.role, u.status, u.last_sign_in_at, u.version, o.name AS organization_name
+       FROM users u JOIN organizations o ON o.id = u.org_id
+       WHERE ${where}
+       ORDER BY u.name COLLATE NOCASE, u.email LIMIT ?3 OFFSET ?4`,
+      orgId,
+      pattern,
+      input.limit,
+      input.offset,
+    ),
+    first<{ total: number }>(db, `SELECT count(*) AS total FROM users u WHERE ${where}`, orgId, pattern),
+  ]);
+  return {
+    items: rows.map((row) => ({
+      id: row.id,
+      orgId: row.org_id,
+      email: row.email,
+      name: row.name,
+      role: row.role,
+      status: row.status,
+      lastSignInAt: row.last_sign_in_at,
+      version: row.version,
+      organizationName: row.organization_name,
+    })),
+    total: count?.total ?? 0,
+  };
+}
+
+/** Whether the organization has an active owner other than `exceptUserId`. */
+export async function hasOtherActiveOwner(db: Db, orgId: string, exceptUserId: string): Promise<boolean> {
+  const row = await first<{ found: number }>(
+    db,
+    "SELECT 1 AS found FROM users WHERE org_id = ? AND role = 'owner' AND status = 'active' AND id <> ? LIMIT 1",
+    orgId,
+    exceptUserId,
+  );
+  return row !== null;
+}
+
+/**
+ * Sets a user's role and status, only at the version the edit was made on, and never taking
+ * away an organization's last active owner, even when two admins race (0 changes then).
+ */
+export function updateUserAccessStatement(db: Db, input: { id: string; version: number; role: Role; status: UserStatus }) {
+  const staysActiveOwner = input.role === "owner" && input.status === "active" ? 1 : 0;
+  return statement(
+    db,
+    `UPDATE users SET role = ?, status = ?, updated_at = ?, version = version + 1
+     WHERE id = ? AND version = ?
+       AND (? = 1 OR role <> 'owner' OR status <> 'active' OR EXISTS (
+         SELECT 1 FROM users other WHERE other.org_id = users.org_id AND other.id <> users.id
+           AND other.role = 'owner' AND other.status = 'active'))`,
+    input.role,
+    input.status,
+    now(),
+    input.id,
+    input.version,
+    staysActiveOwner,
+  );
 }

@@ -1,6 +1,7 @@
 import { createContext, useContext } from "react";
 import type { Language } from "../../schema/languages";
 import type { SessionUser } from "../auth/sessions";
+import type { CurrentAccount } from "../current-account";
 import type { Translate } from "../i18n/i18n";
 import type { Settings } from "../settings";
 import type { AssetTags } from "./assets";
@@ -18,6 +19,8 @@ export type PageContext = {
   flash: Flash | null;
   /** Who is signed in (header, greeting), or null. */
   user: SessionUser | null;
+  /** The account the page is inside (/accounts/{id}/…), for the header's switcher and profile menu. */
+  currentAccount?: CurrentAccount | null;
   /** The islands rendered so far on this page; the bootstrap script is added only if any. */
   islands: IslandCollector;
   /** Show stacks on the error screen (vite dev only). */

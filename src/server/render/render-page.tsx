@@ -2,6 +2,7 @@ import type { ReactNode } from "react";
 import { renderToReadableStream } from "react-dom/server.edge";
 import type { RouteContext } from "../../routes/types";
 import { Document } from "../../ui/shell/document";
+import { currentAccountOf } from "../current-account";
 import { isDevelopment } from "../env";
 import { translatorFor } from "../i18n/i18n";
 import { assetTags } from "./assets";
@@ -37,6 +38,7 @@ export function createPageContext(c: RouteContext): PageContext {
 /** Renders a page inside the document shell and streams it. */
 export async function renderPage(c: RouteContext, { title, status = 200, toaster, body }: RenderOptions): Promise<Response> {
   const page = createPageContext(c);
+  page.currentAccount = await currentAccountOf(c);
   const stream = await renderToReadableStream(
     <PageContextValue value={page}>
       <Document title={String(page.t(title))} signedIn={c.get("user") !== null} toaster={toaster}>

@@ -1,17 +1,52 @@
 import { languageNames, languages } from "../../schema/languages";
 import { usePage } from "../../server/render/page-context";
 
+/** One form button per language; posting remembers the choice in a cookie and comes back here in it. */
+function LanguageChoices({ className }: { className: string }) {
+  const { language, currentPath } = usePage();
+  return (
+    <form method="post" action="/language" className={className}>
+      <input type="hidden" name="next" value={currentPath} />
+      <ul>
+        {languages.map((lng) => (
+          <li key={lng}>
+            <button
+              type="submit"
+              name="language"
+              value={lng}
+              lang={lng}
+              aria-current={lng === language ? "true" : undefined}
+              className="w-full rounded px-3 py-2 text-left text-sm hover:bg-slate-100 aria-[current]:font-semibold"
+            >
+              {languageNames[lng]}
+            </button>
+          </li>
+        ))}
+      </ul>
+    </form>
+  );
+}
+
 /**
  * The language menu: a disclosure of plain form buttons, so it works without JavaScript and
- * ships none. Posting remembers the choice in a cookie and comes back to this page in it.
+ * ships none. `inline` lists the choices under a heading, for the mobile menu.
  */
-export function LanguageMenu() {
-  const { t, language, currentPath } = usePage();
+export function LanguageMenu({ inline = false }: { inline?: boolean }) {
+  const { t, language } = usePage();
+  const label = t("header.languageMenu", { language: languageNames[language] });
+  if (inline) {
+    return (
+      <section aria-label={label}>
+        <p className="px-3 pt-2 pb-1 text-xs font-semibold text-slate-500 uppercase">{label}</p>
+        <LanguageChoices className="" />
+      </section>
+    );
+  }
   return (
     <details className="relative">
       <summary
         className="flex cursor-pointer items-center gap-1 rounded-md px-2 py-1 text-sm text-slate-700 hover:bg-slate-100"
-        aria-label={t("header.languageMenu", { language: languageNames[language] })}
+        aria-label={label}
       >
         <svg aria-hidden="true" viewBox="0 0 20 20" className="h-4 w-4" fill="none" stroke="currentColor" strokeWidth="1.5">
           <circle cx="10" cy="10" r="7.5" />
@@ -19,29 +54,7 @@ export function LanguageMenu() {
         </svg>
         <span className="hidden sm:inline">{languageNames[language]}</span>
       </summary>
-      <form
-        method="post"
-        action="/language"
-        className="absolute right-0 z-20 mt-1 w-56 rounded-md border border-slate-200 bg-white p-1 shadow-lg"
-      >
-        <input type="hidden" name="next" value={currentPath} />
-        <ul>
-          {languages.map((lng) => (
-            <li key={lng}>
-              <button
-                type="submit"
-                name="language"
-                value={lng}
-                lang={lng}
-                aria-current={lng === language ? "true" : undefined}
-                className="w-full rounded px-3 py-2 text-left text-sm hover:bg-slate-100 aria-[current]:font-semibold"
-              >
-                {languageNames[lng]}
-              </button>
-            </li>
-          ))}
-        </ul>
-      </form>
+      <LanguageChoices className="absolute right-0 z-20 mt-1 w-56 rounded-md border border-slate-200 bg-white p-1 shadow-lg" />
     </details>
   );
 }

@@ -1,6 +1,6 @@
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
-import { mergeSecrets, networkConfigInput, viewOf } from "../../../schema/network-config";
+import { mergeSecrets, networkConfigInput, passphraseProblems, viewOf } from "../../../schema/network-config";
 import type { D1Result } from "../../cloudflare";
 import {
   type Account,
@@ -167,6 +167,21 @@ export const accountsRouter = router({
       const account = await accountInScope(ctx, input.id);
       const previous = await findAccountNetworkConfig(ctx.db, account._id);
       const next = mergeSecrets(previous, input.config);
+      const problems = passphraseProblems(next);
+      if (problems.length > 0) {
+        // Reported like bad input, on the field, so forms show it where the passphrase is typed.
+        const issues = problems.map(({ index, message }) => ({
+          code: "custom" as const,
+          path: ["config", "wifi", index, "passphrase"],
+          message,
+          input: undefined,
+        }));
+        throw new TRPCError({
+          code: "BAD_REQUEST",
+          message: String(ctx.t(issues[0]?.message ?? "")),
+          cause: new z.ZodError(issues),
+        });
+      }
       const [result] = await ctx.db.batch([
         updateAccountNetworkConfigStatement(ctx.db, { id: account._id, version: input.version, config: next }),
         activityStatement(ctx.db, {

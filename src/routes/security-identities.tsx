@@ -1,0 +1,146 @@
+import { TRPCError } from "@trpc/server";
+import { Island } from "../islands/runtime/island";
+import { formatDate } from "../schema/format";
+import type { Language } from "../schema/languages";
+import { api } from "../server/api/procedures-route";
+import { translatorFor } from "../server/i18n/i18n";
+import { usePage } from "../server/render/page-context";
+import { ButtonLink } from "../ui/button";
+import { PageHeader } from "../ui/page-header";
+import { type ActionResult, definePage, type PageProps, type RouteContext } from "./types";
+
+/** A linked identity as /security shows it (users.listIdentityProvidersForUser). */
+export type IdentityView = {
+  id: string;
+  providerId: string;
+  providerName: string;
+  email: string;
+  linkedAt: string;
+  lastUsedAt: string | null;
+};
+
+const when = (language: Language, iso: string) =>
+  formatDate(language, iso, {
+    year: "numeric",
+    month: "short",
+    day: "numeric",
+    hour: "numeric",
+    minute: "2-digit",
+    timeZone: "UTC",
+    timeZoneName: "short",
+  });
+
+const unlinkPath = (id: string) => `/security/identities/${encodeURIComponent(id)}/unlink`;
+
+/**
+ * The linked identities section of /security: each provider account that signs the user in,
+ * with an Unlink button (a plain form; refused while it is the last way to sign in).
+ */
+export function LinkedIdentities({ identities }: { identities: IdentityView[] }) {
+  const { t, language } = usePage();
+  return (
+    <section aria-labelledby="identities-heading" className="mt-6">
+      <h3 id="identities-heading" className="font-medium text-slate-900">
+        {t("security.identities")}
+      </h3>
+      <p className="mt-1 text-sm text-slate-600">{t("security.identitiesLead")}</p>
+      {identities.length === 0 ? (
+        <p className="mt-2 rounded-lg border-2 border-dashed border-slate-300 bg-white px-4 py-6 text-center text-sm text-slate-600">
+          {t("security.noIdentities")}
+        </p>
+      ) : (
+        <ul
+          aria-labelledby="identities-heading"
+          className="mt-2 divide-y divide-slate-200 rounded-lg border border-slate-200 bg-white"
+        >
+          {identities.map((identity) => (
+            <li key={identity.id} className="px-4 py-4" data-identity={identity.providerId}>
+              <h4 className="font-medium text-slate-900">{identity.providerName}</h4>
+              <p className="mt-1 text-sm break-all text-slate-700">{identity.email}</p>
+              <p className="text-sm text-slate-700">
+                {t("security.identityLinkedAt", { when: when(language, identity.linkedAt) })}
+              </p>
+              <p className="text-sm text-slate-700">
+                {identity.lastUsedAt
+                  ? t("security.identityLastUsed", { when: when(language, identity.lastUsedAt) })
+                  : t("security.identityNeverUsed")}
+              </p>
+              <div className="mt-3">
+                <Island
+                  name="confirm-form"
+                  props={{
+                    action: unlinkPath(identity.id),
+                    label: String(t("security.unlink")),
+                    srLabel: `${identity.providerName} (${identity.email})`,
+                    variant: "white",
+                  }}
+                />
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+/** The caller's identity named in the URL; anyone else's is NOT_FOUND, like one that never existed. */
+async function ownIdentity(c: RouteContext): Promise<IdentityView> {
+  const id = c.req.param("identityId") ?? "";
+  const found = (await api(c).users.listIdentityProvidersForUser()).find((identity) => identity.id === id);
+  if (!found) {
+    const t = translatorFor(c.get("language"), c.get("settings").brandNamespace);
+    throw new TRPCError({ code: "NOT_FOUND", message: String(t("security.identityNotFound")) });
+  }
+  return found;
+}
+
+function UnlinkIdentity({ data, form }: PageProps<IdentityView>) {
+  const { t } = usePage();
+  const error = form?.errors.form;
+  return (
+    <div className="mx-auto max-w-md">
+      <PageHeader title={String(t("routes.unlinkIdentity"))} />
+      <p className="text-slate-800">{t("security.unlinkQuestion", { provider: data.providerName, email: data.email })}</p>
+      <p className="mt-2 text-sm text-slate-600">{t("security.unlinkHelp", { provider: data.providerName })}</p>
+      <div className="mt-6 flex flex-wrap items-start gap-3">
+        <Island
+          name="confirm-form"
+          props={{
+            action: unlinkPath(data.id),
+            label: String(t("security.unlink")),
+            error: error ? String(t(error)) : undefined,
+          }}
+        />
+        <ButtonLink href="/security" variant="white" size="sm">
+          {t("security.cancel")}
+        </ButtonLink>
+      </div>
+    </div>
+  );
+}
+
+async function unlink(c: RouteContext): Promise<ActionResult> {
+  const identity = await ownIdentity(c);
+  try {
+    await api(c).users.unlinkExternalIdentity({ id: identity.id });
+  } catch (error) {
+    if (error instanceof TRPCError && error.code === "PRECONDITION_FAILED") {
+      return { ok: false, status: 409, form: { values: {}, errors: { form: "security.unlinkLastWayIn" } } };
+    }
+    throw error;
+  }
+  return {
+    ok: true,
+    redirect: "/security",
+    flash: { type: "success", key: "security.unlinked", values: { provider: identity.providerName } },
+  };
+}
+
+/** /security/identities/:identityId/unlink: the confirmation (and where a refusal shows), then the unlink. */
+export const unlinkIdentityPage = definePage<IdentityView>({
+  load: ownIdentity,
+  Component: UnlinkIdentity,
+  action: unlink,
+  toaster: true,
+});

@@ -1,0 +1,348 @@
+import { TRPCError } from "@trpc/server";
+import { z } from "zod";
+import { Island } from "../../islands/runtime/island";
+import { formatDate } from "../../schema/format";
+import { api } from "../../server/api/procedures-route";
+import { Refusal } from "../../server/api/refusal";
+import type { OrganizationInTree } from "../../server/api/routers/organizations";
+import type { IdentityProvider } from "../../server/data/identity-providers";
+import { usePage } from "../../server/render/page-context";
+import { ButtonLink } from "../../ui/button";
+import { EmptyState } from "../../ui/empty-state";
+import { PageHeader } from "../../ui/page-header";
+import { Table } from "../../ui/table";
+import { organizationOptions } from "../accounts/organization-options";
+import { type ActionResult, definePage, type PageProps, type RouteContext } from "../types";
+
+/**
+ * /settings/identity-providers (edit-users): the single sign-on providers of the caller's
+ * organization tree, added, edited and deleted with forms that work without JavaScript.
+ * Authorization and tenancy are the identityProviders procedures' (they are called in process).
+ */
+
+const BASE = "/settings/identity-providers";
+const FIELDS = ["orgId", "name", "issuer", "clientId", "clientSecret", "emailDomains", "version"] as const;
+
+function callbackUrl(origin: string, id: string) {
+  return `${origin}/api/auth/callback/${encodeURIComponent(id)}`;
+}
+
+function translatedErrors(errors: Record<string, string> | undefined, t: (key: string) => unknown) {
+  return Object.fromEntries(Object.entries(errors ?? {}).map(([field, key]) => [field, String(t(key))]));
+}
+
+async function postedValues(c: RouteContext): Promise<Record<string, string>> {
+  const body = await c.req.parseBody();
+  const values: Record<string, string> = {};
+  for (const [name, value] of Object.entries(body)) if (typeof value === "string") values[name] = value;
+  return values;
+}
+
+function domainsOf(text: string): string[] {
+  return text.split(/[\s,;]+/).filter(Boolean);
+}
+
+/**
+ * A procedure's refusal as the form's answer, with what was typed (never the secret): bad
+ * input on its fields, a stale version with an offer to reload. Anything else (another
+ * tenant's provider) goes on to the route error screen.
+ */
+function refusal(error: unknown, posted: Record<string, string>): ActionResult {
+  const { clientSecret: _secret, ...values } = posted;
+  if (!(error instanceof TRPCError)) throw error;
+  if (error.cause instanceof Refusal) {
+    return { ok: false, status: 400, form: { values, errors: { [error.cause.field]: error.cause.key } } };
+  }
+  if (error.code === "BAD_REQUEST" && error.cause instanceof z.ZodError) {
+    const errors: Record<string, string> = {};
+    for (const issue of error.cause.issues) {
+      const field = String(issue.path[0] ?? "form");
+      const key = issue.message.startsWith("validation.") ? issue.message : "validation.Required";
+      errors[(FIELDS as readonly string[]).includes(field) ? field : "form"] ??= key;
+    }
+    return { ok: false, status: 400, form: { values, errors } };
+  }
+  if (error.code === "CONFLICT") {
+    return {
+      ok: false,
+      status: 409,
+      form: { values, errors: { form: "errors.staleEdit", conflict: "identityProviders.reload" } },
+    };
+  }
+  if (error.code === "NOT_FOUND" && posted.orgId !== undefined && !posted.version) {
+    return { ok: false, status: 404, form: { values, errors: { orgId: "errors.organizationNotFound" } } };
+  }
+  throw error;
+}
+
+// The list
+
+type ListData = { providers: IdentityProvider[]; origin: string };
+
+function ProviderList({ data }: PageProps<ListData>) {
+  const { t, language } = usePage();
+  const add = <ButtonLink href={`${BASE}/add`}>{t("identityProviders.addTitle")}</ButtonLink>;
+  return (
+    <>
+      <PageHeader title={String(t("routes.identityProviders"))} description={t("identityProviders.lead")} actions={add} />
+      <Table
+        caption={String(t("routes.identityProviders"))}
+        rows={data.providers}
+        rowKey={(provider) => provider.id}
+        empty={<EmptyState title={String(t("identityProviders.empty"))} description={String(t("identityProviders.emptyHelp"))} />}
+        columns={[
+          {
+            key: "name",
+            header: String(t("identityProviders.name")),
+            cell: (provider) => (
+              <a href={`${BASE}/edit/${encodeURIComponent(provider.id)}`} className="font-medium text-brand-700 underline">
+                {provider.name}
+              </a>
+            ),
+          },
+          { key: "organization", header: String(t("identityProviders.organization")), cell: (p) => p.organizationName },
+          { key: "domains", header: String(t("identityProviders.emailDomains")), cell: (p) => p.emailDomains.join(", ") },
+          {
+            key: "issuer",
+            header: String(t("identityProviders.issuer")),
+            cell: (p) => <span className="break-all">{p.issuer}</span>,
+          },
+          {
+            key: "updated",
+            header: String(t("identityProviders.updated")),
+            cell: (p) => formatDate(language, p.updatedAt, { dateStyle: "medium", timeZone: "UTC" }),
+          },
+          {
+            key: "actions",
+            header: String(t("identityProviders.actions")),
+            cell: (provider) => (
+              <a href={`${BASE}/delete/${encodeURIComponent(provider.id)}`} className="font-medium text-red-700 underline">
+                {t("identityProviders.delete")}
+                <span className="sr-only"> {provider.name}</span>
+              </a>
+            ),
+          },
+        ]}
+      />
+    </>
+  );
+}
+
+export const identityProvidersPage = definePage<ListData>({
+  load: async (c) => ({ providers: await api(c).identityProviders.list(), origin: new URL(c.req.url).origin }),
+  Component: ProviderList,
+  toaster: true,
+});
+
+// Add
+
+type AddData = { organizations: OrganizationInTree[]; ownOrgId: string };
+
+function AddProvider({ data, form }: PageProps<AddData>) {
+  const { t } = usePage();
+  const values = form?.values ?? { orgId: data.ownOrgId, name: "", issuer: "", clientId: "", emailDomains: "" };
+  return (
+    <>
+      <PageHeader title={String(t("routes.addIdentityProvider"))} description={t("identityProviders.addLead")} />
+      <Island
+        name="identity-provider-form"
+        props={{
+          action: `${BASE}/add`,
+          mode: "add",
+          values,
+          organizations: organizationOptions(data.organizations),
+          hasClientSecret: false,
+          errors: translatedErrors(form?.errors, t),
+        }}
+      />
+      <p className="mt-6 text-sm">
+        <a href={BASE} className="font-medium text-brand-700 underline">
+          {t("identityProviders.backToList")}
+        </a>
+      </p>
+    </>
+  );
+}
+
+async function addProvider(c: RouteContext): Promise<ActionResult> {
+  const posted = await postedValues(c);
+  try {
+    const provider = await api(c).identityProviders.add({
+      orgId: posted.orgId ?? "",
+      name: posted.name ?? "",
+      issuer: posted.issuer ?? "",
+      clientId: posted.clientId ?? "",
+      clientSecret: posted.clientSecret ?? "",
+      emailDomains: domainsOf(posted.emailDomains ?? ""),
+    });
+    return {
+      ok: true,
+      redirect: `${BASE}/edit/${encodeURIComponent(provider.id)}`,
+      flash: { type: "success", key: "identityProviders.added", values: { name: provider.name } },
+    };
+  } catch (error) {
+    return refusal(error, posted);
+  }
+}
+
+export const addIdentityProviderPage = definePage<AddData>({
+  load: async (c) => {
+    const user = c.get("user");
+    if (!user) return c.notFound();
+    return { organizations: await api(c).organizations.list(), ownOrgId: user.orgId };
+  },
+  Component: AddProvider,
+  action: addProvider,
+  toaster: true,
+});
+
+// Edit
+
+type OneData = { provider: IdentityProvider; origin: string };
+
+async function loadOne(c: RouteContext): Promise<OneData> {
+  const provider = await api(c).identityProviders.details({ id: c.req.param("identityProviderId") ?? "" });
+  return { provider, origin: new URL(c.req.url).origin };
+}
+
+function EditProvider({ data, form }: PageProps<OneData>) {
+  const { t } = usePage();
+  const { provider } = data;
+  const values = form?.values ?? {
+    name: provider.name,
+    issuer: provider.issuer,
+    clientId: provider.clientId,
+    emailDomains: provider.emailDomains.join(", "),
+    version: String(provider.version),
+  };
+  const here = `${BASE}/edit/${encodeURIComponent(provider.id)}`;
+  return (
+    <>
+      <PageHeader
+        title={String(t("routes.editIdentityProvider"))}
+        description={provider.name}
+        actions={
+          <ButtonLink href={`${BASE}/delete/${encodeURIComponent(provider.id)}`} variant="danger">
+            {t("identityProviders.delete")}
+          </ButtonLink>
+        }
+      />
+      <div className="mb-6 max-w-xl rounded-md border border-slate-200 bg-white px-4 py-3 text-sm text-slate-700">
+        <p className="font-medium text-slate-900">{t("identityProviders.redirectUri")}</p>
+        <p className="mt-1 font-mono break-all" data-testid="redirect-uri">
+          {callbackUrl(data.origin, provider.id)}
+        </p>
+        <p className="mt-1 text-slate-600">{t("identityProviders.redirectUriHelp")}</p>
+      </div>
+      <Island
+        name="identity-provider-form"
+        props={{
+          action: here,
+          mode: "edit",
+          values,
+          organizations: [],
+          organizationName: provider.organizationName,
+          hasClientSecret: provider.hasClientSecret,
+          errors: translatedErrors(form?.errors, t),
+          reloadHref: here,
+        }}
+      />
+      <p className="mt-6 text-sm">
+        <a href={BASE} className="font-medium text-brand-700 underline">
+          {t("identityProviders.backToList")}
+        </a>
+      </p>
+    </>
+  );
+}
+
+async function updateProvider(c: RouteContext): Promise<ActionResult> {
+  const posted = await postedValues(c);
+  const id = c.req.param("identityProviderId") ?? "";
+  try {
+    const provider = await api(c).identityProviders.update({
+      id,
+      version: Number(posted.version ?? 0) || 0,
+      name: posted.name ?? "",
+      issuer: posted.issuer ?? "",
+      clientId: posted.clientId ?? "",
+      clientSecret: posted.clientSecret ?? "",
+      emailDomains: domainsOf(posted.emailDomains ?? ""),
+    });
+    return {
+      ok: true,
+      redirect: BASE,
+      flash: { type: "success", key: "identityProviders.saved", values: { name: provider.name } },
+    };
+  } catch (error) {
+    return refusal(error, posted);
+  }
+}
+
+export const editIdentityProviderPage = definePage<OneData>({
+  load: loadOne,
+  Component: EditProvider,
+  action: updateProvider,
+  toaster: true,
+});
+
+// Delete
+
+function DeleteProvider({ data, form }: PageProps<OneData>) {
+  const { t } = usePage();
+  const { provider } = data;
+  const error = form?.errors.form;
+  return (
+    <div className="max-w-xl">
+      <PageHeader title={String(t("routes.deleteIdentityProvider"))} />
+      <p className="text-slate-800">{t("identityProviders.deleteQuestion", { name: provider.name })}</p>
+      <p className="mt-2 text-sm text-slate-600">{t("identityProviders.deleteHelp", { name: provider.name })}</p>
+      <div className="mt-6 flex flex-wrap items-start gap-3">
+        <Island
+          name="confirm-form"
+          props={{
+            action: `${BASE}/delete/${encodeURIComponent(provider.id)}`,
+            label: String(t("identityProviders.confirmDelete")),
+            srLabel: provider.name,
+            hidden: { version: String(form?.values.version ?? provider.version) },
+            error: error ? String(t(error)) : undefined,
+          }}
+        />
+        <ButtonLink href={BASE} variant="white" size="sm">
+          {t("identityProviders.cancel")}
+        </ButtonLink>
+      </div>
+    </div>
+  );
+}
+
+async function deleteProvider(c: RouteContext): Promise<ActionResult> {
+  const posted = await postedValues(c);
+  const id = c.req.param("identityProviderId") ?? "";
+  const provider = await api(c).identityProviders.details({ id });
+  try {
+    await api(c).identityProviders.delete({ id, version: Number(posted.version ?? 0) || 0 });
+  } catch (error) {
+    if (error instanceof TRPCError && error.code === "CONFLICT") {
+      // Someone changed it meanwhile: confirm again against what it is now.
+      return {
+        ok: false,
+        status: 409,
+        form: { values: { version: String(provider.version) }, errors: { form: "errors.staleEdit" } },
+      };
+    }
+    throw error;
+  }
+  return {
+    ok: true,
+    redirect: BASE,
+    flash: { type: "success", key: "identityProviders.deleted", values: { name: provider.name } },
+  };
+}
+
+export const deleteIdentityProviderPage = definePage<OneData>({
+  load: loadOne,
+  Component: DeleteProvider,
+  action: deleteProvider,
+  toaster: true,
+});

@@ -1,0 +1,21 @@
+import { TRPCError } from "@trpc/server";
+import type { ApiContext } from "./trpc";
+
+/**
+ * Why a procedure refused, as a translation key and the form field it concerns ("form" for
+ * the whole form). The wire gets the translated message; a page that called the procedure in
+ * process reads the key from the error's cause and shows it next to the field.
+ */
+export class Refusal extends Error {
+  constructor(
+    readonly key: string,
+    readonly field: string,
+  ) {
+    super(key);
+    this.name = "Refusal";
+  }
+}
+
+export function refuse(ctx: Pick<ApiContext, "t">, code: TRPCError["code"], key: string, field = "form"): never {
+  throw new TRPCError({ code, message: String(ctx.t(key)), cause: new Refusal(key, field) });
+}

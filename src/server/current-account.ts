@@ -1,0 +1,64 @@
+import { TRPCError } from "@trpc/server";
+import type { Context } from "hono";
+import { api } from "./api/procedures-route";
+import type { AppEnv } from "./env";
+
+export type AccountDetails = Awaited<ReturnType<ReturnType<typeof api>["accounts"]["details"]>>;
+
+/** The account a page is about, as the header shows it (switcher name, account settings link). */
+export type CurrentAccount = { id: string; name: string };
+
+// Per request, so a page's load and its header ask the database once.
+const asked = new WeakMap<Request, Map<string, Promise<AccountDetails>>>();
+
+/** accounts.details for this request and id, asked at most once; errors are the procedure's. */
+export function accountDetails(c: Context<AppEnv>, accountId: string): Promise<AccountDetails> {
+  let byId = asked.get(c.req.raw);
+  if (!byId) {
+    byId = new Map();
+    asked.set(c.req.raw, byId);
+  }
+  let details = byId.get(accountId);
+  if (!details) {
+    details = api(c).accounts.details({ id: accountId });
+    byId.set(accountId, details);
+  }
+  return details;
+}
+
+function decoded(segment: string): string | null {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return null;
+  }
+}
+
+/** The account id in /accounts/{accountId}/… and /accounts/edit/{accountId}/…, or null. */
+export function accountIdInPath(pathname: string): string | null {
+  const edit = /^\/accounts\/edit\/([^/]+)/.exec(pathname);
+  if (edit?.[1]) return decoded(edit[1]);
+  const inside = /^\/accounts\/([^/]+)/.exec(pathname);
+  // /accounts/add and a bare /accounts/edit are screens, not accounts.
+  if (inside?.[1] && inside[1] !== "add" && inside[1] !== "edit") return decoded(inside[1]);
+  return null;
+}
+
+/**
+ * The account in context for the header, when the page is inside one the user may see.
+ * An id that is unknown or another tenant's is simply no account here: the page itself
+ * shows the error.
+ */
+export async function currentAccountOf(c: Context<AppEnv>): Promise<CurrentAccount | null> {
+  if (!c.get("user")) return null;
+  const accountId = accountIdInPath(new URL(c.req.url).pathname);
+  if (!accountId) return null;
+  try {
+    const account = await accountDetails(c, accountId);
+    return { id: account._id, name: account.name };
+  } catch (error) {
+    const expected = error instanceof TRPCError && (error.code === "NOT_FOUND" || error.code === "BAD_REQUEST");
+    if (!expected) console.error("current account lookup failed", error);
+    return null;
+  }
+}

@@ -1,0 +1,35 @@
+import type { ReactNode } from "react";
+import { usePage } from "../../server/render/page-context";
+import { Sidebar } from "../sidebar";
+import { accountNavItems } from "./account-navigation";
+
+/** What the layout needs of an account (accounts.details gives more). */
+export type LayoutAccount = { _id: string; name: string; subscriptionLevel: "essential" | "advanced" };
+
+/**
+ * The frame of every page under /accounts/{accountId} (spec §2): the account's name as
+ * context, and the sidebar of the sections this user may open, the current one marked.
+ */
+export function AccountLayout({ account, children }: { account: LayoutAccount; children: ReactNode }) {
+  const { t, user, currentPath } = usePage();
+  const pathname = currentPath.split("?")[0] ?? "";
+  const items = accountNavItems(
+    user?.permissions ?? {},
+    { id: account._id, subscriptionLevel: account.subscriptionLevel },
+    pathname,
+  ).map((item) => ({ href: item.href, label: String(t(`accountShell.nav.${item.section}`)), current: item.current }));
+  return (
+    <div>
+      <div className="mb-5 border-b border-slate-200 pb-3">
+        <p className="text-xs font-semibold text-slate-500 uppercase">{t("accountShell.context")}</p>
+        <p className="text-lg font-semibold text-slate-900" data-account-name>
+          {account.name}
+        </p>
+      </div>
+      <div className="flex flex-col gap-6 md:flex-row">
+        <Sidebar label={String(t("accountShell.navigation"))} items={items} />
+        <div className="min-w-0 flex-1">{children}</div>
+      </div>
+    </div>
+  );
+}

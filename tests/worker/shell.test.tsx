@@ -1,0 +1,371 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { indexForKey, TYPE_AHEAD_RESET_MS, TypeAhead, typeAheadIndex } from "../../src/islands/runtime/menu-keys";
+import {
+  MAX_RECENT_ACCOUNTS,
+  parseRecentAccounts,
+  type RecentAccount,
+  readRecentAccounts,
+  recentAccountsKey,
+  recordRecentAccount,
+  withRecentAccount,
+} from "../../src/islands/runtime/recent-accounts";
+import type { PermissionMap } from "../../src/schema/permissions";
+import { permissionsOf, type Role } from "../../src/server/auth/roles";
+import { accountIdInPath } from "../../src/server/current-account";
+import { accountNavItems, accountSectionOf } from "../../src/ui/shell/account-navigation";
+import { profileMenuLinks } from "../../src/ui/shell/profile-menu-items";
+import { createAccount, createOrganization, createUser, sessionCookie } from "./fixtures";
+import { request } from "./helpers";
+
+// The signed-in shell: the account sidebar per role and subscription level, the profile
+// menu's links per role and account context, the account home page and its tenant check,
+// the header's account switcher props, and the pure rules of recent accounts and menus.
+
+function get(path: string, cookie?: string) {
+  return request(path, { headers: cookie ? { Cookie: cookie } : {} });
+}
+
+/** The sections of the sidebar, each with the path it opens (relative to the account). */
+function sidebar(role: Role | PermissionMap, level: "essential" | "advanced" = "essential", path = "/accounts/acc_1") {
+  const permissions = typeof role === "string" ? permissionsOf(role) : role;
+  return accountNavItems(permissions, { id: "acc_1", subscriptionLevel: level }, path).map(
+    (item) => `${item.section}:${item.href.replace("/accounts/acc_1", "") || "/"}`,
+  );
+}
+
+/** The HTML and the JSON props of the first island marker of `name` in a page. */
+function island(html: string, name: string): { html: string; props: Record<string, unknown> } {
+  const open = new RegExp(`<div class="island" data-island="${name}" data-island-id="[^"]*" data-props="([^"]*)">`).exec(html);
+  if (!open) return { html: "", props: {} };
+  // The marker's own </div>: the first one where the nested <div>s are all closed.
+  const start = open.index + open[0].length;
+  let depth = 0;
+  let end = start;
+  for (const tag of html.slice(start).matchAll(/<div[\s>]|<\/div>/g)) {
+    if (tag[0] !== "</div>") depth += 1;
+    else if (depth === 0) {
+      end = start + (tag.index ?? 0);
+      break;
+    } else depth -= 1;
+  }
+  const raw = (open[1] ?? "{}").replace(
+    /&(quot|amp|lt|gt|#x27);/g,
+    (_, e: string) => ({ quot: '"', amp: "&", lt: "<", gt: ">", "#x27": "'" })[e] ?? "",
+  );
+  return { html: html.slice(start, end), props: JSON.parse(raw) };
+}
+
+/** The hrefs of the profile menu as the server rendered it (the no-JavaScript disclosure). */
+function profileMenuHrefs(html: string): string[] {
+  const menu = /data-island="profile-menu".*?<\/details>/s.exec(html)?.[0] ?? "";
+  return [...menu.matchAll(/<a href="([^"]+)"/g)].map((m) => m[1] ?? "");
+}
+
+describe("account sidebar", () => {
+  const everything = ["home:/", "sites:/sites", "locations:/locations", "profiles:/profiles", "rules:/rules"];
+
+  it.each<[Role, string[]]>([
+    ["owner", [...everything, "registry:/registry/devices", "activityLogs:/activity-logs", "reports:/reports"]],
+    ["admin", [...everything, "registry:/registry/devices", "activityLogs:/activity-logs", "reports:/reports"]],
+    ["configurator", [...everything, "registry:/registry/devices", "activityLogs:/activity-logs", "reports:/reports"]],
+    ["technician", ["home:/", "registry:/registry/devices", "activityLogs:/activity-logs", "reports:/reports"]],
+    ["viewer", ["home:/", "registry:/registry/devices", "activityLogs:/activity-logs", "reports:/reports"]],
+    ["case-agent", ["home:/", "activityLogs:/activity-logs"]],
+  ])("a %s sees %j", (role, expected) => {
+    expect(sidebar(role, "essential")).toEqual(expected);
+    expect(sidebar(role, "advanced")).toEqual(expected);
+  });
+
+  it("opens Inventory on subscriptions without the devices flag, and hides it without both", () => {
+    expect(sidebar({ "view-subscriptions-in-accounts": true })).toEqual([
+      "home:/",
+      "registry:/registry/subscriptions",
+      "activityLogs:/activity-logs",
+    ]);
+    expect(sidebar({ "view-devices-in-accounts": true, "view-subscriptions-in-accounts": true })).toContain(
+      "registry:/registry/devices",
+    );
+    expect(sidebar({})).toEqual(["home:/", "activityLogs:/activity-logs"]);
+  });
+
+  it("shows Reports by the flag for the account's subscription level", () => {
+    const advancedOnly: PermissionMap = { "view-reports-in-advanced-accounts": true };
+    const otherOnly: PermissionMap = { "view-reports-in-non-advanced-accounts": true };
+    expect(sidebar(advancedOnly, "advanced")).toContain("reports:/reports");
+    expect(sidebar(advancedOnly, "essential")).not.toContain("reports:/reports");
+    expect(sidebar(otherOnly, "essential")).toContain("reports:/reports");
+    expect(sidebar(otherOnly, "advanced")).not.toContain("reports:/reports");
+  });
+
+  it("marks the section of the current path, and nothing for a path elsewhere", () => {
+    const current = (path: string) =>
+      accountNavItems(permissionsOf("owner"), { id: "acc_1", subscriptionLevel: "advanced" }, path)
+        .filter((item) => item.current)
+        .map((item) => item.section);
+    expect(current("/accounts/acc_1")).toEqual(["home"]);
+    expect(current("/accounts/acc_1/")).toEqual(["home"]);
+    expect(current("/accounts/acc_1/sites/site_9/locations")).toEqual(["sites"]);
+    expect(current("/accounts/acc_1/registry/subscriptions")).toEqual(["registry"]);
+    expect(current("/accounts/acc_1/activity-logs")).toEqual(["activityLogs"]);
+    expect(current("/accounts/acc_10")).toEqual([]);
+    expect(current("/accounts/edit/acc_1")).toEqual([]);
+    expect(accountSectionOf("/accounts/acc_1/changes", "acc_1")).toBeNull();
+  });
+});
+
+describe("profile menu links", () => {
+  const ids = (role: Role, accountId: string | null) =>
+    profileMenuLinks({ permissions: permissionsOf(role) }, accountId).map((link) => link.href);
+
+  it("offers account settings only with an account in context and edit-accounts", () => {
+    expect(ids("owner", null)).toEqual(["/settings/organizations", "/devices"]);
+    expect(ids("owner", "acc_1")).toEqual(["/accounts/edit/acc_1", "/settings/organizations", "/devices"]);
+    expect(ids("admin", "acc_1")).toEqual(["/accounts/edit/acc_1", "/settings/organizations", "/devices"]);
+    expect(ids("configurator", "acc_1")).toEqual(["/devices"]);
+    expect(ids("technician", "acc_1")).toEqual(["/devices"]);
+    expect(ids("viewer", "acc_1")).toEqual([]);
+    expect(ids("case-agent", "acc_1")).toEqual([]);
+    expect(profileMenuLinks(null, "acc_1")).toEqual([]);
+  });
+});
+
+describe("the account in a path", () => {
+  it.each([
+    ["/accounts/acc_1", "acc_1"],
+    ["/accounts/acc_1/sites/s1", "acc_1"],
+    ["/accounts/edit/acc_1", "acc_1"],
+    ["/accounts/edit/acc_1/network", "acc_1"],
+    ["/accounts/a%20b", "a b"],
+    ["/accounts", null],
+    ["/accounts/", null],
+    ["/accounts/add", null],
+    ["/accounts/edit", null],
+    ["/welcome", null],
+    ["/accounts/%E0%A4%A", null],
+  ])("%s → %s", (path, expected) => {
+    expect(accountIdInPath(path)).toBe(expected);
+  });
+});
+
+describe("pages", () => {
+  let orgId: string;
+  let busId: string;
+  let railId: string;
+  let foreignId: string;
+  const cookies: Partial<Record<Role, string>> = {};
+
+  beforeAll(async () => {
+    orgId = await createOrganization("Harbor");
+    const customer = await createOrganization("Metro", orgId);
+    busId = await createAccount(customer, "Metro Bus Operations", "advanced");
+    railId = await createAccount(orgId, "Rail & <Yard>", "essential");
+    foreignId = await createAccount(await createOrganization("Elsewhere"), "Not Yours", "advanced");
+    for (const role of ["owner", "viewer", "technician", "case-agent"] as const) {
+      const user = await createUser({ role, orgId });
+      cookies[role] = await sessionCookie(user.email);
+    }
+  });
+
+  it("shows an account's home in the layout: name, level, time zone, the sidebar with Home current", async () => {
+    const response = await get(`/accounts/${busId}`, cookies.owner);
+    expect(response.status).toBe(200);
+    const html = await response.text();
+    expect(html).toContain("<title>Account home · Configuration Tool</title>");
+    expect(html).toContain("Metro Bus Operations");
+    expect(html).toContain("Advanced");
+    expect(html).toContain("UTC");
+    expect(html).toContain("will appear here once those parts of the workspace are available");
+    expect(html).toMatch(new RegExp(`<a href="/accounts/${busId}" aria-current="page"[^>]*>Home</a>`));
+    for (const section of ["sites", "locations", "profiles", "rules", "registry/devices", "activity-logs", "reports"]) {
+      expect(html).toContain(`href="/accounts/${busId}/${section}"`);
+    }
+  });
+
+  it("shows the sidebar a viewer may use, and Reports by the account's level", async () => {
+    const html = await (await get(`/accounts/${railId}`, cookies["case-agent"])).text();
+    expect(html).not.toContain(`href="/accounts/${railId}/sites"`);
+    expect(html).not.toContain(`href="/accounts/${railId}/registry`);
+    expect(html).not.toContain(`href="/accounts/${railId}/reports"`);
+    expect(html).toContain(`href="/accounts/${railId}/activity-logs"`);
+    // Names are escaped like any text.
+    expect(html).toContain("Rail &amp; &lt;Yard&gt;");
+    const viewer = await (await get(`/accounts/${railId}`, cookies.viewer)).text();
+    expect(viewer).toContain(`href="/accounts/${railId}/registry/devices"`);
+    expect(viewer).toContain(`href="/accounts/${railId}/reports"`);
+    expect(viewer).not.toContain(`href="/accounts/${railId}/rules"`);
+  });
+
+  it("answers another tenant's account with the 404 error screen and no account in the header", async () => {
+    const response = await get(`/accounts/${foreignId}`, cookies.owner);
+    expect(response.status).toBe(404);
+    const html = await response.text();
+    expect(html).toContain("Sorry, this isn&#x27;t supposed to happen!");
+    expect(html).toContain("We can&#x27;t find that account.");
+    expect(html).toContain("Code: NOT_FOUND");
+    expect(html).not.toContain("Not Yours");
+    expect(island(html, "account-switcher").props.current).toBeNull();
+    expect(profileMenuHrefs(html)).toEqual(["/settings/organizations", "/devices"]);
+  });
+
+  it("answers an unknown account with 404 too, and a signed-out visitor with the sign-in form", async () => {
+    expect((await get("/accounts/acc_nothing_here", cookies.owner)).status).toBe(404);
+    const signedOut = await get(`/accounts/${busId}`);
+    expect(signedOut.status).toBe(401);
+    expect(await signedOut.text()).toContain("<title>Sign in · Configuration Tool</title>");
+  });
+
+  it("leaves /accounts/add and /accounts/edit to the accounts screens", async () => {
+    for (const path of ["/accounts/add", "/accounts/edit"]) {
+      const html = await (await get(path, cookies.owner)).text();
+      expect(html).not.toContain("We can&#x27;t find that account.");
+      expect(html).not.toContain("<title>Account home");
+    }
+  });
+
+  it("renders the profile menu per role: account settings only inside an account, nothing for a viewer", async () => {
+    expect(profileMenuHrefs(await (await get("/welcome", cookies.owner)).text())).toEqual([
+      "/settings/organizations",
+      "/devices",
+    ]);
+    expect(profileMenuHrefs(await (await get(`/accounts/${busId}`, cookies.owner)).text())).toEqual([
+      `/accounts/edit/${busId}`,
+      "/settings/organizations",
+      "/devices",
+    ]);
+    expect(profileMenuHrefs(await (await get(`/accounts/${busId}`, cookies.viewer)).text())).toEqual([]);
+    expect(profileMenuHrefs(await (await get(`/accounts/${busId}`, cookies.technician)).text())).toEqual(["/devices"]);
+  });
+
+  it("renders the profile menu without JavaScript: a disclosure with a plain sign-out form", async () => {
+    const html = await (await get("/welcome", cookies.viewer)).text();
+    const menu = island(html, "profile-menu");
+    expect(menu.html).toMatch(/^<details/);
+    expect(menu.html).toMatch(/<form action="\/sign-out" method="post"><button type="submit"[^>]*>Sign out<\/button><\/form>/);
+    expect(menu.props).toMatchObject({ links: [], messages: { "header.signOut": "Sign out" } });
+  });
+
+  it("gives the switcher the current account, and renders it as a link to /accounts", async () => {
+    const inside = island(await (await get(`/accounts/${busId}`, cookies.viewer)).text(), "account-switcher");
+    expect(inside.props.current).toEqual({ id: busId, name: "Metro Bus Operations" });
+    expect(inside.html).toMatch(/^<a href="\/accounts"/);
+    expect(inside.html).toContain("Jump to an account");
+    expect(inside.html).toContain("Metro Bus Operations");
+    const outside = island(await (await get("/welcome", cookies.viewer)).text(), "account-switcher");
+    expect(outside.props.current).toBeNull();
+    expect(outside.html).toMatch(/^<a href="\/accounts"[^>]*><span[^>]*>Jump to an account<\/span><\/a>$/);
+  });
+
+  it("collapses into a mobile menu with an Accounts link, the profile links, sign-out and languages", async () => {
+    const html = await (await get(`/accounts/${busId}`, cookies.owner)).text();
+    const mobile = /<details class="sm:hidden">.*?<\/details>/s.exec(html)?.[0] ?? "";
+    expect(mobile).toContain(">Menu</summary>");
+    const hrefs = [...mobile.matchAll(/<a href="([^"]+)"/g)].map((m) => m[1]);
+    expect(hrefs).toEqual(["/accounts", `/accounts/edit/${busId}`, "/settings/organizations", "/devices"]);
+    expect(mobile).toContain('action="/sign-out"');
+    expect(mobile).toContain('action="/language"');
+    expect(mobile).toContain("português - Brasil");
+  });
+
+  it("speaks the user's language in the shell", async () => {
+    const html = await (await get(`/accounts/${busId}`, `${cookies.owner}; lang=es-MX`)).text();
+    expect(html).toContain("Ir a una cuenta");
+    expect(html).toContain(">Inventario</a>");
+    expect(html).toContain("Configuración de la cuenta");
+    expect(html).toContain("Avanzado");
+  });
+
+  it("has no signed-in controls for a signed-out visitor", async () => {
+    const html = await (await get("/")).text();
+    expect(html).not.toContain('data-island="profile-menu"');
+    expect(html).not.toContain('data-island="account-switcher"');
+    expect(html).not.toContain(">Menu</summary>");
+  });
+});
+
+describe("recent accounts", () => {
+  const a = (n: number): RecentAccount => ({ id: `acc_${n}`, name: `Account ${n}` });
+
+  it("puts the chosen account first, removes its duplicate and keeps at most 5", () => {
+    expect(withRecentAccount([], a(1))).toEqual([a(1)]);
+    expect(withRecentAccount([a(1), a(2), a(3)], a(3))).toEqual([a(3), a(1), a(2)]);
+    expect(withRecentAccount([a(1), a(2), a(3), a(4), a(5)], a(6))).toEqual([a(6), a(1), a(2), a(3), a(4)]);
+    expect(withRecentAccount([a(1), a(2), a(3), a(4), a(5)], a(5))).toEqual([a(5), a(1), a(2), a(3), a(4)]);
+    // A renamed account keeps one entry, under its new name.
+    expect(withRecentAccount([a(1), a(2)], { id: "acc_2", name: "Renamed" })).toEqual([{ id: "acc_2", name: "Renamed" }, a(1)]);
+    expect(MAX_RECENT_ACCOUNTS).toBe(5);
+  });
+
+  it("reads only a list of objects with string id and string name; anything else is empty", () => {
+    expect(parseRecentAccounts(JSON.stringify([a(1), a(2)]))).toEqual([a(1), a(2)]);
+    expect(parseRecentAccounts(JSON.stringify([{ id: "x", name: "X", extra: 1 }]))).toEqual([{ id: "x", name: "X" }]);
+    expect(parseRecentAccounts(JSON.stringify([1, 2, 3, 4, 5, 6, 7].map(a)))).toHaveLength(5);
+    for (const bad of [
+      null,
+      "",
+      "not json",
+      "{}",
+      '"acc_1"',
+      "null",
+      JSON.stringify({ id: "acc_1", name: "A" }),
+      JSON.stringify([a(1), { id: 2, name: "B" }]),
+      JSON.stringify([a(1), { id: "acc_2" }]),
+      JSON.stringify([a(1), null]),
+      JSON.stringify([[a(1)]]),
+    ]) {
+      expect(parseRecentAccounts(bad)).toEqual([]);
+    }
+  });
+
+  it("records per user in storage, and survives storage that refuses", () => {
+    const data = new Map<string, string>();
+    const storage = { getItem: (k: string) => data.get(k) ?? null, setItem: (k: string, v: string) => void data.set(k, v) };
+    recordRecentAccount(storage, "usr_1", a(1));
+    recordRecentAccount(storage, "usr_1", a(2));
+    recordRecentAccount(storage, "usr_2", a(3));
+    expect(readRecentAccounts(storage, "usr_1")).toEqual([a(2), a(1)]);
+    expect(readRecentAccounts(storage, "usr_2")).toEqual([a(3)]);
+    data.set(recentAccountsKey("usr_1"), "[{]");
+    expect(recordRecentAccount(storage, "usr_1", a(4))).toEqual([a(4)]);
+
+    const refusing = {
+      getItem: (): string => {
+        throw new Error("denied");
+      },
+      setItem: () => {
+        throw new Error("denied");
+      },
+    };
+    expect(readRecentAccounts(refusing, "usr_1")).toEqual([]);
+    expect(recordRecentAccount(refusing, "usr_1", a(1))).toEqual([a(1)]);
+  });
+});
+
+describe("menu keys", () => {
+  it("moves with arrows (wrapping), Home and End", () => {
+    expect(indexForKey("ArrowDown", -1, 4)).toBe(0);
+    expect(indexForKey("ArrowDown", 3, 4)).toBe(0);
+    expect(indexForKey("ArrowUp", 0, 4)).toBe(3);
+    expect(indexForKey("ArrowUp", -1, 4)).toBe(3);
+    expect(indexForKey("ArrowUp", 2, 4)).toBe(1);
+    expect(indexForKey("Home", 2, 4)).toBe(0);
+    expect(indexForKey("End", 0, 4)).toBe(3);
+    expect(indexForKey("a", 0, 4)).toBeNull();
+    expect(indexForKey("ArrowDown", -1, 0)).toBeNull();
+  });
+
+  it("finds items by their first letters and forgets the letters after 350 ms", () => {
+    const labels = ["Account settings", "Organization settings", "Manage devices", "Sign out"];
+    const typed = new TypeAhead();
+    expect(typeAheadIndex(labels, typed.push("o", 1000), 0)).toBe(1);
+    expect(typed.push("r", 1000 + TYPE_AHEAD_RESET_MS - 1)).toBe("or");
+    expect(typeAheadIndex(labels, "or", 1)).toBe(1);
+    expect(typed.push("s", 1000 + 2 * TYPE_AHEAD_RESET_MS)).toBe("s");
+    expect(typeAheadIndex(labels, "s", 1)).toBe(3);
+    expect(typeAheadIndex(labels, "M", 0)).toBeNull(); // the buffer is lower case
+    expect(typeAheadIndex(labels, "x", 0)).toBeNull();
+    // The same letter again cycles through the items that start with it.
+    const twins = ["Sites", "Sign out", "Rules"];
+    expect(typeAheadIndex(twins, "s", 0)).toBe(1);
+    expect(typeAheadIndex(twins, "ss", 1)).toBe(0);
+  });
+});
