@@ -42,7 +42,8 @@ function isJson(text: string | null): boolean {
 }
 
 /** An error in the wire format, for what is refused before tRPC sees it. */
-function wireError(c: Context<AppEnv>, code: "BAD_REQUEST" | "PARSE_ERROR", message: string, status: 400 | 415) {
+function wireError(c: Context<AppEnv>, code: "BAD_REQUEST" | "PARSE_ERROR", messageKey: string, status: 400 | 415) {
+  const message = String(translatorFor(c.get("language"), c.get("settings").brandNamespace)(messageKey));
   return c.json({ error: { message, code: errorCodes[code], data: { code, httpStatus: status } } }, status);
 }
 
@@ -54,12 +55,12 @@ function wireError(c: Context<AppEnv>, code: "BAD_REQUEST" | "PARSE_ERROR", mess
 export const proceduresRoute = new Hono<AppEnv>().all("/api/*", async (c) => {
   const type = c.req.header("Content-Type") ?? "";
   if (c.req.method === "POST" && !type.startsWith("application/json")) {
-    return wireError(c, "BAD_REQUEST", "Send JSON (Content-Type: application/json).", 415);
+    return wireError(c, "BAD_REQUEST", "errors.sendJson", 415);
   }
   // tRPC reports unreadable JSON as BAD_REQUEST; spec §8 has PARSE_ERROR for it.
   const body = c.req.method === "POST" ? await c.req.text() : null;
   if (!isJson(body) || !isJson(c.req.query("input") ?? null))
-    return wireError(c, "PARSE_ERROR", "The input is not valid JSON.", 400);
+    return wireError(c, "PARSE_ERROR", "errors.invalidJson", 400);
   return fetchRequestHandler<AppRouter>({
     endpoint: "/api",
     req: body === null ? c.req.raw : new Request(c.req.raw, { body }),
