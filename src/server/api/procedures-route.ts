@@ -59,8 +59,7 @@ export const proceduresRoute = new Hono<AppEnv>().all("/api/*", async (c) => {
   }
   // tRPC reports unreadable JSON as BAD_REQUEST; spec §8 has PARSE_ERROR for it.
   const body = c.req.method === "POST" ? await c.req.text() : null;
-  if (!isJson(body) || !isJson(c.req.query("input") ?? null))
-    return wireError(c, "PARSE_ERROR", "errors.invalidJson", 400);
+  if (!isJson(body) || !isJson(c.req.query("input") ?? null)) return wireError(c, "PARSE_ERROR", "errors.invalidJson", 400);
   return fetchRequestHandler<AppRouter>({
     endpoint: "/api",
     req: body === null ? c.req.raw : new Request(c.req.raw, { body }),
