@@ -1,7 +1,9 @@
 import type { ComponentType } from "react";
+import { activityEntryMessageKeys } from "../ui/activity/entity-types";
 import AccountDelete from "./account-delete.island";
 import AccountForm from "./account-form.island";
 import AccountSwitcher from "./account-switcher.island";
+import ActivityLogMore from "./activity-log-more.island";
 import ChangePassword from "./change-password.island";
 import ConfirmForm from "./confirm-form.island";
 import IdentityForm from "./identity-form.island";
@@ -10,7 +12,10 @@ import IdleTimer from "./idle-timer.island";
 import NetworkConfigForm from "./network-config-form.island";
 import { passkeyMessageKeys } from "./passkey-client";
 import Passkeys from "./passkeys.island";
+import ProfileForm from "./profile-form.island";
 import ProfileMenu from "./profile-menu.island";
+import RuleForm from "./rule-form.island";
+import RuleOrder from "./rule-order.island";
 import SeatsForm from "./seats-form.island";
 import SettingsForm from "./settings-form.island";
 import SignIn from "./sign-in.island";
@@ -120,6 +125,16 @@ export const islands = {
     "api.unknown",
   ]),
   "idle-timer": define(IdleTimer, []),
+  "activity-log-more": define(ActivityLogMore, [
+    ...activityEntryMessageKeys,
+    "activityLogs.loadMore",
+    "activityLogs.loading",
+    "activityLogs.shown",
+    "activityLogs.end",
+    "activityLogs.moreEntries",
+    "api.unreadable",
+    "api.unknown",
+  ]),
   "seats-form": define(SeatsForm, [
     "subscriptions.networkError",
     "validation.Required",
@@ -220,6 +235,69 @@ export const islands = {
     "validation.TooManyServers",
     "validation.UrlInvalid",
     "validation.TooLong",
+  ]),
+  "profile-form": define(ProfileForm, [
+    "profiles.form.name",
+    "profiles.form.cancel",
+    "profiles.networkError",
+    "validation.Required",
+    "validation.NameTooLong",
+    "validation.Invalid",
+  ]),
+  "rule-form": define(RuleForm, [
+    "rules.form.name",
+    "rules.form.enabled",
+    "rules.form.enabledHint",
+    "rules.form.conditions",
+    "rules.form.conditionsHint",
+    "rules.form.sites",
+    "rules.form.noSites",
+    "rules.form.locations",
+    "rules.form.noLocations",
+    "rules.form.deletedSite",
+    "rules.form.deletedLocation",
+    "rules.form.models",
+    "rules.form.modelsHint",
+    "rules.form.tags",
+    "rules.form.tagsHint",
+    "rules.form.uidPattern",
+    "rules.form.uidPatternHint",
+    "rules.form.profiles",
+    "rules.form.profilesHint",
+    "rules.form.noProfilesYet",
+    "rules.form.slot",
+    "rules.form.noProfile",
+    "rules.form.addProfile",
+    "rules.form.removeProfile",
+    "rules.form.moveUp",
+    "rules.form.moveDown",
+    "rules.form.cancel",
+    "rules.networkError",
+    "validation.Required",
+    "validation.NameTooLong",
+    "validation.ModelInvalid",
+    "validation.TooManyModels",
+    "validation.TagInvalid",
+    "validation.TooManyTags",
+    "validation.UidPatternInvalid",
+    "validation.ProfileRepeated",
+  ]),
+  "rule-order": define(RuleOrder, [
+    "rules.list.caption",
+    "rules.list.priority",
+    "rules.list.name",
+    "rules.list.conditions",
+    "rules.list.profiles",
+    "rules.list.order",
+    "rules.list.disabled",
+    "rules.list.noProfiles",
+    "rules.list.moveUp",
+    "rules.list.moveDown",
+    "rules.list.moved",
+    "rules.list.reload",
+    // apiMessageKeys of runtime/api-client, named here so the server need not load the client.
+    "api.unreadable",
+    "api.unknown",
   ]),
 };
 

@@ -1,10 +1,23 @@
 import { acceptInvitationPage } from "./accept-invitation";
 import { accountHomePage } from "./account-home";
+import { activityRoutes } from "./accounts/activity/routes";
 import { addAccountPage } from "./accounts/add";
 import { editAccountPage } from "./accounts/edit";
 import { accountGeneralPage } from "./accounts/general";
 import { accountsListPage } from "./accounts/list";
 import { accountNetworkPage } from "./accounts/network";
+import { addLocationPage } from "./accounts/workspace/locations/add";
+import { editLocationPage } from "./accounts/workspace/locations/edit";
+import { locationsListPage } from "./accounts/workspace/locations/list";
+import { siteLocationGeneralPage, siteLocationNetworkPage } from "./accounts/workspace/locations/site-location";
+import { workspaceRoutes } from "./accounts/workspace/routes";
+import { addSitePage } from "./accounts/workspace/sites/add";
+import { deleteSitePage } from "./accounts/workspace/sites/delete";
+import { siteGeneralPage } from "./accounts/workspace/sites/general";
+import { sitesListPage } from "./accounts/workspace/sites/list";
+import { siteLocationsPage } from "./accounts/workspace/sites/locations";
+import { siteNetworkPage } from "./accounts/workspace/sites/network";
+import { openSiteLocationPage, openSitePage } from "./accounts/workspace/sites/open";
 import { confirmPasswordResetPage } from "./confirm-password-reset";
 import { confirmResetCodeSentPage } from "./confirm-reset-code-sent";
 import { forgotPasswordPage } from "./forgot-password";
@@ -12,7 +25,21 @@ import { gettingStartedPage } from "./getting-started";
 import { homePage } from "./home";
 import { mailboxPage } from "./mailbox";
 import { placeholderPage } from "./placeholder";
+import { addProfilePage } from "./profiles/add";
+import { deleteProfilePage } from "./profiles/delete";
+import { editProfilePage } from "./profiles/edit";
+import { accountProfilesPage } from "./profiles/list";
+import {
+  addTemplatePage,
+  deleteTemplatePage,
+  editTemplatePage,
+  templatesListPage,
+  templatesRedirectPage,
+} from "./profiles/templates";
 import { resetPasswordPage } from "./reset-password";
+import { deleteRulePage } from "./rules/delete";
+import { addRulePage, editRulePage } from "./rules/form";
+import { rulesListPage } from "./rules/list";
 import { securityPage } from "./security";
 import { unlinkIdentityPage } from "./security-identities";
 import { removePasskeyPage, renamePasskeyPage } from "./security-passkeys";
@@ -99,6 +126,65 @@ export const routes: RouteDefinition[] = [
     title: "routes.accountHome",
     access: "signed-in",
     page: accountHomePage,
+  },
+  // An account's activity log, its CSV, and the changes waiting to be deployed.
+  ...activityRoutes,
+  // An account's sites and locations (spec §2, §6); "add" and "edit" before the ids they look like.
+  ...workspaceRoutes([
+    ["/sites", "routes.sites", "edit-configurations", sitesListPage],
+    ["/sites/add", "routes.addSite", "edit-configurations", addSitePage],
+    ["/sites/:siteId{(?!add$)[^/]+}", "routes.site", undefined, openSitePage],
+    ["/sites/:siteId/general", "routes.site", "edit-configurations", siteGeneralPage],
+    ["/sites/:siteId/locations", "routes.site", "edit-configurations", siteLocationsPage],
+    ["/sites/:siteId/network", "routes.site", "edit-network-config", siteNetworkPage],
+    ["/sites/:siteId/delete", "routes.deleteSite", "edit-configurations", deleteSitePage],
+    ["/sites/:siteId/locations/:locationId", "routes.location", undefined, openSiteLocationPage],
+    ["/sites/:siteId/locations/:locationId/general", "routes.location", "edit-configurations", siteLocationGeneralPage],
+    ["/sites/:siteId/locations/:locationId/network", "routes.location", "edit-network-config", siteLocationNetworkPage],
+    ["/locations", "routes.locations", "edit-configurations", locationsListPage],
+    ["/locations/add", "routes.addLocation", "edit-configurations", addLocationPage],
+    ["/locations/edit/:locationId", "routes.editLocation", "edit-configurations", editLocationPage],
+  ]),
+  // An account's profiles and rules (spec §2, §6: edit-configurations).
+  ...workspaceRoutes([
+    ["/profiles", "routes.profiles", "edit-configurations", accountProfilesPage],
+    ["/profiles/add", "routes.addProfile", "edit-configurations", addProfilePage],
+    ["/profiles/edit/:profileId", "routes.editProfile", "edit-configurations", editProfilePage],
+    ["/profiles/delete/:profileId", "routes.deleteProfile", "edit-configurations", deleteProfilePage],
+    ["/rules", "routes.rules", "edit-configurations", rulesListPage],
+    ["/rules/add", "routes.addRule", "edit-configurations", addRulePage],
+    ["/rules/edit/:ruleId", "routes.editRule", "edit-configurations", editRulePage],
+    ["/rules/delete/:ruleId", "routes.deleteRule", "edit-configurations", deleteRulePage],
+  ]),
+  // Organization-wide profile templates (spec §2: devices/profiles/{profileType}; manage-devices).
+  { path: "/devices/profiles", title: "routes.profileTemplates", access: "signed-in", page: templatesRedirectPage },
+  {
+    path: "/devices/profiles/:profileType",
+    title: "routes.profileTemplates",
+    access: "signed-in",
+    permission: "manage-devices",
+    page: templatesListPage,
+  },
+  {
+    path: "/devices/profiles/:profileType/add",
+    title: "routes.addProfileTemplate",
+    access: "signed-in",
+    permission: "manage-devices",
+    page: addTemplatePage,
+  },
+  {
+    path: "/devices/profiles/:profileType/edit/:profileId",
+    title: "routes.editProfileTemplate",
+    access: "signed-in",
+    permission: "manage-devices",
+    page: editTemplatePage,
+  },
+  {
+    path: "/devices/profiles/:profileType/delete/:profileId",
+    title: "routes.deleteProfileTemplate",
+    access: "signed-in",
+    permission: "manage-devices",
+    page: deleteTemplatePage,
   },
   {
     path: "/security/passkeys/:passkeyId/rename",

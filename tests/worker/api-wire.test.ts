@@ -182,6 +182,15 @@ describe("accounts", () => {
     expect(log.results.every((r) => !r.diff.includes("s3cret-pass") && r.deployable === 1)).toBe(true);
   });
 
+  it("reports a missing WPA passphrase as a field error, not just a message", async () => {
+    const id = await createAccount(orgId, "No passphrase yet");
+    const config = { wifi: [{ id: "w1", ssid: "Yard", security: "wpa2-personal", priority: 1 }] };
+    const response = await mutate("accounts.updateNetworkConfig", { id, version: 1, config }, owner);
+    const body = (await response.json()) as Answer;
+    expect(body.error?.code).toBe(-32600);
+    expect(body.error?.data.fieldErrors?.config?.length).toBe(1);
+  });
+
   it("shows another tenant nothing and lets it change nothing", async () => {
     expect((await query("accounts.list", { orgId }, outsider)).status).toBe(404);
     expect(

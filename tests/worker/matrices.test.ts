@@ -50,6 +50,12 @@ async function makeTenant(label: string): Promise<Tenant & { cookies: Record<Rol
   const accountId = await createAccount(childOrgId, "Matrix fleet");
   const subscriptionId = `sub_${label}_${crypto.randomUUID().slice(0, 8)}`;
   const allocationId = `alc_${label}_${crypto.randomUUID().slice(0, 8)}`;
+  const siteId = `site_${label}_${crypto.randomUUID().slice(0, 8)}`;
+  const locationId = `loc_${label}_${crypto.randomUUID().slice(0, 8)}`;
+  const profileId = `prf_${label}_${crypto.randomUUID().slice(0, 8)}`;
+  const ruleId = `rule_${label}_${crypto.randomUUID().slice(0, 8)}`;
+  const templateId = `prf_tpl_${label}_${crypto.randomUUID().slice(0, 8)}`;
+  const buttons = JSON.stringify({ side1: "monitor", side2: "scan", top: "none", emergency: "emergency-alarm" });
   await env.DB.batch([
     env.DB.prepare(
       "INSERT INTO subscriptions (id, org_id, plan, quantity, starts_at) VALUES (?, ?, 'Matrix plan', 10, '2026-01-01')",
@@ -59,6 +65,18 @@ async function makeTenant(label: string): Promise<Tenant & { cookies: Record<Rol
       subscriptionId,
       accountId,
     ),
+    env.DB.prepare("INSERT INTO sites (id, account_id, name) VALUES (?, ?, 'Matrix site')").bind(siteId, accountId),
+    env.DB.prepare("INSERT INTO locations (id, account_id, site_id, name) VALUES (?, ?, ?, 'Matrix room')").bind(
+      locationId,
+      accountId,
+      siteId,
+    ),
+    env.DB.prepare(
+      "INSERT INTO profiles (id, org_id, account_id, type, name, settings) VALUES (?, ?, ?, 'buttons', 'Matrix radios', ?), (?, ?, NULL, 'buttons', 'Matrix template', ?)",
+    ).bind(profileId, childOrgId, accountId, buttons, templateId, orgId, buttons),
+    env.DB.prepare("INSERT INTO rules (id, account_id, name, priority) VALUES (?, ?, 'Matrix rule', 1)").bind(ruleId, accountId),
+    env.DB.prepare("INSERT INTO rule_profiles (rule_id, profile_id, position) VALUES (?, ?, 1)").bind(ruleId, profileId),
+    env.DB.prepare("INSERT INTO rule_sets (account_id, version) VALUES (?, 1)").bind(accountId),
   ]);
   const cookies = {} as Record<Role, string>;
   let userId = "";
@@ -67,7 +85,20 @@ async function makeTenant(label: string): Promise<Tenant & { cookies: Record<Rol
     userId ||= user.id;
     cookies[role] = await sessionCookie(user.email);
   }
-  return { orgId, childOrgId, accountId, userId, subscriptionId, allocationId, cookies };
+  return {
+    orgId,
+    childOrgId,
+    accountId,
+    userId,
+    subscriptionId,
+    allocationId,
+    siteId,
+    locationId,
+    profileId,
+    ruleId,
+    templateId,
+    cookies,
+  };
 }
 
 let home: Awaited<ReturnType<typeof makeTenant>>;
@@ -133,9 +164,19 @@ describe("tenant isolation: another organization's owner, with this organization
       // Calls that name nothing of this tenant (e.g. a search over the caller's own tree) are not isolation cases.
       const names = JSON.stringify(input) ?? "";
       if (
-        ![target.orgId, target.childOrgId, target.accountId, target.userId, target.subscriptionId, target.allocationId].some(
-          (id) => names.includes(id),
-        )
+        ![
+          target.orgId,
+          target.childOrgId,
+          target.accountId,
+          target.userId,
+          target.subscriptionId,
+          target.allocationId,
+          target.siteId,
+          target.locationId,
+          target.profileId,
+          target.ruleId,
+          target.templateId,
+        ].some((id) => names.includes(id))
       )
         continue;
       const code = await call(procedure.path, procedure.type, input, other.cookies.owner);

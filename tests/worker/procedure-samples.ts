@@ -11,7 +11,16 @@ export type Tenant = {
   /** A subscription of childOrgId (10 seats) with 2 allocated to accountId. */
   subscriptionId: string;
   allocationId: string;
+  /** A site of accountId, and a location in it. */
+  siteId: string;
+  locationId: string;
+  /** A device profile of accountId, a rule of accountId assigning it, and a channels template of orgId. */
+  profileId: string;
+  ruleId: string;
+  templateId: string;
 };
+
+const matrixButtons = { side1: "monitor", side2: "scan", top: "none", emergency: "emergency-alarm" };
 
 export const procedureSamples: Record<string, (t: Tenant) => unknown> = {
   "accounts.list": (t) => ({ orgId: t.orgId }),
@@ -28,6 +37,12 @@ export const procedureSamples: Record<string, (t: Tenant) => unknown> = {
   "accounts.delete": (t) => ({ id: t.accountId, version: 1, confirmName: "Matrix fleet" }),
   "accounts.networkConfig": (t) => ({ id: t.accountId }),
   "accounts.updateNetworkConfig": (t) => ({ id: t.accountId, version: 1, config: { dnsServers: ["9.9.9.9"] } }),
+  "accounts.getConfiguredEntitiesSummary": (t) => ({ accountId: t.accountId }),
+  "accounts.getLastConfigurationActivity": (t) => ({ accountId: t.accountId }),
+  "devices.getConfiguredDeviceCounts": (t) => ({ accountId: t.accountId }),
+  // Without `enabled: false`: that answers empty without asking, which would prove no isolation.
+  "activityLogs.list": (t) => ({ accountId: t.accountId }),
+  "activityLogs.listChangesToDeploy": (t) => ({ accountId: t.accountId }),
   "organizations.list": () => ({ search: "" }),
   "organizations.details": (t) => ({ id: t.childOrgId }),
   "organizations.add": (t) => ({ parentId: t.orgId, name: "Matrix organization", kind: "customer" }),
@@ -85,4 +100,61 @@ export const procedureSamples: Record<string, (t: Tenant) => unknown> = {
   "users.listPasskeysForUser": () => undefined,
   "users.renamePasskey": () => ({ id: "pk_matrix_missing", name: "Renamed" }),
   "users.removePasskey": () => ({ id: "pk_matrix_missing" }),
+  "sites.list": (t) => ({ accountId: t.accountId }),
+  "sites.details": (t) => ({ accountId: t.accountId, id: t.siteId }),
+  "sites.add": (t) => ({ accountId: t.accountId, name: "Matrix site" }),
+  "sites.update": (t) => ({
+    accountId: t.accountId,
+    id: t.siteId,
+    version: 1,
+    name: "Renamed site",
+    address: "",
+    timezone: null,
+  }),
+  "sites.delete": (t) => ({ accountId: t.accountId, id: t.siteId, version: 1 }),
+  "sites.networkConfig": (t) => ({ accountId: t.accountId, id: t.siteId }),
+  "sites.updateNetworkConfig": (t) => ({ accountId: t.accountId, id: t.siteId, version: 1, config: { dnsServers: ["9.9.9.9"] } }),
+  "locations.list": (t) => ({ accountId: t.accountId, siteId: t.siteId }),
+  "locations.details": (t) => ({ accountId: t.accountId, id: t.locationId }),
+  "locations.siteOptions": (t) => ({ accountId: t.accountId }),
+  "locations.add": (t) => ({ accountId: t.accountId, siteId: t.siteId, name: "Matrix location" }),
+  "locations.update": (t) => ({
+    accountId: t.accountId,
+    id: t.locationId,
+    version: 1,
+    siteId: t.siteId,
+    name: "Renamed location",
+    description: "",
+  }),
+  "locations.delete": (t) => ({ accountId: t.accountId, id: t.locationId, version: 1 }),
+  "locations.networkConfig": (t) => ({ accountId: t.accountId, id: t.locationId }),
+  "locations.updateNetworkConfig": (t) => ({
+    accountId: t.accountId,
+    id: t.locationId,
+    version: 1,
+    config: { ntpServers: ["pool.ntp.org"] },
+  }),
+  "locations.effectiveNetworkConfig": (t) => ({ accountId: t.accountId, locationId: t.locationId }),
+  "profiles.list": (t) => ({ accountId: t.accountId }),
+  "profiles.details": (t) => ({ id: t.profileId }),
+  "profiles.usage": (t) => ({ id: t.profileId }),
+  "profiles.add": (t) => ({ accountId: t.accountId, name: "Matrix buttons", type: "buttons", settings: matrixButtons }),
+  "profiles.update": (t) => ({ id: t.profileId, version: 1, name: "Matrix radios", type: "buttons", settings: matrixButtons }),
+  "profiles.delete": (t) => ({ id: t.profileId, version: 1, detachFromRules: [t.ruleId] }),
+  "profiles.addTemplate": (t) => ({ orgId: t.orgId, name: "Matrix template", type: "buttons", settings: matrixButtons }),
+  "profiles.updateTemplate": (t) => ({
+    id: t.templateId,
+    version: 1,
+    name: "Matrix template",
+    type: "buttons",
+    settings: matrixButtons,
+  }),
+  "profiles.deleteTemplate": (t) => ({ id: t.templateId, version: 1 }),
+  "rules.list": (t) => ({ accountId: t.accountId }),
+  "rules.details": (t) => ({ id: t.ruleId }),
+  "rules.options": (t) => ({ accountId: t.accountId, placeIds: [t.siteId] }),
+  "rules.add": (t) => ({ accountId: t.accountId, name: "Matrix rule", profileIds: [t.profileId] }),
+  "rules.update": (t) => ({ id: t.ruleId, version: 1, name: "Matrix rule renamed", profileIds: [] }),
+  "rules.delete": (t) => ({ id: t.ruleId, version: 1 }),
+  "rules.reorder": (t) => ({ accountId: t.accountId, version: 1, move: { id: t.ruleId, direction: "down" } }),
 };

@@ -174,7 +174,7 @@ describe("pages", () => {
     expect(html).toContain("Metro Bus Operations");
     expect(html).toContain("Advanced");
     expect(html).toContain("UTC");
-    expect(html).toContain("will appear here once those parts of the workspace are available");
+    expect(html).toContain("Configured in this account");
     expect(html).toMatch(new RegExp(`<a href="/accounts/${busId}" aria-current="page"[^>]*>Home</a>`));
     for (const section of ["sites", "locations", "profiles", "rules", "registry/devices", "activity-logs", "reports"]) {
       expect(html).toContain(`href="/accounts/${busId}/${section}"`);

@@ -1,6 +1,12 @@
 import { accountsRouter } from "./routers/accounts";
+import { activityLogsRouter } from "./routers/activity-logs";
+import { devicesRouter } from "./routers/devices";
 import { identityProvidersRouter } from "./routers/identity-providers";
+import { locationsRouter } from "./routers/locations";
 import { organizationsRouter } from "./routers/organizations";
+import { profilesRouter } from "./routers/profiles";
+import { rulesRouter } from "./routers/rules";
+import { sitesRouter } from "./routers/sites";
 import { subscriptionsRouter } from "./routers/subscriptions";
 import { usersRouter } from "./routers/users";
 import { createCallerFactory, router } from "./trpc";
@@ -8,8 +14,14 @@ import { createCallerFactory, router } from "./trpc";
 /** Every typed procedure (spec §7), served at /api/<router>.<procedure>. */
 export const appRouter = router({
   accounts: accountsRouter,
+  activityLogs: activityLogsRouter,
+  devices: devicesRouter,
   identityProviders: identityProvidersRouter,
+  locations: locationsRouter,
   organizations: organizationsRouter,
+  profiles: profilesRouter,
+  rules: rulesRouter,
+  sites: sitesRouter,
   subscriptions: subscriptionsRouter,
   users: usersRouter,
 });

@@ -1,4 +1,4 @@
-import { type Db, newId, now, statement } from "./db";
+import { all, type Db, first, newId, now, statement } from "./db";
 
 export type ActivityAction = "create" | "update" | "delete";
 
@@ -53,4 +53,152 @@ export function activityStatement(db: Db, entry: ActivityEntryInput) {
     entry.deployable ? 1 : 0,
     now(),
   );
+}
+
+/** A log entry as it is read back: the diff parsed, the actor by the email they had then. */
+export type ActivityEntry = {
+  id: string;
+  createdAt: string;
+  actorEmail: string;
+  action: ActivityAction;
+  entityType: string;
+  entityId: string;
+  entityLabel: string;
+  diff: Diff;
+  deployable: boolean;
+  /** Null while the change is not deployed (DESIGN.md §3). */
+  deploymentId: string | null;
+};
+
+type EntryRow = {
+  id: string;
+  created_at: string;
+  actor_email: string;
+  action: ActivityAction;
+  entity_type: string;
+  entity_id: string;
+  entity_label: string;
+  diff: string;
+  deployable: number;
+  deployment_id: string | null;
+};
+
+const entryColumns = "id, created_at, actor_email, action, entity_type, entity_id, entity_label, diff, deployable, deployment_id";
+
+function parsedDiff(text: string): Diff {
+  try {
+    const value: unknown = JSON.parse(text);
+    return value && typeof value === "object" && !Array.isArray(value) ? (value as Diff) : {};
+  } catch {
+    return {};
+  }
+}
+
+function toEntry(row: EntryRow): ActivityEntry {
+  return {
+    id: row.id,
+    createdAt: row.created_at,
+    actorEmail: row.actor_email,
+    action: row.action,
+    entityType: row.entity_type,
+    entityId: row.entity_id,
+    entityLabel: row.entity_label,
+    diff: parsedDiff(row.diff),
+    deployable: row.deployable === 1,
+    deploymentId: row.deployment_id,
+  };
+}
+
+/** Where the previous page ended: the last entry's time and id (the list's order). */
+export type ActivityPosition = { createdAt: string; id: string };
+
+export type ActivityFilter = {
+  entityType?: string;
+  /** Part of the actor's email, any case. */
+  actor?: string;
+  /** Instants (ISO, UTC): from inclusive, until exclusive. */
+  from?: string;
+  until?: string;
+};
+
+function likePattern(search: string): string {
+  return `%${search.replaceAll("\\", "\\\\").replaceAll("%", "\\%").replaceAll("_", "\\_")}%`;
+}
+
+/**
+ * An account's log, newest first, one page after `after`. Keyset paging on (created_at, id):
+ * the row-value comparison seeks into the (account_id, created_at, id) index, so page 400
+ * costs what page 1 does, and entries written in the same millisecond are neither skipped
+ * nor repeated (ids break the tie).
+ */
+export async function listActivity(
+  db: Db,
+  {
+    accountId,
+    after,
+    limit,
+    filter = {},
+  }: { accountId: string; after?: ActivityPosition | null; limit: number; filter?: ActivityFilter },
+): Promise<ActivityEntry[]> {
+  const where = ["account_id = ?"];
+  const params: (string | number)[] = [accountId];
+  if (after) {
+    where.push("(created_at, id) < (?, ?)");
+    params.push(after.createdAt, after.id);
+  }
+  if (filter.entityType) {
+    where.push("entity_type = ?");
+    params.push(filter.entityType);
+  }
+  if (filter.actor) {
+    where.push("actor_email LIKE ? ESCAPE '\\'");
+    params.push(likePattern(filter.actor));
+  }
+  if (filter.from) {
+    where.push("created_at >= ?");
+    params.push(filter.from);
+  }
+  if (filter.until) {
+    where.push("created_at < ?");
+    params.push(filter.until);
+  }
+  const rows = await all<EntryRow>(
+    db,
+    `SELECT ${entryColumns} FROM activity_logs WHERE ${where.join(" AND ")} ORDER BY created_at DESC, id DESC LIMIT ?`,
+    ...params,
+    limit,
+  );
+  return rows.map(toEntry);
+}
+
+const pendingWhere = "account_id = ? AND deployable = 1 AND deployment_id IS NULL";
+
+/** The account's configuration changes not deployed yet (spec §4), newest first, and how many there are. */
+export async function listChangesToDeploy(
+  db: Db,
+  accountId: string,
+  limit: number,
+): Promise<{ items: ActivityEntry[]; count: number }> {
+  const [rows, counted] = await Promise.all([
+    limit > 0
+      ? all<EntryRow>(
+          db,
+          `SELECT ${entryColumns} FROM activity_logs WHERE ${pendingWhere} ORDER BY created_at DESC, id DESC LIMIT ?`,
+          accountId,
+          limit,
+        )
+      : Promise.resolve([]),
+    first<{ count: number }>(db, `SELECT count(*) AS count FROM activity_logs WHERE ${pendingWhere}`, accountId),
+  ]);
+  return { items: rows.map(toEntry), count: counted?.count ?? 0 };
+}
+
+/** The newest configuration change of the account (deployed or not), or null. */
+export async function lastConfigurationActivity(db: Db, accountId: string): Promise<ActivityEntry | null> {
+  const row = await first<EntryRow>(
+    db,
+    `SELECT ${entryColumns} FROM activity_logs WHERE account_id = ? AND deployable = 1 ORDER BY created_at DESC, id DESC LIMIT 1`,
+    accountId,
+  );
+  return row ? toEntry(row) : null;
 }

@@ -21,6 +21,8 @@ export type PageContext = {
   user: SessionUser | null;
   /** The account the page is inside (/accounts/{id}/…), for the header's switcher and profile menu. */
   currentAccount?: CurrentAccount | null;
+  /** How many changes of an account wait to be deployed, asked once per request (the account layout's banner). */
+  pendingChanges?: (accountId: string) => Promise<number>;
   /** The islands rendered so far on this page; the bootstrap script is added only if any. */
   islands: IslandCollector;
   /** Show stacks on the error screen (vite dev only). */

@@ -5,6 +5,7 @@ import { Document } from "../../ui/shell/document";
 import { currentAccountOf } from "../current-account";
 import { isDevelopment } from "../env";
 import { translatorFor } from "../i18n/i18n";
+import { pendingChangesOf } from "../pending-changes";
 import { assetTags } from "./assets";
 import { takeFlash } from "./flash";
 import { IslandCollector, type PageContext, PageContextValue } from "./page-context";
@@ -32,6 +33,7 @@ export function createPageContext(c: RouteContext): PageContext {
     user: c.get("user"),
     islands: new IslandCollector(),
     development: isDevelopment(c.env),
+    pendingChanges: pendingChangesOf(c),
   };
 }
 

@@ -15,6 +15,7 @@ import {
 import { activityStatement, diffOf } from "../../data/activity-logs";
 import { accountInScope, assertOrganizationInScope } from "../tenancy";
 import { type ApiContext, procedureWith, router, signedInProcedure } from "../trpc";
+import { accountSummaryProcedures } from "./account-summary";
 
 const id = z.string().min(1).max(64);
 const name = z.string().trim().min(1, "validation.Required").max(120, "validation.NameTooLong");
@@ -47,6 +48,8 @@ function assertWritten(result: D1Result | undefined, t: ApiContext["t"]) {
 }
 
 export const accountsRouter = router({
+  ...accountSummaryProcedures,
+
   list: signedInProcedure
     .input(
       z.object({
@@ -179,7 +182,7 @@ export const accountsRouter = router({
         throw new TRPCError({
           code: "BAD_REQUEST",
           message: String(ctx.t(issues[0]?.message ?? "")),
-          cause: new z.ZodError(issues),
+          cause: new z.ZodRealError(issues),
         });
       }
       const [result] = await ctx.db.batch([

@@ -1,0 +1,116 @@
+import type { ReactNode } from "react";
+import { formatDate, formatNumber } from "../../../schema/format";
+import { usePage } from "../../../server/render/page-context";
+import { Button } from "../../../ui/button";
+import { EmptyState } from "../../../ui/empty-state";
+import { Field } from "../../../ui/field";
+import { Pager } from "../../../ui/pager";
+import { type Column, Table } from "../../../ui/table";
+import { pageCount, queryHref, SEARCH_MAX_LENGTH, type WorkspaceListQuery } from "./list-query";
+
+/** When a row was last changed, in the reader's language (UTC, said so). */
+export function UpdatedAt({ value }: { value: string }) {
+  const { language } = usePage();
+  const text = formatDate(language, value, {
+    year: "numeric",
+    month: "short",
+    day: "numeric",
+    hour: "numeric",
+    minute: "2-digit",
+    timeZone: "UTC",
+    timeZoneName: "short",
+  });
+  return <time dateTime={value}>{text}</time>;
+}
+
+/** The plain GET search form of a list; `filters` are more fields (a site picker). */
+export function SearchForm({ action, query, filters }: { action: string; query: WorkspaceListQuery; filters?: ReactNode }) {
+  const { t } = usePage();
+  const filtered = query.q !== "" || query.site !== "";
+  return (
+    <search>
+      <form method="get" action={action} className="mb-4 flex flex-wrap items-end gap-3">
+        <Field
+          label={String(t("workspace.list.search"))}
+          name="q"
+          type="search"
+          defaultValue={query.q}
+          maxLength={SEARCH_MAX_LENGTH}
+          className="min-w-56 flex-1"
+        />
+        {filters}
+        {query.sort !== "name" && <input type="hidden" name="sort" value={query.sort} />}
+        <Button type="submit" variant="white">
+          {t("workspace.list.searchButton")}
+        </Button>
+        {filtered && (
+          <a
+            href={queryHref(action, query, { q: "", site: "", page: 1 })}
+            className="py-2 text-sm font-medium text-brand-700 hover:underline"
+          >
+            {t("workspace.list.clear")}
+          </a>
+        )}
+      </form>
+    </search>
+  );
+}
+
+/**
+ * A server-paginated table: how many rows match, the rows of this page, and previous / next
+ * links that keep the search and the sort.
+ */
+export function PagedTable<Row>({
+  base,
+  query,
+  total,
+  rows,
+  columns,
+  rowKey,
+  texts,
+}: {
+  base: string;
+  query: WorkspaceListQuery;
+  total: number;
+  rows: Row[];
+  columns: Column<Row>[];
+  rowKey: (row: Row) => string;
+  /** count and matching are plural keys taking {{total}} (and {{search}}). */
+  texts: { caption: string; count: string; matching: string; noMatchTitle: string; noMatch: string; pages: string };
+}) {
+  const { t, language } = usePage();
+  const pages = pageCount(total);
+  const shown = formatNumber(language, total);
+  return (
+    <>
+      <p role="status" className="mb-2 text-sm text-slate-700">
+        {query.q
+          ? t(texts.matching, { count: total, total: shown, search: query.q })
+          : t(texts.count, { count: total, total: shown })}
+      </p>
+      <Table
+        caption={texts.caption}
+        columns={columns}
+        rows={rows}
+        rowKey={rowKey}
+        empty={<EmptyState title={String(t(texts.noMatchTitle))} description={String(t(texts.noMatch))} />}
+      />
+      {total > 0 && (
+        <Pager
+          label={String(t(texts.pages))}
+          status={String(
+            t("workspace.list.pageOf", { page: formatNumber(language, query.page), pages: formatNumber(language, pages) }),
+          )}
+          previous={{
+            href: query.page > 1 ? queryHref(base, query, { page: query.page - 1 }) : null,
+            label: String(t("workspace.list.previous")),
+          }}
+          next={{
+            href: query.page < pages ? queryHref(base, query, { page: query.page + 1 }) : null,
+            label: String(t("workspace.list.next")),
+          }}
+        />
+      )}
+    </>
+  );
+}

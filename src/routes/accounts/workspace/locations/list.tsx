@@ -1,0 +1,134 @@
+import { api } from "../../../../server/api/procedures-route";
+import { type AccountDetails, accountDetails } from "../../../../server/current-account";
+import type { Location } from "../../../../server/data/locations";
+import { usePage } from "../../../../server/render/page-context";
+import { ButtonLink } from "../../../../ui/button";
+import { EmptyState } from "../../../../ui/empty-state";
+import { SelectField } from "../../../../ui/field";
+import { PageHeader } from "../../../../ui/page-header";
+import { AccountLayout } from "../../../../ui/shell/account-layout";
+import type { Column } from "../../../../ui/table";
+import { definePage, type PageProps } from "../../../types";
+import { PAGE_SIZE, pageCount, parseWorkspaceQuery, queryHref, sortLink, type WorkspaceListQuery } from "../list-query";
+import { PagedTable, SearchForm, UpdatedAt } from "../list-view";
+import { addLocationHref, addSiteHref, editLocationHref, locationsHref, siteHref } from "../paths";
+import type { SiteOption } from "./location-form";
+
+type Data = { account: AccountDetails; query: WorkspaceListQuery; sites: SiteOption[]; items: Location[]; total: number };
+
+function LocationsList({ data }: PageProps<Data>) {
+  const { t } = usePage();
+  const { account, query, sites, items, total } = data;
+  const base = locationsHref(account._id);
+  const addButton =
+    sites.length > 0 ? (
+      <ButtonLink href={addLocationHref(account._id)}>{t("locations.list.add")}</ButtonLink>
+    ) : (
+      <ButtonLink href={addSiteHref(account._id)}>{t("sites.list.add")}</ButtonLink>
+    );
+  const columns: Column<Location>[] = [
+    {
+      key: "name",
+      header: String(t("locations.fields.name")),
+      ...sortLink(base, query, "name"),
+      cell: (location) => (
+        <a href={editLocationHref(account._id, location._id)} className="font-medium text-brand-700 hover:underline">
+          {location.name}
+        </a>
+      ),
+    },
+    {
+      key: "site",
+      header: String(t("locations.fields.site")),
+      cell: (location) => (
+        <a href={siteHref(account._id, location.siteId)} className="text-brand-700 hover:underline">
+          {location.siteName}
+        </a>
+      ),
+    },
+    { key: "description", header: String(t("locations.fields.description")), cell: (location) => location.description },
+    {
+      key: "updated",
+      header: String(t("workspace.list.updated")),
+      ...sortLink(base, query, "updated"),
+      cell: (location) => <UpdatedAt value={location.updatedAt} />,
+    },
+  ];
+  const nothingYet = total === 0 && query.q === "" && query.site === "";
+  return (
+    <AccountLayout account={account}>
+      <PageHeader
+        title={String(t("routes.locations"))}
+        description={t("locations.list.lead")}
+        actions={nothingYet ? undefined : addButton}
+      />
+      {nothingYet ? (
+        <EmptyState
+          title={String(t("locations.list.emptyTitle"))}
+          description={String(t(sites.length > 0 ? "locations.list.emptyAdd" : "locations.list.needSite"))}
+          action={addButton}
+        />
+      ) : (
+        <>
+          <SearchForm
+            action={base}
+            query={query}
+            filters={
+              sites.length > 1 && (
+                <SelectField
+                  label={String(t("locations.fields.site"))}
+                  name="site"
+                  defaultValue={query.site}
+                  options={[{ value: "", label: String(t("locations.list.allSites")) }, ...sites]}
+                  className="min-w-56"
+                />
+              )
+            }
+          />
+          <PagedTable
+            base={base}
+            query={query}
+            total={total}
+            rows={items}
+            columns={columns}
+            rowKey={(location) => location._id}
+            texts={{
+              caption: String(t("routes.locations")),
+              count: "locations.list.count",
+              matching: "locations.list.matching",
+              noMatchTitle: "locations.list.noMatchTitle",
+              noMatch: "locations.list.noMatch",
+              pages: "locations.list.pages",
+            }}
+          />
+        </>
+      )}
+    </AccountLayout>
+  );
+}
+
+/** /accounts/:accountId/locations (edit-configurations): every location of the account with its site, filtered by site. */
+export const locationsListPage = definePage<Data>({
+  load: async (c) => {
+    const accountId = c.req.param("accountId") ?? "";
+    const query = parseWorkspaceQuery(new URL(c.req.url));
+    const caller = api(c);
+    const [account, sites, result] = await Promise.all([
+      accountDetails(c, accountId),
+      caller.locations.siteOptions({ accountId }),
+      caller.locations.list({
+        accountId,
+        siteId: query.site || undefined,
+        search: query.q,
+        sort: query.sort,
+        page: query.page,
+        pageSize: PAGE_SIZE,
+      }),
+    ]);
+    if (result.items.length === 0 && query.page > 1 && result.total > 0) {
+      return c.redirect(queryHref(locationsHref(accountId), query, { page: pageCount(result.total) }), 302);
+    }
+    return { account, query, sites, items: result.items, total: result.total };
+  },
+  Component: LocationsList,
+});

@@ -1,0 +1,102 @@
+import { api } from "../../../../server/api/procedures-route";
+import { type AccountDetails, accountDetails } from "../../../../server/current-account";
+import type { Site } from "../../../../server/data/sites";
+import { usePage } from "../../../../server/render/page-context";
+import { ButtonLink } from "../../../../ui/button";
+import { EmptyState } from "../../../../ui/empty-state";
+import { PageHeader } from "../../../../ui/page-header";
+import { AccountLayout } from "../../../../ui/shell/account-layout";
+import type { Column } from "../../../../ui/table";
+import { definePage, type PageProps } from "../../../types";
+import { PAGE_SIZE, pageCount, parseWorkspaceQuery, queryHref, sortLink, type WorkspaceListQuery } from "../list-query";
+import { PagedTable, SearchForm, UpdatedAt } from "../list-view";
+import { addSiteHref, siteHref, sitesHref } from "../paths";
+
+type Data = { account: AccountDetails; query: WorkspaceListQuery; items: Site[]; total: number };
+
+function SitesList({ data }: PageProps<Data>) {
+  const { t } = usePage();
+  const { account, query, items, total } = data;
+  const base = sitesHref(account._id);
+  const addButton = <ButtonLink href={addSiteHref(account._id)}>{t("sites.list.add")}</ButtonLink>;
+  const columns: Column<Site>[] = [
+    {
+      key: "name",
+      header: String(t("sites.fields.name")),
+      ...sortLink(base, query, "name"),
+      cell: (site) => (
+        <a href={siteHref(account._id, site._id)} className="font-medium text-brand-700 hover:underline">
+          {site.name}
+        </a>
+      ),
+    },
+    { key: "address", header: String(t("sites.fields.address")), cell: (site) => site.address },
+    {
+      key: "timezone",
+      header: String(t("sites.fields.timezone")),
+      cell: (site) => site.timezone ?? t("sites.list.accountTimezone", { timezone: account.timezone }),
+    },
+    { key: "locations", header: String(t("sites.list.locations")), cell: (site) => site.locationCount },
+    {
+      key: "updated",
+      header: String(t("workspace.list.updated")),
+      ...sortLink(base, query, "updated"),
+      cell: (site) => <UpdatedAt value={site.updatedAt} />,
+    },
+  ];
+  const nothingYet = total === 0 && query.q === "";
+  return (
+    <AccountLayout account={account}>
+      <PageHeader
+        title={String(t("routes.sites"))}
+        description={t("sites.list.lead")}
+        actions={nothingYet ? undefined : addButton}
+      />
+      {nothingYet ? (
+        <EmptyState
+          title={String(t("sites.list.emptyTitle"))}
+          description={String(t("sites.list.emptyAdd"))}
+          action={addButton}
+        />
+      ) : (
+        <>
+          <SearchForm action={base} query={query} />
+          <PagedTable
+            base={base}
+            query={query}
+            total={total}
+            rows={items}
+            columns={columns}
+            rowKey={(site) => site._id}
+            texts={{
+              caption: String(t("routes.sites")),
+              count: "sites.list.count",
+              matching: "sites.list.matching",
+              noMatchTitle: "sites.list.noMatchTitle",
+              noMatch: "sites.list.noMatch",
+              pages: "sites.list.pages",
+            }}
+          />
+        </>
+      )}
+    </AccountLayout>
+  );
+}
+
+/** /accounts/:accountId/sites (edit-configurations): the account's sites, searched, sorted and paged through the URL. */
+export const sitesListPage = definePage<Data>({
+  load: async (c) => {
+    const accountId = c.req.param("accountId") ?? "";
+    const query = parseWorkspaceQuery(new URL(c.req.url));
+    const [account, result] = await Promise.all([
+      accountDetails(c, accountId),
+      api(c).sites.list({ accountId, search: query.q, sort: query.sort, page: query.page, pageSize: PAGE_SIZE }),
+    ]);
+    // Past the last page (rows were deleted, or a hand-made URL): show the last one.
+    if (result.items.length === 0 && query.page > 1 && result.total > 0) {
+      return c.redirect(queryHref(sitesHref(accountId), query, { page: pageCount(result.total) }), 302);
+    }
+    return { account, query, items: result.items, total: result.total };
+  },
+  Component: SitesList,
+});

@@ -1,0 +1,99 @@
+import { api } from "../../../../server/api/procedures-route";
+import type { AccountDetails } from "../../../../server/current-account";
+import type { Location } from "../../../../server/data/locations";
+import type { Site } from "../../../../server/data/sites";
+import { usePage } from "../../../../server/render/page-context";
+import { ButtonLink } from "../../../../ui/button";
+import { EmptyState } from "../../../../ui/empty-state";
+import type { Column } from "../../../../ui/table";
+import { definePage, type PageProps } from "../../../types";
+import { SiteLayout } from "../layouts";
+import { PAGE_SIZE, pageCount, parseWorkspaceQuery, queryHref, sortLink, type WorkspaceListQuery } from "../list-query";
+import { PagedTable, SearchForm, UpdatedAt } from "../list-view";
+import { siteOf } from "../load";
+import { addLocationHref, siteHref, siteLocationHref } from "../paths";
+
+type Data = { account: AccountDetails; site: Site; query: WorkspaceListQuery; items: Location[]; total: number };
+
+function SiteLocations({ data }: PageProps<Data>) {
+  const { t } = usePage();
+  const { account, site, query, items, total } = data;
+  const base = siteHref(account._id, site._id, "locations");
+  const addButton = <ButtonLink href={addLocationHref(account._id, site._id)}>{t("sites.locations.add")}</ButtonLink>;
+  const columns: Column<Location>[] = [
+    {
+      key: "name",
+      header: String(t("locations.fields.name")),
+      ...sortLink(base, query, "name"),
+      cell: (location) => (
+        <a href={siteLocationHref(account._id, site._id, location._id)} className="font-medium text-brand-700 hover:underline">
+          {location.name}
+        </a>
+      ),
+    },
+    { key: "description", header: String(t("locations.fields.description")), cell: (location) => location.description },
+    {
+      key: "updated",
+      header: String(t("workspace.list.updated")),
+      ...sortLink(base, query, "updated"),
+      cell: (location) => <UpdatedAt value={location.updatedAt} />,
+    },
+  ];
+  const nothingYet = total === 0 && query.q === "";
+  return (
+    <SiteLayout account={account} site={site} current="locations">
+      <div className="mb-4 flex flex-wrap items-start justify-between gap-4">
+        <p className="max-w-2xl text-sm text-slate-700">{t("sites.locations.lead")}</p>
+        {!nothingYet && addButton}
+      </div>
+      {nothingYet ? (
+        <EmptyState
+          title={String(t("sites.locations.emptyTitle"))}
+          description={String(t("sites.locations.emptyAdd"))}
+          action={addButton}
+        />
+      ) : (
+        <>
+          <SearchForm action={base} query={query} />
+          <PagedTable
+            base={base}
+            query={query}
+            total={total}
+            rows={items}
+            columns={columns}
+            rowKey={(location) => location._id}
+            texts={{
+              caption: String(t("sites.tabs.locations")),
+              count: "locations.list.count",
+              matching: "locations.list.matching",
+              noMatchTitle: "locations.list.noMatchTitle",
+              noMatch: "locations.list.noMatch",
+              pages: "locations.list.pages",
+            }}
+          />
+        </>
+      )}
+    </SiteLayout>
+  );
+}
+
+/** /accounts/:accountId/sites/:siteId/locations (edit-configurations): the site's locations. */
+export const siteLocationsPage = definePage<Data>({
+  load: async (c) => {
+    const { account, site } = await siteOf(c);
+    const query = parseWorkspaceQuery(new URL(c.req.url));
+    const result = await api(c).locations.list({
+      accountId: account._id,
+      siteId: site._id,
+      search: query.q,
+      sort: query.sort,
+      page: query.page,
+      pageSize: PAGE_SIZE,
+    });
+    if (result.items.length === 0 && query.page > 1 && result.total > 0) {
+      return c.redirect(queryHref(siteHref(account._id, site._id, "locations"), query, { page: pageCount(result.total) }), 302);
+    }
+    return { account, site, query, items: result.items, total: result.total };
+  },
+  Component: SiteLocations,
+});

@@ -1,0 +1,46 @@
+/**
+ * Calendar days of a time zone as instants: a filter "from 2026-03-08 to 2026-03-08" in the
+ * account's time zone means the instants from that day's midnight there to the next one's.
+ */
+const DAY_PATTERN = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** True for a real calendar day written YYYY-MM-DD. */
+export function isCalendarDay(value: string): boolean {
+  const match = DAY_PATTERN.exec(value);
+  if (!match) return false;
+  const [, y, m, d] = match.map(Number) as [number, number, number, number];
+  const date = new Date(Date.UTC(y, m - 1, d));
+  return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
+}
+
+/** How far the wall clock of `timeZone` is ahead of UTC at `instant`, in milliseconds. */
+function offsetAt(instant: number, timeZone: string): number {
+  const parts = new Intl.DateTimeFormat("en-US", {
+    timeZone,
+    hourCycle: "h23",
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+    hour: "2-digit",
+    minute: "2-digit",
+    second: "2-digit",
+  }).formatToParts(new Date(instant));
+  const part = (type: Intl.DateTimeFormatPartTypes) => Number(parts.find((p) => p.type === type)?.value ?? 0);
+  const wall = Date.UTC(part("year"), part("month") - 1, part("day"), part("hour"), part("minute"), part("second"));
+  return wall - Math.floor(instant / 1000) * 1000;
+}
+
+/** The instant (ISO, UTC) when `day` (YYYY-MM-DD) begins in `timeZone`; `plusDays` moves the day. */
+export function startOfDay(day: string, timeZone: string, plusDays = 0): string {
+  const [, y, m, d] = (DAY_PATTERN.exec(day) ?? []).map(Number) as [number, number, number, number];
+  const wall = Date.UTC(y, m - 1, d + plusDays);
+  // The offset at a first guess, then again at the instant found: right across a DST change.
+  const guess = wall - offsetAt(wall, timeZone);
+  return new Date(wall - offsetAt(guess, timeZone)).toISOString();
+}
+
+/** An instant as the wall clock of `timeZone` shows it: "YYYY-MM-DD HH:mm:ss" (for files). */
+export function wallClock(instant: string, timeZone: string): string {
+  const ms = new Date(instant).getTime();
+  return new Date(ms + offsetAt(ms, timeZone)).toISOString().slice(0, 19).replace("T", " ");
+}

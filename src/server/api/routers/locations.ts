@@ -1,0 +1,260 @@
+import { z } from "zod";
+import { mergeSecrets, networkConfigInput, type StoredNetworkConfig, viewOf } from "../../../schema/network-config";
+import { type LevelConfig, mergeLevels } from "../../../schema/network-inheritance";
+import type { D1Result } from "../../cloudflare";
+import { type Account, findAccountNetworkConfig } from "../../data/accounts";
+import { activityStatement, diffOf } from "../../data/activity-logs";
+import {
+  deleteLocationStatement,
+  findLocation,
+  findLocationNetworkConfig,
+  insertLocationStatement,
+  type Location,
+  listLocations,
+  locationNameTaken,
+  updateLocationNetworkConfigStatement,
+  updateLocationStatement,
+} from "../../data/locations";
+import { findSite, findSiteNetworkConfig, listSiteOptions } from "../../data/sites";
+import { assertPassphrases, assertWritten, isConstraintError, level, networkAtLevel } from "../network-levels";
+import { refuse } from "../refusal";
+import { accountInScope } from "../tenancy";
+import { type ApiContext, procedureWith, router, signedInProcedure } from "../trpc";
+import { siteInScope } from "./sites";
+
+const id = z.string().min(1).max(64);
+const version = z.number().int().min(1);
+const name = z.string().trim().min(1, "validation.Required").max(120, "validation.NameTooLong");
+const description = z.string().trim().max(500, "validation.DescriptionTooLong");
+const siteId = z.string().min(1, "validation.ChooseOne").max(64, "validation.ChooseOne");
+
+/** How many sites a site picker offers (by name); an account with more picks from the site's own Locations tab. */
+export const SITE_OPTIONS_LIMIT = 1000;
+
+type Caller = Pick<ApiContext, "db" | "t"> & { user: NonNullable<ApiContext["user"]> };
+
+function listed(location: Location) {
+  return { ...location, value: location._id, label: location.name };
+}
+
+function general(location: Pick<Location, "siteName" | "name" | "description">) {
+  return { site: location.siteName, name: location.name, description: location.description };
+}
+
+/** The account and its location; a location of another account is NOT_FOUND, as if it did not exist. */
+async function locationInScope(
+  ctx: Caller,
+  accountId: string,
+  locationId: string,
+): Promise<{ account: Account; location: Location }> {
+  const account = await accountInScope(ctx, accountId);
+  const location = await findLocation(ctx.db, account._id, locationId);
+  if (!location) return refuse(ctx, "NOT_FOUND", "errors.locationNotFound");
+  return { account, location };
+}
+
+/** The site a location goes in must be one of the account's; the field says so when it is not. */
+async function siteForLocation(ctx: Caller, accountId: string, id: string) {
+  const site = await findSite(ctx.db, accountId, id);
+  return site ?? refuse(ctx, "NOT_FOUND", "errors.siteNotFound", "siteId");
+}
+
+async function assertNameFree(ctx: Caller, site: string, locationName: string, exceptId: string | null = null) {
+  if (await locationNameTaken(ctx.db, site, locationName, exceptId)) refuse(ctx, "CONFLICT", "locations.nameTaken", "name");
+}
+
+/** Account → site → location stored configs (with secrets), for merging. */
+async function storedLevels(ctx: Caller, accountId: string, siteIdOf: string | null, locationId: string | null) {
+  const levels: LevelConfig<StoredNetworkConfig>[] = [level("account", await findAccountNetworkConfig(ctx.db, accountId))];
+  if (siteIdOf) levels.push(level("site", await findSiteNetworkConfig(ctx.db, accountId, siteIdOf)));
+  if (locationId) levels.push(level("location", await findLocationNetworkConfig(ctx.db, accountId, locationId)));
+  return levels;
+}
+
+export const locationsRouter = router({
+  /** One page of the account's locations, of one site when `siteId` is given. */
+  list: signedInProcedure
+    .input(
+      z.object({
+        accountId: id,
+        siteId: id.optional(),
+        search: z.string().max(120).default(""),
+        sort: z.enum(["name", "-name", "updated", "-updated"]).default("name"),
+        page: z.number().int().min(1).max(100_000).default(1),
+        pageSize: z.number().int().min(1).max(100).default(25),
+      }),
+    )
+    .query(async ({ ctx, input }) => {
+      const account = input.siteId
+        ? (await siteInScope(ctx, input.accountId, input.siteId)).account
+        : await accountInScope(ctx, input.accountId);
+      const { items, total } = await listLocations(ctx.db, {
+        accountId: account._id,
+        siteId: input.siteId ?? null,
+        search: input.search,
+        sort: input.sort,
+        limit: input.pageSize,
+        offset: (input.page - 1) * input.pageSize,
+      });
+      return { items: items.map(listed), total, page: input.page, pageSize: input.pageSize };
+    }),
+
+  details: signedInProcedure
+    .input(z.object({ accountId: id, id }))
+    .query(async ({ ctx, input }) => listed((await locationInScope(ctx, input.accountId, input.id)).location)),
+
+  /** The sites a location may be put in, by name (at most SITE_OPTIONS_LIMIT). */
+  siteOptions: signedInProcedure.input(z.object({ accountId: id })).query(async ({ ctx, input }) => {
+    const account = await accountInScope(ctx, input.accountId);
+    const sites = await listSiteOptions(ctx.db, account._id, SITE_OPTIONS_LIMIT);
+    return sites.map((site) => ({ value: site.id, label: site.name }));
+  }),
+
+  add: procedureWith("edit-configurations")
+    .input(z.object({ accountId: id, siteId, name, description: description.default("") }))
+    .mutation(async ({ ctx, input }) => {
+      const account = await accountInScope(ctx, input.accountId);
+      const site = await siteForLocation(ctx, account._id, input.siteId);
+      await assertNameFree(ctx, site._id, input.name);
+      const { id: locationId, statement } = insertLocationStatement(ctx.db, { ...input, accountId: account._id });
+      try {
+        await ctx.db.batch([
+          statement,
+          activityStatement(ctx.db, {
+            orgId: account.orgId,
+            accountId: account._id,
+            actor: ctx.user,
+            action: "create",
+            entityType: "location",
+            entityId: locationId,
+            entityLabel: input.name,
+            diff: diffOf(null, general({ ...input, siteName: site.name })),
+            deployable: true,
+          }),
+        ]);
+      } catch (error) {
+        if (isConstraintError(error, "UNIQUE")) refuse(ctx, "CONFLICT", "locations.nameTaken", "name");
+        // The site was deleted between the check and the write.
+        if (isConstraintError(error, "FOREIGN KEY")) refuse(ctx, "NOT_FOUND", "errors.siteNotFound", "siteId");
+        throw error;
+      }
+      return listed((await locationInScope(ctx, account._id, locationId)).location);
+    }),
+
+  /** Changes name, description and site (a location may move to another site of the account). */
+  update: procedureWith("edit-configurations")
+    .input(z.object({ accountId: id, id, version, siteId, name, description }))
+    .mutation(async ({ ctx, input }) => {
+      const { account, location } = await locationInScope(ctx, input.accountId, input.id);
+      const site = await siteForLocation(ctx, account._id, input.siteId);
+      await assertNameFree(ctx, site._id, input.name, location._id);
+      let result: D1Result | undefined;
+      try {
+        [result] = await ctx.db.batch([
+          updateLocationStatement(ctx.db, { ...input, accountId: account._id }),
+          activityStatement(ctx.db, {
+            orgId: account.orgId,
+            accountId: account._id,
+            actor: ctx.user,
+            action: "update",
+            entityType: "location",
+            entityId: location._id,
+            entityLabel: input.name,
+            diff: diffOf(general(location), general({ ...input, siteName: site.name })),
+            deployable: true,
+          }),
+        ]);
+      } catch (error) {
+        if (isConstraintError(error, "UNIQUE")) refuse(ctx, "CONFLICT", "locations.nameTaken", "name");
+        if (isConstraintError(error, "FOREIGN KEY")) refuse(ctx, "NOT_FOUND", "errors.siteNotFound", "siteId");
+        throw error;
+      }
+      assertWritten(result, ctx.t);
+      return listed((await locationInScope(ctx, account._id, location._id)).location);
+    }),
+
+  delete: procedureWith("edit-configurations")
+    .input(z.object({ accountId: id, id, version }))
+    .mutation(async ({ ctx, input }) => {
+      const { account, location } = await locationInScope(ctx, input.accountId, input.id);
+      const [result] = await ctx.db.batch([
+        deleteLocationStatement(ctx.db, { accountId: account._id, id: location._id, version: input.version }),
+        activityStatement(ctx.db, {
+          orgId: account.orgId,
+          accountId: account._id,
+          actor: ctx.user,
+          action: "delete",
+          entityType: "location",
+          entityId: location._id,
+          entityLabel: location.name,
+          diff: diffOf(general(location), null),
+          deployable: true,
+        }),
+      ]);
+      assertWritten(result, ctx.t);
+      return { ok: true as const, siteId: location.siteId, name: location.name };
+    }),
+
+  /** The location's own overrides, what it inherits (account, then site) and the result, with their sources. */
+  networkConfig: signedInProcedure.input(z.object({ accountId: id, id })).query(async ({ ctx, input }) => {
+    const { account, location } = await locationInScope(ctx, input.accountId, input.id);
+    const [accountConfig, siteConfig, own] = await Promise.all([
+      findAccountNetworkConfig(ctx.db, account._id),
+      findSiteNetworkConfig(ctx.db, account._id, location.siteId),
+      findLocationNetworkConfig(ctx.db, account._id, location._id),
+    ]);
+    return networkAtLevel(location.version, [level("account", accountConfig), level("site", siteConfig)], level("location", own));
+  }),
+
+  updateNetworkConfig: procedureWith("edit-network-config")
+    .input(z.object({ accountId: id, id, version, config: networkConfigInput }))
+    .mutation(async ({ ctx, input }) => {
+      const { account, location } = await locationInScope(ctx, input.accountId, input.id);
+      const previous = await findLocationNetworkConfig(ctx.db, account._id, location._id);
+      const next = mergeSecrets(previous, input.config);
+      assertPassphrases(ctx, next);
+      const [result] = await ctx.db.batch([
+        updateLocationNetworkConfigStatement(ctx.db, {
+          accountId: account._id,
+          id: location._id,
+          version: input.version,
+          config: next,
+        }),
+        activityStatement(ctx.db, {
+          orgId: account.orgId,
+          accountId: account._id,
+          actor: ctx.user,
+          action: "update",
+          entityType: "location",
+          entityId: location._id,
+          entityLabel: location.name,
+          // Secrets never enter the log: the diff is of what reads show.
+          diff: diffOf(viewOf(previous), viewOf(next)),
+          deployable: true,
+        }),
+      ]);
+      assertWritten(result, ctx.t);
+      return { version: input.version + 1, config: viewOf(next) };
+    }),
+
+  /**
+   * The network settings a device at this place gets: account → site → location merged part by
+   * part, each part with the level it comes from. A location implies its site; naming a site
+   * that is not the location's is NOT_FOUND.
+   */
+  effectiveNetworkConfig: signedInProcedure
+    .input(z.object({ accountId: id, siteId: id.optional(), locationId: id.optional() }))
+    .query(async ({ ctx, input }) => {
+      const account = await accountInScope(ctx, input.accountId);
+      let site = input.siteId ?? null;
+      if (input.locationId) {
+        const { location } = await locationInScope(ctx, account._id, input.locationId);
+        if (site && site !== location.siteId) refuse(ctx, "NOT_FOUND", "errors.locationNotFound");
+        site = location.siteId;
+      } else if (site) {
+        await siteInScope(ctx, account._id, site);
+      }
+      const levels = await storedLevels(ctx, account._id, site, input.locationId ?? null);
+      return mergeLevels(levels.map((entry) => ({ level: entry.level, config: viewOf(entry.config) })));
+    }),
+});

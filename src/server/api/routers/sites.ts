@@ -1,0 +1,236 @@
+import { TRPCError } from "@trpc/server";
+import { z } from "zod";
+import { mergeSecrets, networkConfigInput, viewOf } from "../../../schema/network-config";
+import type { D1Result } from "../../cloudflare";
+import { type Account, findAccountNetworkConfig } from "../../data/accounts";
+import { activityStatement, diffOf } from "../../data/activity-logs";
+import { deleteLocationWithSiteStatement, listLocationsOfSite } from "../../data/locations";
+import {
+  deleteSiteStatement,
+  findSite,
+  findSiteNetworkConfig,
+  insertSiteStatement,
+  listSites,
+  type Site,
+  siteNameTaken,
+  updateSiteNetworkConfigStatement,
+  updateSiteStatement,
+} from "../../data/sites";
+import { assertPassphrases, assertWritten, isConstraintError, level, networkAtLevel } from "../network-levels";
+import { refuse } from "../refusal";
+import { accountInScope } from "../tenancy";
+import { type ApiContext, procedureWith, router, signedInProcedure } from "../trpc";
+
+const id = z.string().min(1).max(64);
+const version = z.number().int().min(1);
+const name = z.string().trim().min(1, "validation.Required").max(120, "validation.NameTooLong");
+const address = z.string().trim().max(300, "validation.AddressTooLong");
+/** An IANA time zone, or null for the account's. */
+const timezone = z
+  .string()
+  .min(1, "validation.TimezoneInvalid")
+  .max(64, "validation.TimezoneInvalid")
+  .refine((tz) => {
+    try {
+      new Intl.DateTimeFormat("en", { timeZone: tz });
+      return true;
+    } catch {
+      return false;
+    }
+  }, "validation.TimezoneInvalid")
+  .nullable();
+
+type Caller = Pick<ApiContext, "db" | "t"> & { user: NonNullable<ApiContext["user"]> };
+
+/** In lists, `value` is `_id` and `label` is `name` (spec §3). */
+function listed(site: Site) {
+  return { ...site, value: site._id, label: site.name };
+}
+
+function general(site: Pick<Site, "name" | "address" | "timezone">) {
+  return { name: site.name, address: site.address, timezone: site.timezone };
+}
+
+/** The account (in the caller's tree) and its site; a site of another account is NOT_FOUND, as if it did not exist. */
+export async function siteInScope(ctx: Caller, accountId: string, siteId: string): Promise<{ account: Account; site: Site }> {
+  const account = await accountInScope(ctx, accountId);
+  const site = await findSite(ctx.db, account._id, siteId);
+  if (!site) return refuse(ctx, "NOT_FOUND", "errors.siteNotFound");
+  return { account, site };
+}
+
+async function assertNameFree(ctx: Caller, accountId: string, siteName: string, exceptId: string | null = null) {
+  if (await siteNameTaken(ctx.db, accountId, siteName, exceptId)) refuse(ctx, "CONFLICT", "sites.nameTaken", "name");
+}
+
+export const sitesRouter = router({
+  list: signedInProcedure
+    .input(
+      z.object({
+        accountId: id,
+        search: z.string().max(120).default(""),
+        sort: z.enum(["name", "-name", "updated", "-updated"]).default("name"),
+        page: z.number().int().min(1).max(100_000).default(1),
+        pageSize: z.number().int().min(1).max(100).default(25),
+      }),
+    )
+    .query(async ({ ctx, input }) => {
+      const account = await accountInScope(ctx, input.accountId);
+      const { items, total } = await listSites(ctx.db, {
+        accountId: account._id,
+        search: input.search,
+        sort: input.sort,
+        limit: input.pageSize,
+        offset: (input.page - 1) * input.pageSize,
+      });
+      return { items: items.map(listed), total, page: input.page, pageSize: input.pageSize };
+    }),
+
+  details: signedInProcedure
+    .input(z.object({ accountId: id, id }))
+    .query(async ({ ctx, input }) => listed((await siteInScope(ctx, input.accountId, input.id)).site)),
+
+  add: procedureWith("edit-configurations")
+    .input(z.object({ accountId: id, name, address: address.default(""), timezone: timezone.default(null) }))
+    .mutation(async ({ ctx, input }) => {
+      const account = await accountInScope(ctx, input.accountId);
+      await assertNameFree(ctx, account._id, input.name);
+      const { id: siteId, statement } = insertSiteStatement(ctx.db, { ...input, accountId: account._id });
+      try {
+        await ctx.db.batch([
+          statement,
+          activityStatement(ctx.db, {
+            orgId: account.orgId,
+            accountId: account._id,
+            actor: ctx.user,
+            action: "create",
+            entityType: "site",
+            entityId: siteId,
+            entityLabel: input.name,
+            diff: diffOf(null, general(input)),
+            deployable: true,
+          }),
+        ]);
+      } catch (error) {
+        // Someone took the name between the check and the write.
+        if (isConstraintError(error, "UNIQUE")) refuse(ctx, "CONFLICT", "sites.nameTaken", "name");
+        throw error;
+      }
+      return listed((await siteInScope(ctx, account._id, siteId)).site);
+    }),
+
+  update: procedureWith("edit-configurations")
+    .input(z.object({ accountId: id, id, version, name, address, timezone }))
+    .mutation(async ({ ctx, input }) => {
+      const { account, site } = await siteInScope(ctx, input.accountId, input.id);
+      await assertNameFree(ctx, account._id, input.name, site._id);
+      let result: D1Result | undefined;
+      try {
+        [result] = await ctx.db.batch([
+          updateSiteStatement(ctx.db, { ...input, accountId: account._id }),
+          activityStatement(ctx.db, {
+            orgId: account.orgId,
+            accountId: account._id,
+            actor: ctx.user,
+            action: "update",
+            entityType: "site",
+            entityId: site._id,
+            entityLabel: input.name,
+            diff: diffOf(general(site), general(input)),
+            deployable: true,
+          }),
+        ]);
+      } catch (error) {
+        if (isConstraintError(error, "UNIQUE")) refuse(ctx, "CONFLICT", "sites.nameTaken", "name");
+        throw error;
+      }
+      assertWritten(result, ctx.t);
+      return listed((await siteInScope(ctx, account._id, site._id)).site);
+    }),
+
+  /**
+   * Deletes the site and every location in it, each with its own activity entry, in one batch.
+   * The locations go only if the site is still at `version`; a location added meanwhile makes
+   * the whole batch fail (nothing is left pointing at a deleted site), answered as CONFLICT.
+   */
+  delete: procedureWith("edit-configurations")
+    .input(z.object({ accountId: id, id, version }))
+    .mutation(async ({ ctx, input }) => {
+      const { account, site } = await siteInScope(ctx, input.accountId, input.id);
+      const locations = await listLocationsOfSite(ctx.db, account._id, site._id);
+      const entry = {
+        orgId: account.orgId,
+        accountId: account._id,
+        actor: ctx.user,
+        action: "delete" as const,
+        deployable: true,
+      };
+      const statements = locations.flatMap((location) => [
+        deleteLocationWithSiteStatement(ctx.db, { id: location.id, siteId: site._id, siteVersion: input.version }),
+        activityStatement(ctx.db, {
+          ...entry,
+          entityType: "location",
+          entityId: location.id,
+          entityLabel: location.name,
+          diff: diffOf({ site: site.name, name: location.name, description: location.description }, null),
+        }),
+      ]);
+      statements.push(
+        deleteSiteStatement(ctx.db, { accountId: account._id, id: site._id, version: input.version }),
+        activityStatement(ctx.db, {
+          ...entry,
+          entityType: "site",
+          entityId: site._id,
+          entityLabel: site.name,
+          diff: diffOf(general(site), null),
+        }),
+      );
+      let results: D1Result[];
+      try {
+        results = await ctx.db.batch(statements);
+      } catch (error) {
+        if (isConstraintError(error, "FOREIGN KEY"))
+          throw new TRPCError({ code: "CONFLICT", message: String(ctx.t("errors.staleEdit")) });
+        throw error;
+      }
+      assertWritten(results[results.length - 2], ctx.t);
+      return { ok: true as const, name: site.name, deletedLocations: locations.length };
+    }),
+
+  /** The site's own overrides, what it inherits from the account and the result, with their sources. */
+  networkConfig: signedInProcedure.input(z.object({ accountId: id, id })).query(async ({ ctx, input }) => {
+    const { account, site } = await siteInScope(ctx, input.accountId, input.id);
+    const [accountConfig, own] = await Promise.all([
+      findAccountNetworkConfig(ctx.db, account._id),
+      findSiteNetworkConfig(ctx.db, account._id, site._id),
+    ]);
+    return networkAtLevel(site.version, [level("account", accountConfig)], level("site", own));
+  }),
+
+  /** Stores the parts the site overrides (absent parts inherit); a blank secret keeps the stored one. */
+  updateNetworkConfig: procedureWith("edit-network-config")
+    .input(z.object({ accountId: id, id, version, config: networkConfigInput }))
+    .mutation(async ({ ctx, input }) => {
+      const { account, site } = await siteInScope(ctx, input.accountId, input.id);
+      const previous = await findSiteNetworkConfig(ctx.db, account._id, site._id);
+      const next = mergeSecrets(previous, input.config);
+      assertPassphrases(ctx, next);
+      const [result] = await ctx.db.batch([
+        updateSiteNetworkConfigStatement(ctx.db, { accountId: account._id, id: site._id, version: input.version, config: next }),
+        activityStatement(ctx.db, {
+          orgId: account.orgId,
+          accountId: account._id,
+          actor: ctx.user,
+          action: "update",
+          entityType: "site",
+          entityId: site._id,
+          entityLabel: site.name,
+          // Secrets never enter the log: the diff is of what reads show.
+          diff: diffOf(viewOf(previous), viewOf(next)),
+          deployable: true,
+        }),
+      ]);
+      assertWritten(result, ctx.t);
+      return { version: input.version + 1, config: viewOf(next) };
+    }),
+});

@@ -1,0 +1,28 @@
+import { type Db, first } from "./db";
+
+/** How much is configured in an account, for its home (spec §7 accounts.getConfiguredEntitiesSummary). */
+export type ConfiguredEntitiesSummary = { sites: number; locations: number; profiles: number; rules: number; devices: number };
+
+/**
+ * One read, each count from an index that starts with account_id. Profiles are the account's
+ * own (organization-wide templates have no account). Devices are 0: the devices table comes
+ * with the inventory, and there is nothing to count before it exists.
+ */
+export async function configuredEntitiesSummary(db: Db, accountId: string): Promise<ConfiguredEntitiesSummary> {
+  const row = await first<Omit<ConfiguredEntitiesSummary, "devices">>(
+    db,
+    `SELECT
+       (SELECT count(*) FROM sites WHERE account_id = ?1) AS sites,
+       (SELECT count(*) FROM locations WHERE account_id = ?1) AS locations,
+       (SELECT count(*) FROM profiles WHERE account_id = ?1) AS profiles,
+       (SELECT count(*) FROM rules WHERE account_id = ?1) AS rules`,
+    accountId,
+  );
+  return {
+    sites: row?.sites ?? 0,
+    locations: row?.locations ?? 0,
+    profiles: row?.profiles ?? 0,
+    rules: row?.rules ?? 0,
+    devices: 0,
+  };
+}

@@ -1,0 +1,37 @@
+/**
+ * The kinds of things whose changes land in an account's log, in the order the filter offers
+ * them; each has a label at `activityLogs.entityTypes.<type>`. A type not listed here (a later
+ * issue's) still shows, by its own name.
+ */
+export const accountEntityTypes = [
+  "account",
+  "network-config",
+  "site",
+  "location",
+  "profile",
+  "rule",
+  "rule-order",
+  "allocation",
+] as const;
+
+export const entityTypeKey = (type: string) => `activityLogs.entityTypes.${type}`;
+
+export function isKnownEntityType(type: string): boolean {
+  return (accountEntityTypes as readonly string[]).includes(type);
+}
+
+/** Every key an entry needs, for an island's registry entry. */
+export const activityEntryMessageKeys = [
+  ...accountEntityTypes.map(entityTypeKey),
+  "activityLogs.actions.create",
+  "activityLogs.actions.update",
+  "activityLogs.actions.delete",
+  "activityLogs.by",
+  "activityLogs.notDeployed",
+  "activityLogs.changedTo",
+  "activityLogs.removed",
+  "activityLogs.words.yes",
+  "activityLogs.words.no",
+  "activityLogs.words.none",
+  "activityLogs.words.empty",
+];

@@ -1,0 +1,196 @@
+import { env } from "cloudflare:test";
+import { beforeAll, describe, expect, it } from "vitest";
+import { createCaller } from "../../src/server/api/router";
+import { permissionsOf } from "../../src/server/auth/roles";
+import type { D1Database } from "../../src/server/cloudflare";
+import { listLocations } from "../../src/server/data/locations";
+import { listSites, type SiteSort } from "../../src/server/data/sites";
+import { translatorFor } from "../../src/server/i18n/i18n";
+import { defaultSettings } from "../../src/server/settings";
+import { createAccount, createOrganization, createUser, sessionCookie } from "./fixtures";
+import { ORIGIN, request } from "./helpers";
+
+// 10,000 sites in one account (and 10,000 locations in another, over 100 sites): how long a
+// page of sites.list takes (first, middle at offset 5,000, a search, newest first) as the
+// procedure and as the whole SSR page, and which index SQLite's plan uses. Figures are printed,
+// not asserted (DESIGN.md §6: budgets live in benchmarks); the plan is asserted.
+// Run: npx vitest run tests/worker/sites-scale.test.ts
+
+const ROWS = 10_000;
+const RUNS = 5;
+let orgId: string;
+let accountId: string;
+let locationsAccount: string;
+let cookie: string;
+
+type Recorded = { sql: string; params: unknown[] };
+
+/** A D1 binding that remembers the statements it prepares, to explain them afterwards. */
+function recording(db: D1Database, seen: Recorded[]): D1Database {
+  return new Proxy(db, {
+    get(target, property) {
+      if (property !== "prepare") return Reflect.get(target, property);
+      return (sql: string) =>
+        new Proxy(target.prepare(sql), {
+          get(inner, name) {
+            if (name !== "bind") return Reflect.get(inner, name);
+            return (...params: unknown[]) => {
+              seen.push({ sql, params });
+              return inner.bind(...params);
+            };
+          },
+        });
+    },
+  });
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? 0;
+}
+
+async function timed(run: () => Promise<unknown>): Promise<number> {
+  await run(); // warm the statement cache and pages
+  const times: number[] = [];
+  for (let n = 0; n < RUNS; n += 1) {
+    const start = performance.now();
+    await run();
+    times.push(performance.now() - start);
+  }
+  return median(times);
+}
+
+async function plan(recorded: Recorded): Promise<string[]> {
+  const { results } = await env.DB.prepare(`EXPLAIN QUERY PLAN ${recorded.sql}`)
+    .bind(...(recorded.params as (string | number)[]))
+    .all<{ detail: string }>();
+  return results.map((row) => row.detail);
+}
+
+function caller() {
+  return createCaller({
+    env,
+    db: env.DB,
+    user: {
+      id: "usr_scale",
+      sessionId: "ses_scale",
+      email: "scale@example.com",
+      name: "Scale",
+      orgId,
+      role: "owner",
+      language: "en",
+      permissions: permissionsOf("owner"),
+    },
+    language: "en",
+    origin: ORIGIN,
+    t: translatorFor("en", defaultSettings.brandNamespace),
+  });
+}
+
+beforeAll(async () => {
+  orgId = await createOrganization("Big Dealer");
+  accountId = await createAccount(orgId, "Ten Thousand Sites");
+  locationsAccount = await createAccount(orgId, "Ten Thousand Locations");
+  // One recursive INSERT … SELECT each: 1 site in 100 is a "Ferry …"; update times spread out.
+  await env.DB.prepare(
+    `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
+     INSERT INTO sites (id, account_id, name, address, updated_at)
+     SELECT printf('site_scale_%05d', i), ?,
+            CASE WHEN i % 100 = 0 THEN printf('Ferry Terminal %05d', i) ELSE printf('Depot %05d', i) END,
+            printf('%d Harbor Road', i),
+            strftime('%Y-%m-%dT%H:%M:%fZ', '2025-01-01', printf('+%d minutes', (i * 7919) % 100000))
+     FROM n`,
+  )
+    .bind(ROWS, accountId)
+    .run();
+  await env.DB.prepare(
+    `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 100)
+     INSERT INTO sites (id, account_id, name) SELECT printf('site_loc_%03d', i), ?, printf('Campus %03d', i) FROM n`,
+  )
+    .bind(locationsAccount)
+    .run();
+  await env.DB.prepare(
+    `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
+     INSERT INTO locations (id, account_id, site_id, name, updated_at)
+     SELECT printf('loc_scale_%05d', i), ?, printf('site_loc_%03d', 1 + i % 100),
+            CASE WHEN i % 100 = 0 THEN printf('Ferry Office %05d', i) ELSE printf('Room %05d', i) END,
+            strftime('%Y-%m-%dT%H:%M:%fZ', '2025-01-01', printf('+%d minutes', (i * 7919) % 100000))
+     FROM n`,
+  )
+    .bind(ROWS, locationsAccount)
+    .run();
+  cookie = await sessionCookie((await createUser({ orgId, role: "owner" })).email);
+});
+
+const cases: { label: string; search: string; sort: SiteSort; page: number; query: string }[] = [
+  { label: "page 1 by name", search: "", sort: "name", page: 1, query: "" },
+  { label: "page 201 (offset 5,000)", search: "", sort: "name", page: 201, query: "?page=201" },
+  { label: "search 'ferry'", search: "ferry", sort: "name", page: 1, query: "?q=ferry" },
+  { label: "page 1 newest first", search: "", sort: "-updated", page: 1, query: "?sort=-updated" },
+];
+
+describe(`sites.list with ${ROWS.toLocaleString("en")} sites in one account`, () => {
+  it("pages quickly and prints the figures", async () => {
+    const lines: string[] = [];
+    const ms: Record<string, number> = {};
+    for (const entry of cases) {
+      let total = 0;
+      const procedure = await timed(async () => {
+        const result = await caller().sites.list({
+          accountId,
+          search: entry.search,
+          sort: entry.sort,
+          page: entry.page,
+          pageSize: 25,
+        });
+        total = result.total;
+        expect(result.items).toHaveLength(25);
+      });
+      const page = await timed(async () => {
+        const response = await request(`/accounts/${accountId}/sites${entry.query}`, { headers: { Cookie: cookie } });
+        expect(response.status).toBe(200);
+        await response.text();
+      });
+      const locations = await timed(() =>
+        listLocations(env.DB, {
+          accountId: locationsAccount,
+          search: entry.search,
+          sort: entry.sort,
+          limit: 25,
+          offset: (entry.page - 1) * 25,
+        }),
+      );
+      ms[entry.label] = procedure;
+      lines.push(
+        `  ${entry.label.padEnd(24)} sites.list ${procedure.toFixed(1).padStart(6)} ms   GET page ${page.toFixed(1).padStart(6)} ms   listLocations ${locations.toFixed(1).padStart(6)} ms   total ${total}`,
+      );
+    }
+    const deep = (ms["page 201 (offset 5,000)"] ?? 0) / Math.max(0.1, ms["page 1 by name"] ?? 0.1);
+    console.log(
+      `sites.list, ${ROWS} sites in one account, median of ${RUNS} runs (procedure = tenant check + rows + count; GET = whole SSR page)\n${lines.join("\n")}\n  offset 5,000 / page 1: ${deep.toFixed(1)}x`,
+    );
+    const search = await caller().sites.list({ accountId, search: "ferry" });
+    expect(search.total).toBe(ROWS / 100);
+  });
+
+  it("finds the rows through the sites_account_name / locations_account_name indexes", async () => {
+    const seen: Recorded[] = [];
+    for (const entry of cases) {
+      const offset = (entry.page - 1) * 25;
+      await listSites(recording(env.DB, seen), { accountId, search: entry.search, sort: entry.sort, limit: 25, offset });
+      await listLocations(recording(env.DB, seen), {
+        accountId: locationsAccount,
+        search: entry.search,
+        sort: entry.sort,
+        limit: 25,
+        offset,
+      });
+    }
+    for (const recorded of seen) {
+      const detail = await plan(recorded);
+      console.log(`${recorded.sql.replace(/\s+/g, " ").slice(0, 150)}\n  ${detail.join("\n  ")}`);
+      expect(detail.some((line) => /USING (COVERING )?INDEX (sites|locations)_account_(name|updated)/.test(line))).toBe(true);
+      expect(detail.some((line) => /^SCAN (sites|locations)\b(?! USING)/.test(line))).toBe(false);
+    }
+  });
+});
