@@ -1,9 +1,11 @@
 import { defineConfig, devices } from "@playwright/test";
+import { chromiumPath } from "./scripts/browser-path.mjs";
 
 // The browser tests: Chromium against the built Worker in workerd (scripts/e2e-server.mjs
 // builds into .builds/e2e and serves it with a throwaway local D1 in .builds/e2e-state).
 // Playwright cannot download its own browser on these machines: ensure-chromium.sh sets
-// CHROMIUM_PATH to Debian's (TOOLCHAIN.md). Without it, Playwright's own browser is used.
+// CHROMIUM_PATH to Debian's (TOOLCHAIN.md). Without it, a system Chromium is used if there
+// is one, else Playwright's own (scripts/ensure-browser.mjs installs it before the tests).
 // E2E_PORT lets several people run specs at once, each with its own server, build and state.
 const port = Number(process.env.E2E_PORT ?? 8788);
 const suffix = process.env.E2E_PORT ? `-${port}` : "";
@@ -32,7 +34,7 @@ export default defineConfig({
       use: {
         ...devices["Desktop Chrome"],
         launchOptions: {
-          executablePath: process.env.CHROMIUM_PATH || undefined,
+          executablePath: chromiumPath(),
           args: [
             "--no-sandbox",
             "--disable-gpu",
