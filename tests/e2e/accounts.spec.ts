@@ -1,4 +1,4 @@
-import { expect, type Page, test } from "@playwright/test";
+import { expect, type Page, test } from "./client-address";
 
 // The accounts screens as a person meets them, with JavaScript and without: adding an
 // account, finding it by search, editing its General tab, a stale edit from a second page,

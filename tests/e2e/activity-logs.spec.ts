@@ -1,4 +1,4 @@
-import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
+import { type APIRequestContext, expect, type Page, test } from "./client-address";
 
 // The activity log, the changes to deploy and the account home as people meet them in Harbor
 // Demo Fleet: a configurator changes the network settings and finds the change (with its diff)

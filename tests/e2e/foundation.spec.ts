@@ -1,4 +1,4 @@
-import { expect, type Page, test } from "@playwright/test";
+import { expect, type Page, test } from "./client-address";
 
 // The foundation as a visitor meets it: the shell, the 404 page, the language menu with and
 // without JavaScript, the toaster island and what happens when its chunk cannot be loaded.

@@ -1,7 +1,7 @@
 import { execFile, execFileSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { promisify } from "node:util";
-import { type Browser, type CDPSession, expect, type Page, test } from "@playwright/test";
+import { type Browser, type CDPSession, expect, type Page, test } from "./client-address";
 
 // Passkeys as a person uses them, with Chromium's virtual authenticator (CDP WebAuthn domain)
 // standing in for a phone's or laptop's platform authenticator: add one on /security, sign in

@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { expect, type Page, test } from "@playwright/test";
+import { expect, type Page, test } from "./client-address";
 
 // Password reset and invitations as a person meets them, with and without JavaScript: the
 // mail is read on the demo's /mailbox, and invitations come from scripts/invite.mjs run

@@ -1,4 +1,4 @@
-import { expect, type Page, test } from "@playwright/test";
+import { expect, type Page, test } from "./client-address";
 
 // Profiles and rules of "Harbor Demo Fleet" as a configurator meets them: a channels profile
 // and a device settings profile, a rule assigning both, two rules reordered (by keyboard with

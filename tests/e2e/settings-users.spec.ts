@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { type Browser, expect, type Page, test } from "@playwright/test";
+import { type Browser, expect, type Page, test } from "./client-address";
 
 // Organizations and users in the settings area as an owner meets them, with JavaScript on and
 // off: a child organization added and renamed, a person invited (the mail read on /mailbox,

@@ -1,4 +1,4 @@
-import { expect, type Page, test } from "@playwright/test";
+import { expect, type Page, test } from "./client-address";
 
 // The signed-in shell as a person meets it: the account switcher (search, recent accounts,
 // the cut to 5, corrupt storage), the profile menu by keyboard and per role, signing out

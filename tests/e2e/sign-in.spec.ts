@@ -1,4 +1,4 @@
-import { expect, type Page, test } from "@playwright/test";
+import { expect, type Page, test } from "./client-address";
 
 // The sign-in screen as a person uses it, every path with JavaScript on (the island calls the
 // JSON API without reloading) and off (every step is a plain form post). Lockouts are per

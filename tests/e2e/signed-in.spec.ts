@@ -1,4 +1,4 @@
-import { expect, type Page, test } from "@playwright/test";
+import { expect, type Page, test } from "./client-address";
 
 // The signed-in pages as a person meets them: the welcome cards per role, signing out from
 // the header with and without JavaScript, changing the password with and without it, and

@@ -1,8 +1,8 @@
 import { execFileSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { createServer } from "node:net";
-import { type APIRequestContext, expect, type Page, request, test } from "@playwright/test";
 import { type DemoIdp, startDemoIdp } from "../../scripts/demo-idp.mjs";
+import { type APIRequestContext, expect, type Page, request, test } from "./client-address";
 
 // Single sign-on against a REAL OpenID Connect provider: scripts/demo-idp.mjs (the
 // `oidc-provider` package) started here on a free port of its own (9400 + a random offset), with

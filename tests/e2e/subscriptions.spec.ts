@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { type Browser, expect, type Page, test } from "@playwright/test";
+import { type Browser, expect, type Page, test } from "./client-address";
 
 // Subscriptions and allocations as people meet them, with JavaScript on and off: an owner of
 // Harbor (a dealer) issues seats to its customer Metro Transit Authority, gives some to an
