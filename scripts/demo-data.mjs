@@ -40,6 +40,20 @@ export const accounts = [
     timezone: "America/New_York",
   },
   {
+    id: "acc_harbor_depot",
+    orgId: "org_harbor",
+    name: "Harbor Depot Radios",
+    subscriptionLevel: "essential",
+    timezone: "America/New_York",
+  },
+  {
+    id: "acc_harbor_field",
+    orgId: "org_harbor",
+    name: "Harbor Field Crews",
+    subscriptionLevel: "advanced",
+    timezone: "America/New_York",
+  },
+  {
     id: "acc_outsider_yard",
     orgId: "org_outsider",
     name: "Outsider Yard Radios",

@@ -8,7 +8,8 @@ import { type APIRequestContext, expect, type Page, test } from "./client-addres
 // one after another.
 
 const DEMO_PASSWORD = "radios-demo-2025";
-const HARBOR = "acc_harbor_demo";
+// Its own demo account: other specs change Harbor Demo Fleet, and the pending count must be ours.
+const HARBOR = "acc_harbor_depot";
 const LOG = `/accounts/${HARBOR}/activity-logs`;
 
 test.describe.configure({ mode: "serial" });
@@ -100,7 +101,7 @@ for (const javaScript of [true, false]) {
       await expect(page.getByRole("heading", { level: 1, name: "Activity logs" })).toBeVisible();
       const newest = entries(page).first();
       await expect(newest).toContainText("Network settings");
-      await expect(newest).toContainText("Harbor Demo Fleet");
+      await expect(newest).toContainText("Harbor Depot Radios");
       await expect(newest).toContainText("by configurator@example.com");
       await expect(newest).toContainText("Not deployed yet");
       await expect(newest.getByRole("listitem").filter({ hasText: "dnsServers" })).toContainText(dns);
@@ -176,7 +177,7 @@ for (const javaScript of [true, false]) {
         .filter(Boolean);
       expect(records[0]).toBe('Time (America/New_York),"Time (UTC, ISO 8601)",Changed by,Action,Type,Name,ID,Changes,Deployment');
       expect(records.length).toBeGreaterThan(27);
-      for (const record of records.slice(1)) expect(record).toContain(",Updated,Network settings,Harbor Demo Fleet,");
+      for (const record of records.slice(1)) expect(record).toContain(",Updated,Network settings,Harbor Depot Radios,");
       expect(errors).toEqual([]);
     });
   });

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { type APIRequestContext, expect, type Page, test } from "./client-address";
 
-// Sites and locations in the demo account "Harbor Demo Fleet", as a configurator meets them:
+// Sites and locations in the demo account "Harbor Field Crews", as a configurator meets them:
 // a site with a Wi-Fi network of its own, a location in it that overrides DNS and shows what
 // it inherits from the site and where each part comes from; with JavaScript and without, in
 // English and in Spanish. Then a stale edit from a second page, and a technician, who may
@@ -9,7 +9,8 @@ import { type APIRequestContext, expect, type Page, test } from "./client-addres
 // sites, with unique names (other specs share the demo account).
 
 const DEMO_PASSWORD = "radios-demo-2025";
-const ACCOUNT = "/accounts/acc_harbor_demo";
+// Its own demo account, so no other spec changes the account-level settings it inherits.
+const ACCOUNT = "/accounts/acc_harbor_field";
 
 type Language = "en" | "es-MX";
 const locales = Object.fromEntries(
@@ -79,7 +80,7 @@ const effectiveRow = (page: Page, part: string) => page.locator(`table[data-effe
 
 async function createSiteByApi(request: APIRequestContext, baseURL: string | undefined, name: string): Promise<string> {
   const response = await request.post("/api/sites.add", {
-    data: { accountId: "acc_harbor_demo", name },
+    data: { accountId: "acc_harbor_field", name },
     headers: { Origin: baseURL ?? "" },
   });
   const body = (await response.json()) as { result: { data: { _id: string } } };
