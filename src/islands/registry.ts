@@ -7,7 +7,6 @@ import ActivityLogMore from "./activity-log-more.island";
 import ChangePassword from "./change-password.island";
 import ConfirmForm from "./confirm-form.island";
 import IdentityForm from "./identity-form.island";
-import IdentityProviderForm from "./identity-provider-form.island";
 import IdleTimer from "./idle-timer.island";
 import NetworkConfigForm from "./network-config-form.island";
 import { passkeyMessageKeys } from "./passkey-client";
@@ -16,7 +15,6 @@ import ProfileForm from "./profile-form.island";
 import ProfileMenu from "./profile-menu.island";
 import RuleForm from "./rule-form.island";
 import RuleOrder from "./rule-order.island";
-import SeatsForm from "./seats-form.island";
 import SettingsForm from "./settings-form.island";
 import SignIn from "./sign-in.island";
 import SignOut from "./sign-out.island";
@@ -82,26 +80,6 @@ export const islands = {
   ]),
   "sign-out": define(SignOut, ["header.signOut"]),
   "confirm-form": define(ConfirmForm, ["identityForm.networkError"]),
-  "identity-provider-form": define(IdentityProviderForm, [
-    "identityForm.networkError",
-    "identityProviders.organization",
-    "identityProviders.name",
-    "identityProviders.issuer",
-    "identityProviders.issuerHint",
-    "identityProviders.clientId",
-    "identityProviders.clientSecret",
-    "identityProviders.clientSecretHint",
-    "identityProviders.clientSecretKeep",
-    "identityProviders.emailDomains",
-    "identityProviders.emailDomainsHint",
-    "identityProviders.add",
-    "identityProviders.save",
-    "validation.Required",
-    "validation.NameTooLong",
-    "validation.IssuerInvalid",
-    "validation.DomainsRequired",
-    "validation.DomainInvalid",
-  ]),
   "profile-menu": define(ProfileMenu, [
     "header.signedInAs",
     "header.signOut",
@@ -135,9 +113,17 @@ export const islands = {
     "api.unreadable",
     "api.unknown",
   ]),
-  "seats-form": define(SeatsForm, [
+  "settings-form": define(SettingsForm, [
+    "settings.networkError",
     "subscriptions.networkError",
+    "identityForm.networkError",
     "validation.Required",
+    "validation.NameTooLong",
+    "validation.EmailRequired",
+    "validation.EmailInvalid",
+    "validation.IssuerInvalid",
+    "validation.DomainsRequired",
+    "validation.DomainInvalid",
     "validation.ChooseOne",
     "validation.PlanTooLong",
     "validation.ReferenceTooLong",
@@ -146,13 +132,6 @@ export const islands = {
     "validation.SeatsTooMany",
     "validation.DateInvalid",
     "validation.EndBeforeStart",
-  ]),
-  "settings-form": define(SettingsForm, [
-    "settings.networkError",
-    "validation.Required",
-    "validation.NameTooLong",
-    "validation.EmailRequired",
-    "validation.EmailInvalid",
   ]),
   passkeys: define(Passkeys, ["passkeys.add", "passkeys.newName", "passkeys.newNamePlaceholder", ...passkeyMessageKeys]),
   "change-password": define(ChangePassword, [

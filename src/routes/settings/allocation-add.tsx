@@ -29,8 +29,9 @@ function AllocateToAccount({ data, form }: PageProps<Data>) {
         </StatusMessage>
       ) : (
         <Island
-          name="seats-form"
+          name="settings-form"
           props={{
+            networkErrorKey: "subscriptions.networkError",
             action: path,
             submitLabel: String(t("subscriptions.allocate")),
             cancel: { href: allocationsHref(data.orgId), text: String(t("subscriptions.cancel")) },
@@ -38,6 +39,7 @@ function AllocateToAccount({ data, form }: PageProps<Data>) {
             fields: [
               {
                 kind: "select",
+                rule: "choice",
                 name: "accountId",
                 label: String(t("allocations.fields.account")),
                 value: values.accountId ?? data.accountId,
@@ -48,6 +50,7 @@ function AllocateToAccount({ data, form }: PageProps<Data>) {
               },
               {
                 kind: "select",
+                rule: "choice",
                 name: "subscriptionId",
                 label: String(t("allocations.fields.subscription")),
                 value: values.subscriptionId ?? (data.subscriptions.length === 1 ? (data.subscriptions[0]?.id ?? "") : ""),

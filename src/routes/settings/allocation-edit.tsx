@@ -36,8 +36,9 @@ function EditAllocation({ data, params, form }: PageProps<Data>) {
         })}
       </p>
       <Island
-        name="seats-form"
+        name="settings-form"
         props={{
+          networkErrorKey: "subscriptions.networkError",
           action: path,
           submitLabel: String(t("subscriptions.save")),
           cancel: { href: backHref(data, data.fromAllocations), text: String(t("subscriptions.cancel")) },

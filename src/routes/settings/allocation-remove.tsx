@@ -1,5 +1,5 @@
 import { Island } from "../../islands/runtime/island";
-import type { SeatsField } from "../../islands/seats-form.island";
+import type { SettingsField } from "../../islands/settings-form.island";
 import { formatNumber } from "../../schema/format";
 import { api } from "../../server/api/procedures-route";
 import { AppError } from "../../server/errors";
@@ -33,7 +33,7 @@ function Deallocate({ data, form }: PageProps<Data>) {
         account: allocation.accountName,
       }),
     );
-  const fields: SeatsField[] = chosen
+  const fields: SettingsField[] = chosen
     ? [
         { kind: "hidden", name: "allocationId", value: chosen.id },
         { kind: "hidden", name: "version", value: String(chosen.version) },
@@ -41,6 +41,7 @@ function Deallocate({ data, form }: PageProps<Data>) {
     : [
         {
           kind: "select",
+          rule: "choice",
           name: "allocationId",
           label: String(t("allocations.fields.allocation")),
           value: values.allocationId ?? "",
@@ -57,8 +58,9 @@ function Deallocate({ data, form }: PageProps<Data>) {
         <StatusMessage tone="info">{t("allocations.nothingToTakeBack")}</StatusMessage>
       ) : (
         <Island
-          name="seats-form"
+          name="settings-form"
           props={{
+            networkErrorKey: "subscriptions.networkError",
             action: path,
             submitLabel: String(t("subscriptions.deallocateConfirm")),
             variant: "danger",

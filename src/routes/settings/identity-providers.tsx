@@ -1,6 +1,7 @@
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
 import { Island } from "../../islands/runtime/island";
+import type { SettingsField } from "../../islands/settings-form.island";
 import { formatDate } from "../../schema/format";
 import { api } from "../../server/api/procedures-route";
 import { Refusal } from "../../server/api/refusal";
@@ -136,6 +137,51 @@ export const identityProvidersPage = definePage<ListData>({
 
 // Add
 
+/** A provider's fields as the settings-form island renders them. The client secret is write-only: never shown. */
+function providerFields(
+  t: (key: string) => unknown,
+  values: Record<string, string>,
+  organization: SettingsField,
+  hasClientSecret: boolean,
+): SettingsField[] {
+  const text = (key: string) => String(t(key));
+  return [
+    organization,
+    { kind: "text", name: "name", label: text("identityProviders.name"), value: values.name ?? "", rule: "name" },
+    {
+      kind: "url",
+      name: "issuer",
+      label: text("identityProviders.issuer"),
+      value: values.issuer ?? "",
+      hint: text("identityProviders.issuerHint"),
+      rule: "issuer",
+    },
+    {
+      kind: "text",
+      name: "clientId",
+      label: text("identityProviders.clientId"),
+      value: values.clientId ?? "",
+      rule: "required",
+    },
+    {
+      kind: "password",
+      name: "clientSecret",
+      label: text("identityProviders.clientSecret"),
+      value: "",
+      hint: text(hasClientSecret ? "identityProviders.clientSecretKeep" : "identityProviders.clientSecretHint"),
+      autoComplete: "new-password",
+    },
+    {
+      kind: "text",
+      name: "emailDomains",
+      label: text("identityProviders.emailDomains"),
+      value: values.emailDomains ?? "",
+      hint: text("identityProviders.emailDomainsHint"),
+      rule: "domains",
+    },
+  ];
+}
+
 type AddData = { organizations: OrganizationInTree[]; ownOrgId: string };
 
 function AddProvider({ data, form }: PageProps<AddData>) {
@@ -145,13 +191,23 @@ function AddProvider({ data, form }: PageProps<AddData>) {
     <>
       <PageHeader title={String(t("routes.addIdentityProvider"))} description={t("identityProviders.addLead")} />
       <Island
-        name="identity-provider-form"
+        name="settings-form"
         props={{
+          networkErrorKey: "identityForm.networkError",
           action: `${BASE}/add`,
-          mode: "add",
-          values,
-          organizations: organizationOptions(data.organizations),
-          hasClientSecret: false,
+          fields: providerFields(
+            t,
+            values,
+            {
+              kind: "select",
+              name: "orgId",
+              label: String(t("identityProviders.organization")),
+              value: values.orgId ?? "",
+              options: organizationOptions(data.organizations),
+            },
+            false,
+          ),
+          submitLabel: String(t("identityProviders.add")),
           errors: translatedErrors(form?.errors, t),
         }}
       />
@@ -235,16 +291,27 @@ function EditProvider({ data, form }: PageProps<OneData>) {
         <p className="mt-1 text-slate-600">{t("identityProviders.redirectUriHelp")}</p>
       </div>
       <Island
-        name="identity-provider-form"
+        name="settings-form"
         props={{
+          networkErrorKey: "identityForm.networkError",
           action: here,
-          mode: "edit",
-          values,
-          organizations: [],
-          organizationName: provider.organizationName,
-          hasClientSecret: provider.hasClientSecret,
+          fields: [
+            { kind: "hidden", name: "version", value: values.version ?? "" },
+            ...providerFields(
+              t,
+              values,
+              {
+                kind: "note",
+                name: "orgId",
+                label: String(t("identityProviders.organization")),
+                value: provider.organizationName,
+              },
+              provider.hasClientSecret,
+            ),
+          ],
+          submitLabel: String(t("identityProviders.save")),
           errors: translatedErrors(form?.errors, t),
-          reloadHref: here,
+          reload: { href: here, text: String(t("identityProviders.reload")) },
         }}
       />
       <p className="mt-6 text-sm">

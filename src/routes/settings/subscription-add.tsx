@@ -31,8 +31,9 @@ function AddSubscription({ data, form }: PageProps<Data>) {
         <StatusMessage tone="info">{t("subscriptions.noIssuable")}</StatusMessage>
       ) : (
         <Island
-          name="seats-form"
+          name="settings-form"
           props={{
+            networkErrorKey: "subscriptions.networkError",
             action: PATH,
             submitLabel: String(t("subscriptions.add")),
             cancel: { href: subscriptionsHref(data.orgId), text: String(t("subscriptions.cancel")) },
@@ -40,6 +41,7 @@ function AddSubscription({ data, form }: PageProps<Data>) {
             fields: [
               {
                 kind: "select",
+                rule: "choice",
                 name: "orgId",
                 label: String(t("subscriptions.organization")),
                 value: values.orgId ?? data.orgId,

@@ -33,8 +33,9 @@ function AllocateFromSubscription({ data, form }: PageProps<Data>) {
         <StatusMessage tone="info">{t("subscriptions.noAccounts")}</StatusMessage>
       ) : (
         <Island
-          name="seats-form"
+          name="settings-form"
           props={{
+            networkErrorKey: "subscriptions.networkError",
             action: path,
             submitLabel: String(t("subscriptions.allocate")),
             cancel: { href: subscriptionsHref(subscription.orgId), text: String(t("subscriptions.cancel")) },
@@ -42,6 +43,7 @@ function AllocateFromSubscription({ data, form }: PageProps<Data>) {
             fields: [
               {
                 kind: "select",
+                rule: "choice",
                 name: "accountId",
                 label: String(t("allocations.fields.account")),
                 hint: String(t("subscriptions.accountHint")),

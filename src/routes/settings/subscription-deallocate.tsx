@@ -24,8 +24,9 @@ function DeallocateFromSubscription({ data, form }: PageProps<Data>) {
         <StatusMessage tone="info">{t("subscriptions.noAllocations")}</StatusMessage>
       ) : (
         <Island
-          name="seats-form"
+          name="settings-form"
           props={{
+            networkErrorKey: "subscriptions.networkError",
             action: path,
             submitLabel: String(t("subscriptions.deallocateConfirm")),
             variant: "danger",
@@ -34,6 +35,7 @@ function DeallocateFromSubscription({ data, form }: PageProps<Data>) {
             fields: [
               {
                 kind: "select",
+                rule: "choice",
                 name: "allocationId",
                 label: String(t("allocations.fields.account")),
                 value: values.allocationId ?? data.allocationId,

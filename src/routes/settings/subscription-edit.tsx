@@ -43,8 +43,9 @@ function EditForm({ data, path, form }: { data: Data; path: string; form: PagePr
   const values = form?.values ?? {};
   return (
     <Island
-      name="seats-form"
+      name="settings-form"
       props={{
+        networkErrorKey: "subscriptions.networkError",
         action: path,
         submitLabel: String(t("subscriptions.save")),
         cancel: { href: subscriptionsHref(subscription.orgId), text: String(t("subscriptions.cancel")) },
@@ -85,6 +86,7 @@ function EditForm({ data, path, form }: { data: Data; path: string; form: PagePr
           },
           {
             kind: "select",
+            rule: "choice",
             name: "status",
             label: String(t("subscriptions.fields.status")),
             hint: String(t("subscriptions.statusHint")),

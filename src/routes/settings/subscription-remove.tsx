@@ -33,8 +33,9 @@ function RemoveSubscription({ data, form }: PageProps<Data>) {
         </>
       ) : (
         <Island
-          name="seats-form"
+          name="settings-form"
           props={{
+            networkErrorKey: "subscriptions.networkError",
             action: `/settings/subscriptions/remove?id=${encodeURIComponent(subscription.id)}`,
             submitLabel: String(t("subscriptions.removeConfirm")),
             variant: "danger",
