@@ -24,7 +24,10 @@ export async function launchChromium(options = {}) {
   return chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS, ...options });
 }
 
-/** The public pages. `toast` pages are reached by posting the language form first. */
+/**
+ * The pages measured. `toast` pages are reached by posting the language form first;
+ * `signedIn` pages after signing in as that demo user (the seed's password).
+ */
 export const PAGES = [
   { name: "home", path: "/" },
   { name: "sign-in", path: "/sign-in" },
@@ -32,7 +35,21 @@ export const PAGES = [
   { name: "simulator", path: "/simulator" },
   { name: "404", path: "/no-such-page-bench" },
   { name: "home + toast", path: "/", toast: true },
+  { name: "welcome (signed in)", path: "/welcome", signedIn: "owner@example.com" },
+  { name: "accounts list (signed in)", path: "/accounts", signedIn: "owner@example.com" },
+  { name: "account home (signed in)", path: "/accounts/acc_metro_bus", signedIn: "owner@example.com" },
+  { name: "account network form (signed in)", path: "/accounts/edit/acc_metro_bus/network", signedIn: "owner@example.com" },
 ];
+
+/** Signs the context in through the real call; its cookie jar then carries the session. */
+export async function signIn(context, baseUrl, email, password = "radios-demo-2025") {
+  const response = await context.request.post(`${baseUrl}/api/sign-in`, {
+    data: { username: email, password },
+    headers: { Origin: new URL(baseUrl).origin },
+  });
+  const body = await response.json();
+  if (!body.ok) throw new Error(`sign-in as ${email} answered ${JSON.stringify(body)}`);
+}
 
 /**
  * What the header's language menu does: POST /language (from our own origin, as the CSRF

@@ -12,7 +12,7 @@
 // Alone: BENCH_URL=http://localhost:8789 node bench/js-bytes.mjs   (build in .builds/bench)
 import { pathToFileURL } from "node:url";
 import { attributeClientBuild, GROUPS, GZIP_LEVEL, gzipSize, shareGzip } from "./attribution.mjs";
-import { launchChromium, PAGES, switchLanguage, waitForToast } from "./browser.mjs";
+import { launchChromium, PAGES, signIn, switchLanguage, waitForToast } from "./browser.mjs";
 import { formatTable, kb, table } from "./report.mjs";
 import { BENCH_CONFIG, benchUrl } from "./server.mjs";
 
@@ -44,6 +44,7 @@ async function scriptsOfPage(browser, baseUrl, page) {
         ),
       );
     });
+    if (page.signedIn) await signIn(context, baseUrl, page.signedIn);
     const target = page.toast ? await switchLanguage(context, baseUrl) : `${baseUrl}${page.path}`;
     const response = await tab.goto(target, { waitUntil: "load" });
     await tab.waitForLoadState("networkidle");
