@@ -22,6 +22,9 @@ export default defineConfig(({ command, isPreview }) => ({
       build: {
         outDir: clientOutDir,
         manifest: true,
+        // The server already sends <link rel="modulepreload"> for each island's chunks
+        // (src/server/render/assets.ts), so Vite's own preload helper would only add bytes.
+        modulePreload: false,
         rollupOptions: { input: ["src/islands/runtime/client.ts", "src/ui/styles.css"] },
       },
     },
