@@ -1,5 +1,6 @@
-import { parseStoredNetworkConfig, type StoredNetworkConfig } from "../../schema/network-config";
+import type { StoredNetworkConfig } from "../../schema/network-config";
 import { all, type Db, first, newId, now, statement } from "./db";
+import { findLevelNetworkConfig, updateLevelNetworkConfigStatement } from "./level-network-config";
 import { likePattern } from "./sites";
 
 /** A location of an account, inside one of its sites (DESIGN.md §3). */
@@ -173,28 +174,13 @@ export function deleteLocationWithSiteStatement(db: Db, input: { id: string; sit
   );
 }
 
-export async function findLocationNetworkConfig(db: Db, accountId: string, id: string): Promise<StoredNetworkConfig> {
-  const row = await first<{ network_config: string }>(
-    db,
-    "SELECT network_config FROM locations WHERE id = ? AND account_id = ?",
-    id,
-    accountId,
-  );
-  return parseStoredNetworkConfig(row?.network_config ?? null);
+export function findLocationNetworkConfig(db: Db, accountId: string, id: string): Promise<StoredNetworkConfig> {
+  return findLevelNetworkConfig(db, "locations", accountId, id);
 }
 
 export function updateLocationNetworkConfigStatement(
   db: Db,
   input: { accountId: string; id: string; version: number; config: StoredNetworkConfig },
 ) {
-  return statement(
-    db,
-    `UPDATE locations SET network_config = ?, updated_at = ?, version = version + 1
-     WHERE id = ? AND account_id = ? AND version = ?`,
-    JSON.stringify(input.config),
-    now(),
-    input.id,
-    input.accountId,
-    input.version,
-  );
+  return updateLevelNetworkConfigStatement(db, "locations", input);
 }

@@ -1,5 +1,6 @@
-import { parseStoredNetworkConfig, type StoredNetworkConfig } from "../../schema/network-config";
+import type { StoredNetworkConfig } from "../../schema/network-config";
 import { all, type Db, first, newId, now, statement } from "./db";
+import { findLevelNetworkConfig, updateLevelNetworkConfigStatement } from "./level-network-config";
 
 /** A site of an account (DESIGN.md §3); a null time zone is the account's. */
 export type Site = {
@@ -168,28 +169,13 @@ export function deleteSiteStatement(db: Db, input: { accountId: string; id: stri
   );
 }
 
-export async function findSiteNetworkConfig(db: Db, accountId: string, id: string): Promise<StoredNetworkConfig> {
-  const row = await first<{ network_config: string }>(
-    db,
-    "SELECT network_config FROM sites WHERE id = ? AND account_id = ?",
-    id,
-    accountId,
-  );
-  return parseStoredNetworkConfig(row?.network_config ?? null);
+export function findSiteNetworkConfig(db: Db, accountId: string, id: string): Promise<StoredNetworkConfig> {
+  return findLevelNetworkConfig(db, "sites", accountId, id);
 }
 
 export function updateSiteNetworkConfigStatement(
   db: Db,
   input: { accountId: string; id: string; version: number; config: StoredNetworkConfig },
 ) {
-  return statement(
-    db,
-    `UPDATE sites SET network_config = ?, updated_at = ?, version = version + 1
-     WHERE id = ? AND account_id = ? AND version = ?`,
-    JSON.stringify(input.config),
-    now(),
-    input.id,
-    input.accountId,
-    input.version,
-  );
+  return updateLevelNetworkConfigStatement(db, "sites", input);
 }
