@@ -1,3 +1,4 @@
+import { fileURLToPath } from "node:url";
 import { cloudflare } from "@cloudflare/vite-plugin";
 import tailwindcss from "@tailwindcss/vite";
 import { defineConfig } from "vite";
@@ -7,6 +8,8 @@ import { clientManifest, clientOutDir, distDir } from "./tooling/client-manifest
 const workerEnvironment = "configuration_tool";
 
 export default defineConfig(({ command, isPreview }) => ({
+  // `@/…` is `src/…` (tsconfig.json paths), so imports never climb folders.
+  resolve: { alias: { "@": fileURLToPath(new URL("./src", import.meta.url)) } },
   plugins: [
     cloudflare({
       // Local D1 and other state; the browser tests point this at a throwaway folder.

@@ -1,3 +1,4 @@
+import { fileURLToPath } from "node:url";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 import { clientManifest } from "./tooling/client-manifest.ts";
@@ -7,6 +8,7 @@ import { clientManifest } from "./tooling/client-manifest.ts";
 export default defineConfig(async () => {
   const migrations = await readD1Migrations("migrations");
   return {
+    resolve: { alias: { "@": fileURLToPath(new URL("./src", import.meta.url)) } },
     plugins: [
       clientManifest(),
       cloudflareTest({

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { D1Database } from "../../src/server/cloudflare";
-import { type AccountSort, listAccounts } from "../../src/server/data/accounts";
+import type { D1Database } from "@/server/cloudflare";
+import { type AccountSort, listAccounts } from "@/server/data/accounts";
 import { createOrganization, createUser, sessionCookie } from "./fixtures";
 import { request } from "./helpers";
 

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { startOfDay, wallClock } from "../../src/schema/zoned-date";
-import { diffLines } from "../../src/ui/activity/diff-lines";
+import { startOfDay, wallClock } from "@/schema/zoned-date";
+import { diffLines } from "@/ui/activity/diff-lines";
 import { createAccount, createOrganization, createUser, sessionCookie } from "./fixtures";
 import { ORIGIN, request } from "./helpers";
 

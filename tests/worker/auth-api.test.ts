@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { permissions } from "../../src/schema/permissions";
+import { permissions } from "@/schema/permissions";
 import { createUser, PASSWORD } from "./fixtures";
 import { cookieFrom, ORIGIN, request } from "./helpers";
 
@@ -164,7 +164,7 @@ describe("lockout", () => {
   });
 
   it("doubles the wait with each further failure", async () => {
-    const { lockoutWait } = await import("../../src/server/auth/lockout");
+    const { lockoutWait } = await import("@/server/auth/lockout");
     expect([4, 5, 6, 7, 8, 20].map((n) => lockoutWait(n) / 60_000)).toEqual([0, 1, 2, 4, 8, 60]);
   });
 

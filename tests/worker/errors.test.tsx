@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { createApp } from "../../src/server/app";
-import { AppError } from "../../src/server/errors";
+import { createApp } from "@/server/app";
+import { AppError } from "@/server/errors";
 import { request } from "./helpers";
 
 function appThatThrows(error: unknown) {

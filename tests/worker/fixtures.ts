@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
-import { hashPassword } from "../../src/server/auth/passwords";
-import type { Role } from "../../src/server/auth/roles";
+import { hashPassword } from "@/server/auth/passwords";
+import type { Role } from "@/server/auth/roles";
 
 export const PASSWORD = "correct-horse-battery";
 

@@ -1,5 +1,5 @@
 import { env } from "cloudflare:test";
-import { createApp } from "../../src/server/app";
+import { createApp } from "@/server/app";
 
 export const ORIGIN = "http://config.test";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { firstDayOfWeek, formatDate, formatNumber } from "../../src/schema/format";
-import { languages, negotiateLanguage } from "../../src/schema/languages";
+import { firstDayOfWeek, formatDate, formatNumber } from "@/schema/format";
+import { languages, negotiateLanguage } from "@/schema/languages";
 import { cookieFrom, postForm, request } from "./helpers";
 
 const files = import.meta.glob<Record<string, unknown>>("../../locales/*/*.json", { eager: true, import: "default" });

@@ -1,13 +1,13 @@
 import { env } from "cloudflare:test";
 import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
-import { sha256Hex } from "../../src/server/auth/crypto";
-import { createInvitation } from "../../src/server/auth/invitations";
-import type { Role } from "../../src/server/auth/roles";
-import { acceptInvitationStatements } from "../../src/server/data/invitations";
-import type { AppEnv } from "../../src/server/env";
-import { translatorFor } from "../../src/server/i18n/i18n";
-import { resolveSettings } from "../../src/server/settings";
+import { sha256Hex } from "@/server/auth/crypto";
+import { createInvitation } from "@/server/auth/invitations";
+import type { Role } from "@/server/auth/roles";
+import { acceptInvitationStatements } from "@/server/data/invitations";
+import type { AppEnv } from "@/server/env";
+import { translatorFor } from "@/server/i18n/i18n";
+import { resolveSettings } from "@/server/settings";
 import { createOrganization, createUser } from "./fixtures";
 import { cookieFrom, ORIGIN, postForm, request } from "./helpers";
 

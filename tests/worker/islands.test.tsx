@@ -1,14 +1,14 @@
 import { renderToString } from "react-dom/server.edge";
 import { describe, expect, it } from "vitest";
-import { islands } from "../../src/islands/registry";
-import { Island } from "../../src/islands/runtime/island";
-import { translate } from "../../src/islands/runtime/messages";
-import { IslandPropsError, parseProps, serializeProps } from "../../src/islands/runtime/props";
-import { translatorFor } from "../../src/server/i18n/i18n";
-import { assetTags } from "../../src/server/render/assets";
-import { IslandCollector, type PageContext, PageContextValue } from "../../src/server/render/page-context";
-import { defaultSettings } from "../../src/server/settings";
-import { IslandBootstrap } from "../../src/ui/shell/island-bootstrap";
+import { islands } from "@/islands/registry";
+import { Island } from "@/islands/runtime/island";
+import { translate } from "@/islands/runtime/messages";
+import { IslandPropsError, parseProps, serializeProps } from "@/islands/runtime/props";
+import { translatorFor } from "@/server/i18n/i18n";
+import { assetTags } from "@/server/render/assets";
+import { IslandCollector, type PageContext, PageContextValue } from "@/server/render/page-context";
+import { defaultSettings } from "@/server/settings";
+import { IslandBootstrap } from "@/ui/shell/island-bootstrap";
 import { cookieFrom, postForm, request } from "./helpers";
 
 const islandFiles = import.meta.glob("../../src/islands/*.island.tsx");

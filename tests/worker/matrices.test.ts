@@ -1,8 +1,8 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { appRouter } from "../../src/server/api/router";
-import type { ProcedureMeta } from "../../src/server/api/trpc";
-import { permissionsOf, type Role, roles } from "../../src/server/auth/roles";
+import { appRouter } from "@/server/api/router";
+import type { ProcedureMeta } from "@/server/api/trpc";
+import { permissionsOf, type Role, roles } from "@/server/auth/roles";
 import { createAccount, createOrganization, createUser, sessionCookie } from "./fixtures";
 import { ORIGIN, request } from "./helpers";
 import { procedureSamples, type Tenant } from "./procedure-samples";

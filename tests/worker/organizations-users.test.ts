@@ -1,8 +1,8 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createCaller } from "../../src/server/api/router";
-import { permissionsOf, type Role } from "../../src/server/auth/roles";
-import { translatorFor } from "../../src/server/i18n/i18n";
+import { createCaller } from "@/server/api/router";
+import { permissionsOf, type Role } from "@/server/auth/roles";
+import { translatorFor } from "@/server/i18n/i18n";
 import { createOrganization, createUser, sessionCookie } from "./fixtures";
 import { cookieFrom, ORIGIN, postForm, request } from "./helpers";
 

@@ -54,14 +54,14 @@ describe("pages", () => {
 
   it("shows the help link only when a help URL is configured", async () => {
     const { env } = await import("cloudflare:test");
-    const { createApp } = await import("../../src/server/app");
+    const { createApp } = await import("@/server/app");
     const response = await createApp().request("/", undefined, { ...env, HELP_URL: "https://help.example/docs" });
     expect(await response.text()).toContain('href="https://help.example/docs"');
   });
 
   it("rebrands from wrangler vars without code changes", async () => {
     const { env } = await import("cloudflare:test");
-    const { createApp } = await import("../../src/server/app");
+    const { createApp } = await import("@/server/app");
     const response = await createApp().request("/", undefined, {
       ...env,
       APP_TITLE: "Fleet Console",

@@ -1,9 +1,9 @@
 import { env } from "cloudflare:test";
 import type { PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequestOptionsJSON } from "@simplewebauthn/server";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createApp } from "../../src/server/app";
-import { base64url } from "../../src/server/auth/crypto";
-import type { Env } from "../../src/server/env";
+import { createApp } from "@/server/app";
+import { base64url } from "@/server/auth/crypto";
+import type { Env } from "@/server/env";
 import { createUser, sessionCookie } from "./fixtures";
 import { cookieFrom, ORIGIN, postForm, request } from "./helpers";
 import { SoftAuthenticator } from "./soft-authenticator";

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { sha256Hex } from "../../src/server/auth/crypto";
+import { sha256Hex } from "@/server/auth/crypto";
 import { createUser, PASSWORD, sessionCookie } from "./fixtures";
 import { ORIGIN, postForm, request } from "./helpers";
 

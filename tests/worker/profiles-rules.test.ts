@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { settingsSchemas } from "../../src/schema/profiles";
-import { matchesDevice, uidMatcher } from "../../src/schema/rules";
+import { settingsSchemas } from "@/schema/profiles";
+import { matchesDevice, uidMatcher } from "@/schema/rules";
 import { createAccount, createOrganization, createUser, sessionCookie } from "./fixtures";
 import { ORIGIN, postForm, request } from "./helpers";
 

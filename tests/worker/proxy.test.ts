@@ -1,8 +1,8 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { api } from "../../src/server/api/procedures-route";
-import { createApp } from "../../src/server/app";
-import type { Env } from "../../src/server/env";
+import { api } from "@/server/api/procedures-route";
+import { createApp } from "@/server/app";
+import type { Env } from "@/server/env";
 import { createAccount, createOrganization, createUser, PASSWORD } from "./fixtures";
 import { cookieFrom } from "./helpers";
 

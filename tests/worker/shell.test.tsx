@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { indexForKey, TYPE_AHEAD_RESET_MS, TypeAhead, typeAheadIndex } from "../../src/islands/runtime/menu-keys";
+import { indexForKey, TYPE_AHEAD_RESET_MS, TypeAhead, typeAheadIndex } from "@/islands/runtime/menu-keys";
 import {
   MAX_RECENT_ACCOUNTS,
   parseRecentAccounts,
@@ -8,12 +8,12 @@ import {
   recentAccountsKey,
   recordRecentAccount,
   withRecentAccount,
-} from "../../src/islands/runtime/recent-accounts";
-import type { PermissionMap } from "../../src/schema/permissions";
-import { permissionsOf, type Role } from "../../src/server/auth/roles";
-import { accountIdInPath } from "../../src/server/current-account";
-import { accountNavItems, accountSectionOf } from "../../src/ui/shell/account-navigation";
-import { profileMenuLinks } from "../../src/ui/shell/profile-menu-items";
+} from "@/islands/runtime/recent-accounts";
+import type { PermissionMap } from "@/schema/permissions";
+import { permissionsOf, type Role } from "@/server/auth/roles";
+import { accountIdInPath } from "@/server/current-account";
+import { accountNavItems, accountSectionOf } from "@/ui/shell/account-navigation";
+import { profileMenuLinks } from "@/ui/shell/profile-menu-items";
 import { createAccount, createOrganization, createUser, sessionCookie } from "./fixtures";
 import { request } from "./helpers";
 

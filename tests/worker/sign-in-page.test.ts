@@ -2,10 +2,10 @@ import { env } from "cloudflare:test";
 import { createElement } from "react";
 import { renderToString } from "react-dom/server.edge";
 import { describe, expect, it } from "vitest";
-import { islands } from "../../src/islands/registry";
-import SignIn from "../../src/islands/sign-in.island";
-import { pickMessages, translatorFor } from "../../src/server/i18n/i18n";
-import { defaultSettings } from "../../src/server/settings";
+import { islands } from "@/islands/registry";
+import SignIn from "@/islands/sign-in.island";
+import { pickMessages, translatorFor } from "@/server/i18n/i18n";
+import { defaultSettings } from "@/server/settings";
 import { createUser, PASSWORD } from "./fixtures";
 import { cookieFrom, postForm, request } from "./helpers";
 

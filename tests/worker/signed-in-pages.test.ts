@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { createApp } from "../../src/server/app";
-import type { Role } from "../../src/server/auth/roles";
+import { createApp } from "@/server/app";
+import type { Role } from "@/server/auth/roles";
 import { createUser, PASSWORD, sessionCookie } from "./fixtures";
 import { cookieFrom, ORIGIN, postForm, request } from "./helpers";
 

@@ -1,14 +1,14 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { levelConfigFromValues } from "../../src/routes/accounts/workspace/network-tab";
-import { type NetworkConfigView, viewOf } from "../../src/schema/network-config";
-import { inheritanceAt, mergeLevels, partsSet } from "../../src/schema/network-inheritance";
-import { createCaller } from "../../src/server/api/router";
-import { permissionsOf, type Role } from "../../src/server/auth/roles";
-import type { SessionUser } from "../../src/server/auth/sessions";
-import type { D1Database } from "../../src/server/cloudflare";
-import { translatorFor } from "../../src/server/i18n/i18n";
-import { defaultSettings } from "../../src/server/settings";
+import { levelConfigFromValues } from "@/routes/accounts/workspace/network-tab";
+import { type NetworkConfigView, viewOf } from "@/schema/network-config";
+import { inheritanceAt, mergeLevels, partsSet } from "@/schema/network-inheritance";
+import { createCaller } from "@/server/api/router";
+import { permissionsOf, type Role } from "@/server/auth/roles";
+import type { SessionUser } from "@/server/auth/sessions";
+import type { D1Database } from "@/server/cloudflare";
+import { translatorFor } from "@/server/i18n/i18n";
+import { defaultSettings } from "@/server/settings";
 import { createAccount, createOrganization, createUser, sessionCookie } from "./fixtures";
 import { ORIGIN, postForm, request } from "./helpers";
 

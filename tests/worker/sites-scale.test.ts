@@ -1,12 +1,12 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createCaller } from "../../src/server/api/router";
-import { permissionsOf } from "../../src/server/auth/roles";
-import type { D1Database } from "../../src/server/cloudflare";
-import { listLocations } from "../../src/server/data/locations";
-import { listSites, type SiteSort } from "../../src/server/data/sites";
-import { translatorFor } from "../../src/server/i18n/i18n";
-import { defaultSettings } from "../../src/server/settings";
+import { createCaller } from "@/server/api/router";
+import { permissionsOf } from "@/server/auth/roles";
+import type { D1Database } from "@/server/cloudflare";
+import { listLocations } from "@/server/data/locations";
+import { listSites, type SiteSort } from "@/server/data/sites";
+import { translatorFor } from "@/server/i18n/i18n";
+import { defaultSettings } from "@/server/settings";
 import { createAccount, createOrganization, createUser, sessionCookie } from "./fixtures";
 import { ORIGIN, request } from "./helpers";
 

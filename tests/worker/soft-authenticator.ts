@@ -5,7 +5,7 @@ import type {
   RegistrationResponseJSON,
 } from "@simplewebauthn/server";
 import { isoCBOR } from "@simplewebauthn/server/helpers";
-import { base64url } from "../../src/server/auth/crypto";
+import { base64url } from "@/server/auth/crypto";
 
 /**
  * A tiny software passkey for the workerd tests: an ES256 key made with WebCrypto, "none"

@@ -1,6 +1,6 @@
 import { QueryClient } from "@tanstack/react-query";
 import { createTRPCClient, httpBatchLink, TRPCClientError } from "@trpc/client";
-import type { AppRouter } from "../../server/api/router";
+import type { AppRouter } from "@/server/api/router";
 import { type Messages, translate } from "./messages";
 
 /**

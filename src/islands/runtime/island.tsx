@@ -1,8 +1,8 @@
 import type React from "react";
 import { createElement } from "react";
 import { renderToString } from "react-dom/server.edge";
-import { pickMessages } from "../../server/i18n/i18n";
-import { usePage } from "../../server/render/page-context";
+import { pickMessages } from "@/server/i18n/i18n";
+import { usePage } from "@/server/render/page-context";
 import { type IslandName, type IslandProps, islands } from "../registry";
 import { serializeProps } from "./props";
 

@@ -1,9 +1,9 @@
 import { TRPCError } from "@trpc/server";
-import { Island } from "../../islands/runtime/island";
-import { api } from "../../server/api/procedures-route";
-import type { OrganizationInTree } from "../../server/api/routers/organizations";
-import { usePage } from "../../server/render/page-context";
-import { PageHeader } from "../../ui/page-header";
+import { Island } from "@/islands/runtime/island";
+import { api } from "@/server/api/procedures-route";
+import type { OrganizationInTree } from "@/server/api/routers/organizations";
+import { usePage } from "@/server/render/page-context";
+import { PageHeader } from "@/ui/page-header";
 import { type ActionResult, definePage, type PageProps, type RouteContext } from "../types";
 import { postedValues, refusal, translatedErrors } from "./form-errors";
 import { organizationOptions } from "./organization-options";

@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
-import { usePage } from "../../server/render/page-context";
-import { PageHeader } from "../../ui/page-header";
-import { Tabs } from "../../ui/tabs";
+import { usePage } from "@/server/render/page-context";
+import { PageHeader } from "@/ui/page-header";
+import { Tabs } from "@/ui/tabs";
 
 export type EditTab = "general" | "network";
 

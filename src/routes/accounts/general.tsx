@@ -1,7 +1,7 @@
-import { Island } from "../../islands/runtime/island";
-import { api } from "../../server/api/procedures-route";
-import type { Account } from "../../server/data/accounts";
-import { usePage } from "../../server/render/page-context";
+import { Island } from "@/islands/runtime/island";
+import { api } from "@/server/api/procedures-route";
+import type { Account } from "@/server/data/accounts";
+import { usePage } from "@/server/render/page-context";
 import { type ActionResult, definePage, type PageProps, type RouteContext } from "../types";
 import { EditAccountLayout, editHref } from "./edit-layout";
 import { postedValues, refusal, translatedErrors } from "./form-errors";

@@ -1,4 +1,4 @@
-import type { AccountSort } from "../../server/data/accounts";
+import type { AccountSort } from "@/server/data/accounts";
 
 /**
  * What the accounts list shows lives in its URL (?q=&sort=&page=&org=), so the search form

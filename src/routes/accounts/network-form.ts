@@ -1,5 +1,5 @@
-import type { NetworkConfigInput, NetworkConfigView } from "../../schema/network-config";
-import { networkLimits, type WifiSecurity, wifiSecurity } from "../../schema/network-rules";
+import type { NetworkConfigInput, NetworkConfigView } from "@/schema/network-config";
+import { networkLimits, type WifiSecurity, wifiSecurity } from "@/schema/network-rules";
 
 /**
  * The network settings form as rows of fields, between what is stored (a config view), what

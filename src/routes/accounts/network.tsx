@@ -1,8 +1,8 @@
-import { Island } from "../../islands/runtime/island";
-import type { NetworkConfigView } from "../../schema/network-config";
-import { api } from "../../server/api/procedures-route";
-import { newId } from "../../server/data/db";
-import { usePage } from "../../server/render/page-context";
+import { Island } from "@/islands/runtime/island";
+import type { NetworkConfigView } from "@/schema/network-config";
+import { api } from "@/server/api/procedures-route";
+import { newId } from "@/server/data/db";
+import { usePage } from "@/server/render/page-context";
 import { type ActionResult, definePage, type PageProps, type RouteContext } from "../types";
 import { EditAccountLayout, editHref } from "./edit-layout";
 import { postedValues, refusal, translatedErrors } from "./form-errors";

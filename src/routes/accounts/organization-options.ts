@@ -1,4 +1,4 @@
-import type { OrganizationInTree } from "../../server/api/routers/organizations";
+import type { OrganizationInTree } from "@/server/api/routers/organizations";
 
 /** Options of an organization select, indented by depth so the tree shows (non-breaking spaces survive in <option>). */
 export function organizationOptions(organizations: OrganizationInTree[]): { value: string; label: string }[] {

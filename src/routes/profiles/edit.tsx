@@ -1,10 +1,10 @@
-import { api } from "../../server/api/procedures-route";
-import { type AccountDetails, accountDetails } from "../../server/current-account";
-import type { Profile } from "../../server/data/profiles";
-import { usePage } from "../../server/render/page-context";
-import { ButtonLink } from "../../ui/button";
-import { PageHeader } from "../../ui/page-header";
-import { AccountLayout } from "../../ui/shell/account-layout";
+import { api } from "@/server/api/procedures-route";
+import { type AccountDetails, accountDetails } from "@/server/current-account";
+import type { Profile } from "@/server/data/profiles";
+import { usePage } from "@/server/render/page-context";
+import { ButtonLink } from "@/ui/button";
+import { PageHeader } from "@/ui/page-header";
+import { AccountLayout } from "@/ui/shell/account-layout";
 import { definePage, type PageProps } from "../types";
 import { ProfileEditor, profileAction } from "./editor";
 import { accountProfile } from "./load";

@@ -1,9 +1,9 @@
 import type { z } from "zod";
-import { Island } from "../../islands/runtime/island";
-import { isProfileType, type ProfileType, profileDefaults, profileForms, type typedSettings } from "../../schema/profiles";
-import type { FieldSpec, FormSpec } from "../../schema/profiles/form-spec";
-import type { Translate } from "../../server/i18n/i18n";
-import { usePage } from "../../server/render/page-context";
+import { Island } from "@/islands/runtime/island";
+import { isProfileType, type ProfileType, profileDefaults, profileForms, type typedSettings } from "@/schema/profiles";
+import type { FieldSpec, FormSpec } from "@/schema/profiles/form-spec";
+import type { Translate } from "@/server/i18n/i18n";
+import { usePage } from "@/server/render/page-context";
 import { translatedErrors } from "../accounts/form-errors";
 import { postedValues } from "../settings/procedure-refusal";
 import type { ActionResult, FormState, RouteContext } from "../types";

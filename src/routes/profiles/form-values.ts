@@ -1,4 +1,4 @@
-import { type FieldSpec, type FormModel, type FormSpec, isBlankRow } from "../../schema/profiles/form-spec";
+import { type FieldSpec, type FormModel, type FormSpec, isBlankRow } from "@/schema/profiles/form-spec";
 
 /**
  * A profile's settings between what is stored (typed values), the form (text per field, one

@@ -1,10 +1,10 @@
-import { formatNumber } from "../../schema/format";
-import { profileTypes } from "../../schema/profiles";
-import { usePage } from "../../server/render/page-context";
-import { Button } from "../../ui/button";
-import { Field } from "../../ui/field";
-import { Pager } from "../../ui/pager";
-import { Tabs } from "../../ui/tabs";
+import { formatNumber } from "@/schema/format";
+import { profileTypes } from "@/schema/profiles";
+import { usePage } from "@/server/render/page-context";
+import { Button } from "@/ui/button";
+import { Field } from "@/ui/field";
+import { Pager } from "@/ui/pager";
+import { Tabs } from "@/ui/tabs";
 import { PAGE_SIZE, type ProfilesQuery, pageCount, profilesListHref, SEARCH_MAX_LENGTH } from "./paths";
 
 /** Tabs by profile type; `hrefOf(null)` is "all types" when the list has it. */

@@ -1,11 +1,11 @@
-import { api } from "../../server/api/procedures-route";
-import { type AccountDetails, accountDetails } from "../../server/current-account";
-import type { ProfileSummary } from "../../server/data/profiles";
-import { usePage } from "../../server/render/page-context";
-import { ButtonLink } from "../../ui/button";
-import { EmptyState } from "../../ui/empty-state";
-import { PageHeader } from "../../ui/page-header";
-import { AccountLayout } from "../../ui/shell/account-layout";
+import { api } from "@/server/api/procedures-route";
+import { type AccountDetails, accountDetails } from "@/server/current-account";
+import type { ProfileSummary } from "@/server/data/profiles";
+import { usePage } from "@/server/render/page-context";
+import { ButtonLink } from "@/ui/button";
+import { EmptyState } from "@/ui/empty-state";
+import { PageHeader } from "@/ui/page-header";
+import { AccountLayout } from "@/ui/shell/account-layout";
 import { definePage, type PageProps } from "../types";
 import { ListCount, ListPager, SearchForm, TypeTabs } from "./list-parts";
 import {

@@ -1,6 +1,6 @@
-import { api } from "../../server/api/procedures-route";
-import { AppError } from "../../server/errors";
-import { translatorFor } from "../../server/i18n/i18n";
+import { api } from "@/server/api/procedures-route";
+import { AppError } from "@/server/errors";
+import { translatorFor } from "@/server/i18n/i18n";
 import type { RouteContext } from "../types";
 
 /** The route error screen's NOT_FOUND, in the page's language. */

@@ -1,5 +1,5 @@
-import { isProfileType, type ProfileType } from "../../schema/profiles";
-import type { ProfileSort } from "../../server/data/profiles";
+import { isProfileType, type ProfileType } from "@/schema/profiles";
+import type { ProfileSort } from "@/server/data/profiles";
 
 /**
  * Where the profile screens live: an account's profiles under /accounts/{accountId}/profiles,

@@ -1,7 +1,7 @@
-import { formatDate, formatNumber } from "../../schema/format";
-import type { ProfileSummary } from "../../server/data/profiles";
-import { usePage } from "../../server/render/page-context";
-import { type Column, Table } from "../../ui/table";
+import { formatDate, formatNumber } from "@/schema/format";
+import type { ProfileSummary } from "@/server/data/profiles";
+import { usePage } from "@/server/render/page-context";
+import { type Column, Table } from "@/ui/table";
 
 type Sorting = Partial<Record<"name" | "type" | "updated", { sortHref: string; sorted?: "ascending" | "descending" }>>;
 

@@ -1,6 +1,6 @@
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
-import { Refusal } from "../../server/api/refusal";
+import { Refusal } from "@/server/api/refusal";
 import type { ActionResult } from "../types";
 
 type FormStatus = Extract<ActionResult, { ok: false }>["status"];

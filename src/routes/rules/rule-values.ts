@@ -1,4 +1,4 @@
-import type { RuleConditions } from "../../schema/rules";
+import type { RuleConditions } from "@/schema/rules";
 
 /**
  * A rule between what is stored, its form and a post. Checkboxes carry the place in their

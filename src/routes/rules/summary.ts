@@ -1,5 +1,5 @@
-import type { RuleConditions } from "../../schema/rules";
-import type { Translate } from "../../server/i18n/i18n";
+import type { RuleConditions } from "@/schema/rules";
+import type { Translate } from "@/server/i18n/i18n";
 
 /** Names of the places rules name; an id without one is a place deleted since. */
 export type PlaceNames = Map<string, string>;

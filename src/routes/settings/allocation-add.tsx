@@ -1,9 +1,9 @@
-import { Island } from "../../islands/runtime/island";
-import { formatNumber } from "../../schema/format";
-import { api } from "../../server/api/procedures-route";
-import { usePage } from "../../server/render/page-context";
-import { SettingsLayout } from "../../ui/shell/settings-layout";
-import { StatusMessage } from "../../ui/status-message";
+import { Island } from "@/islands/runtime/island";
+import { formatNumber } from "@/schema/format";
+import { api } from "@/server/api/procedures-route";
+import { usePage } from "@/server/render/page-context";
+import { SettingsLayout } from "@/ui/shell/settings-layout";
+import { StatusMessage } from "@/ui/status-message";
 import { type ActionResult, definePage, type PageProps, type RouteContext } from "../types";
 import { postedValues, translatedErrors } from "./procedure-refusal";
 import { allocationsHref, orgIdOf, seatCount, seatsRefusal, seatsText } from "./seats-shared";

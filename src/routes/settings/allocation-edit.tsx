@@ -1,9 +1,9 @@
-import { Island } from "../../islands/runtime/island";
-import { formatNumber } from "../../schema/format";
-import { api } from "../../server/api/procedures-route";
-import { AppError } from "../../server/errors";
-import { usePage } from "../../server/render/page-context";
-import { SettingsLayout } from "../../ui/shell/settings-layout";
+import { Island } from "@/islands/runtime/island";
+import { formatNumber } from "@/schema/format";
+import { api } from "@/server/api/procedures-route";
+import { AppError } from "@/server/errors";
+import { usePage } from "@/server/render/page-context";
+import { SettingsLayout } from "@/ui/shell/settings-layout";
 import { type ActionResult, definePage, type PageProps, type RouteContext } from "../types";
 import { postedValues, translatedErrors } from "./procedure-refusal";
 import { allocationsHref, seatCount, seatsRefusal, seatsText, subscriptionsHref } from "./seats-shared";

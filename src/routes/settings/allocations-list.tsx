@@ -1,10 +1,10 @@
-import { effectiveStatus } from "../../schema/subscriptions";
-import { api } from "../../server/api/procedures-route";
-import { usePage } from "../../server/render/page-context";
-import { ButtonLink } from "../../ui/button";
-import { EmptyState } from "../../ui/empty-state";
-import { SettingsLayout } from "../../ui/shell/settings-layout";
-import { Table } from "../../ui/table";
+import { effectiveStatus } from "@/schema/subscriptions";
+import { api } from "@/server/api/procedures-route";
+import { usePage } from "@/server/render/page-context";
+import { ButtonLink } from "@/ui/button";
+import { EmptyState } from "@/ui/empty-state";
+import { SettingsLayout } from "@/ui/shell/settings-layout";
+import { Table } from "@/ui/table";
 import { definePage, type PageProps, type RouteContext } from "../types";
 import { OrganizationPicker, orgIdOf, RowLink, Seats, StatusBadge } from "./seats-shared";
 

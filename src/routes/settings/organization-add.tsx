@@ -1,9 +1,9 @@
-import { Island } from "../../islands/runtime/island";
-import { api } from "../../server/api/procedures-route";
-import type { OrganizationInTree } from "../../server/api/routers/organizations";
-import { usePage } from "../../server/render/page-context";
-import { SettingsLayout } from "../../ui/shell/settings-layout";
-import { StatusMessage } from "../../ui/status-message";
+import { Island } from "@/islands/runtime/island";
+import { api } from "@/server/api/procedures-route";
+import type { OrganizationInTree } from "@/server/api/routers/organizations";
+import { usePage } from "@/server/render/page-context";
+import { SettingsLayout } from "@/ui/shell/settings-layout";
+import { StatusMessage } from "@/ui/status-message";
 import { type ActionResult, definePage, type PageProps, type RouteContext } from "../types";
 import { treeOptions } from "./organization-options";
 import { formRefusal, postedValues, translatedErrors } from "./procedure-refusal";

@@ -1,7 +1,7 @@
-import { Island } from "../../islands/runtime/island";
-import { api } from "../../server/api/procedures-route";
-import { usePage } from "../../server/render/page-context";
-import { SettingsLayout } from "../../ui/shell/settings-layout";
+import { Island } from "@/islands/runtime/island";
+import { api } from "@/server/api/procedures-route";
+import { usePage } from "@/server/render/page-context";
+import { SettingsLayout } from "@/ui/shell/settings-layout";
 import { type ActionResult, definePage, type PageProps, type RouteContext } from "../types";
 import { formRefusal, postedValues, translatedErrors } from "./procedure-refusal";
 

@@ -1,10 +1,10 @@
-import { api } from "../../server/api/procedures-route";
-import type { OrganizationInTree } from "../../server/api/routers/organizations";
-import { usePage } from "../../server/render/page-context";
-import { Button, ButtonLink } from "../../ui/button";
-import { EmptyState } from "../../ui/empty-state";
-import { SettingsLayout } from "../../ui/shell/settings-layout";
-import { Table } from "../../ui/table";
+import { api } from "@/server/api/procedures-route";
+import type { OrganizationInTree } from "@/server/api/routers/organizations";
+import { usePage } from "@/server/render/page-context";
+import { Button, ButtonLink } from "@/ui/button";
+import { EmptyState } from "@/ui/empty-state";
+import { SettingsLayout } from "@/ui/shell/settings-layout";
+import { Table } from "@/ui/table";
 import { definePage, type PageProps } from "../types";
 
 type Data = { search: string; organizations: OrganizationInTree[]; canEdit: boolean };

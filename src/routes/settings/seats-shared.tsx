@@ -1,11 +1,11 @@
 import { TRPCError } from "@trpc/server";
-import { formatDate, formatNumber } from "../../schema/format";
-import type { Language } from "../../schema/languages";
-import type { EffectiveStatus } from "../../schema/subscriptions";
-import { Refusal } from "../../server/api/refusal";
-import { usePage } from "../../server/render/page-context";
-import { Button } from "../../ui/button";
-import { SelectField } from "../../ui/field";
+import { formatDate, formatNumber } from "@/schema/format";
+import type { Language } from "@/schema/languages";
+import type { EffectiveStatus } from "@/schema/subscriptions";
+import { Refusal } from "@/server/api/refusal";
+import { usePage } from "@/server/render/page-context";
+import { Button } from "@/ui/button";
+import { SelectField } from "@/ui/field";
 import type { ActionResult, RouteContext } from "../types";
 import { formRefusal } from "./procedure-refusal";
 

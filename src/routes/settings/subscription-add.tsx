@@ -1,10 +1,10 @@
-import { Island } from "../../islands/runtime/island";
-import { today } from "../../schema/subscriptions";
-import { api } from "../../server/api/procedures-route";
-import { AppError } from "../../server/errors";
-import { usePage } from "../../server/render/page-context";
-import { SettingsLayout } from "../../ui/shell/settings-layout";
-import { StatusMessage } from "../../ui/status-message";
+import { Island } from "@/islands/runtime/island";
+import { today } from "@/schema/subscriptions";
+import { api } from "@/server/api/procedures-route";
+import { AppError } from "@/server/errors";
+import { usePage } from "@/server/render/page-context";
+import { SettingsLayout } from "@/ui/shell/settings-layout";
+import { StatusMessage } from "@/ui/status-message";
 import { type ActionResult, definePage, type PageProps, type RouteContext } from "../types";
 import { postedValues, translatedErrors } from "./procedure-refusal";
 import {

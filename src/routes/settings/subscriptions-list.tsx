@@ -1,9 +1,9 @@
-import { api } from "../../server/api/procedures-route";
-import { usePage } from "../../server/render/page-context";
-import { ButtonLink } from "../../ui/button";
-import { EmptyState } from "../../ui/empty-state";
-import { SettingsLayout } from "../../ui/shell/settings-layout";
-import { Table } from "../../ui/table";
+import { api } from "@/server/api/procedures-route";
+import { usePage } from "@/server/render/page-context";
+import { ButtonLink } from "@/ui/button";
+import { EmptyState } from "@/ui/empty-state";
+import { SettingsLayout } from "@/ui/shell/settings-layout";
+import { Table } from "@/ui/table";
 import { definePage, type PageProps, type RouteContext } from "../types";
 import { OrganizationPicker, orgIdOf, Period, RowLink, Seats, StatusBadge } from "./seats-shared";
 

@@ -1,12 +1,12 @@
 import type { ReactNode } from "react";
-import { Island } from "../../islands/runtime/island";
-import { formatDateTime } from "../../schema/format";
-import { api } from "../../server/api/procedures-route";
-import type { Role } from "../../server/auth/roles";
-import type { UserStatus } from "../../server/data/users";
-import { usePage } from "../../server/render/page-context";
-import { SettingsLayout } from "../../ui/shell/settings-layout";
-import { StatusMessage } from "../../ui/status-message";
+import { Island } from "@/islands/runtime/island";
+import { formatDateTime } from "@/schema/format";
+import { api } from "@/server/api/procedures-route";
+import type { Role } from "@/server/auth/roles";
+import type { UserStatus } from "@/server/data/users";
+import { usePage } from "@/server/render/page-context";
+import { SettingsLayout } from "@/ui/shell/settings-layout";
+import { StatusMessage } from "@/ui/status-message";
 import { type ActionResult, definePage, type PageProps, type RouteContext } from "../types";
 import { formRefusal, postedValues, translatedErrors } from "./procedure-refusal";
 

@@ -1,7 +1,7 @@
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
-import { type NetworkConfigView, passphraseProblems, type StoredNetworkConfig, viewOf } from "../../schema/network-config";
-import { type Inherited, inheritanceAt, type LevelConfig, type NetworkLevel } from "../../schema/network-inheritance";
+import { type NetworkConfigView, passphraseProblems, type StoredNetworkConfig, viewOf } from "@/schema/network-config";
+import { type Inherited, inheritanceAt, type LevelConfig, type NetworkLevel } from "@/schema/network-inheritance";
 import type { D1Result } from "../cloudflare";
 import type { ApiContext } from "./trpc";
 

@@ -1,7 +1,7 @@
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import type { Context } from "hono";
 import { Hono } from "hono";
-import { errorCodes } from "../../schema/errors";
+import { errorCodes } from "@/schema/errors";
 import type { AppEnv } from "../env";
 import { translatorFor } from "../i18n/i18n";
 import { remoteCaller } from "../proxy/remote-caller";

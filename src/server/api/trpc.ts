@@ -1,7 +1,7 @@
 import { initTRPC, TRPCError } from "@trpc/server";
 import { z } from "zod";
-import type { Language } from "../../schema/languages";
-import type { Permission } from "../../schema/permissions";
+import type { Language } from "@/schema/languages";
+import type { Permission } from "@/schema/permissions";
 import type { SessionUser } from "../auth/sessions";
 import type { Db } from "../data/db";
 import type { Env } from "../env";

@@ -1,4 +1,4 @@
-import { type Permission, type PermissionMap, permissions } from "../../schema/permissions";
+import { type Permission, type PermissionMap, permissions } from "@/schema/permissions";
 
 /** DESIGN.md §4: the roles and the permission flags each one grants, decided on the server. */
 export const roles = ["owner", "admin", "configurator", "technician", "viewer", "case-agent"] as const;

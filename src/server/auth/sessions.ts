@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
-import type { Language } from "../../schema/languages";
-import type { PermissionMap } from "../../schema/permissions";
+import type { Language } from "@/schema/languages";
+import type { PermissionMap } from "@/schema/permissions";
 import type { D1PreparedStatement } from "../cloudflare";
 import { batch } from "../data/db";
 import {

@@ -1,4 +1,4 @@
-import { parseStoredNetworkConfig, type StoredNetworkConfig } from "../../schema/network-config";
+import { parseStoredNetworkConfig, type StoredNetworkConfig } from "@/schema/network-config";
 import { all, type Db, first, newId, now, statement } from "./db";
 
 export type SubscriptionLevel = "essential" | "advanced";

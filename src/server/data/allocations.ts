@@ -1,4 +1,4 @@
-import type { SubscriptionStatus } from "../../schema/subscriptions";
+import type { SubscriptionStatus } from "@/schema/subscriptions";
 import { all, type Db, first, newId, now, statement } from "./db";
 
 /** Seats given from a subscription to an account (DESIGN.md §3), with the names a screen shows. */

@@ -1,4 +1,4 @@
-import { parseStoredNetworkConfig, type StoredNetworkConfig } from "../../schema/network-config";
+import { parseStoredNetworkConfig, type StoredNetworkConfig } from "@/schema/network-config";
 import { type Db, first, now, statement } from "./db";
 
 /**

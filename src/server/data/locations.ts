@@ -1,4 +1,4 @@
-import type { StoredNetworkConfig } from "../../schema/network-config";
+import type { StoredNetworkConfig } from "@/schema/network-config";
 import { all, type Db, first, newId, now, statement } from "./db";
 import { findLevelNetworkConfig, updateLevelNetworkConfigStatement } from "./level-network-config";
 import { likePattern } from "./sites";

@@ -1,4 +1,4 @@
-import { type ProfileSettings, type ProfileType, readSettings } from "../../schema/profiles";
+import { type ProfileSettings, type ProfileType, readSettings } from "@/schema/profiles";
 import { all, type Db, first, newId, now, statement } from "./db";
 import { likePattern } from "./sites";
 

@@ -1,5 +1,5 @@
-import type { ProfileType } from "../../schema/profiles";
-import { type RuleConditions, readConditions } from "../../schema/rules";
+import type { ProfileType } from "@/schema/profiles";
+import { type RuleConditions, readConditions } from "@/schema/rules";
 import { all, type Bindable, type Db, first, newId, now, statement } from "./db";
 
 /**

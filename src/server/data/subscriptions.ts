@@ -1,4 +1,4 @@
-import type { SubscriptionStatus } from "../../schema/subscriptions";
+import type { SubscriptionStatus } from "@/schema/subscriptions";
 import { all, type Db, first, newId, now, statement } from "./db";
 
 /** An organization's seats (DESIGN.md §3), with how many of them are given out to accounts. */

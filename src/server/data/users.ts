@@ -1,4 +1,4 @@
-import type { Language } from "../../schema/languages";
+import type { Language } from "@/schema/languages";
 import type { Role } from "../auth/roles";
 import { all, type Db, first, newId, now, statement } from "./db";
 

@@ -1,5 +1,5 @@
 import i18next, { type TFunction } from "i18next";
-import { fallbackLanguage, type Language, languages } from "../../schema/languages";
+import { fallbackLanguage, type Language, languages } from "@/schema/languages";
 
 /** Every locales/<lng>/<ns>.json, bundled into the Worker. */
 const files = import.meta.glob<Record<string, unknown>>("../../../locales/*/*.json", {

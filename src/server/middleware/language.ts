@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from "hono";
 import { getCookie } from "hono/cookie";
-import { fallbackLanguage, isLanguage, negotiateLanguage } from "../../schema/languages";
+import { fallbackLanguage, isLanguage, negotiateLanguage } from "@/schema/languages";
 import type { AppEnv } from "../env";
 
 export const LANGUAGE_COOKIE = "lang";

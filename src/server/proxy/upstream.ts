@@ -1,6 +1,6 @@
 import type { Context, MiddlewareHandler } from "hono";
-import { isLanguage } from "../../schema/languages";
-import { permissions as allPermissions, type PermissionMap } from "../../schema/permissions";
+import { isLanguage } from "@/schema/languages";
+import { permissions as allPermissions, type PermissionMap } from "@/schema/permissions";
 import { permissionsOf, roles } from "../auth/roles";
 import type { SessionUser } from "../auth/sessions";
 import type { AppEnv, Env } from "../env";

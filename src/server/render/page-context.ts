@@ -1,5 +1,5 @@
 import { createContext, useContext } from "react";
-import type { Language } from "../../schema/languages";
+import type { Language } from "@/schema/languages";
 import type { SessionUser } from "../auth/sessions";
 import type { CurrentAccount } from "../current-account";
 import type { Translate } from "../i18n/i18n";

@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 import { renderToReadableStream } from "react-dom/server.edge";
-import type { RouteContext } from "../../routes/types";
-import { Document } from "../../ui/shell/document";
+import type { RouteContext } from "@/routes/types";
+import { Document } from "@/ui/shell/document";
 import { currentAccountOf } from "../current-account";
 import { isDevelopment } from "../env";
 import { translatorFor } from "../i18n/i18n";

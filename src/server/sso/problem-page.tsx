@@ -1,5 +1,5 @@
-import type { RouteContext } from "../../routes/types";
-import { ButtonLink } from "../../ui/button";
+import type { RouteContext } from "@/routes/types";
+import { ButtonLink } from "@/ui/button";
 import { usePage } from "../render/page-context";
 import { renderPage } from "../render/render-page";
 

@@ -1,6 +1,6 @@
-import { formatDateTime } from "../../schema/format";
-import type { Language } from "../../schema/languages";
-import type { Translate } from "../../server/i18n/i18n";
+import { formatDateTime } from "@/schema/format";
+import type { Language } from "@/schema/languages";
+import type { Translate } from "@/server/i18n/i18n";
 import { type DiffWords, diffLines } from "./diff-lines";
 import { entityTypeKey, isKnownEntityType } from "./entity-types";
 

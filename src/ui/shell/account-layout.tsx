@@ -1,5 +1,5 @@
 import { type ReactNode, use } from "react";
-import { usePage } from "../../server/render/page-context";
+import { usePage } from "@/server/render/page-context";
 import { Sidebar } from "../sidebar";
 import { accountNavItems } from "./account-navigation";
 import { PendingChangesBanner } from "./pending-changes-banner";

@@ -1,4 +1,4 @@
-import type { PermissionMap } from "../../schema/permissions";
+import type { PermissionMap } from "@/schema/permissions";
 
 export type AccountSection = "home" | "sites" | "locations" | "profiles" | "rules" | "registry" | "activityLogs" | "reports";
 

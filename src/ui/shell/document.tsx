@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
-import { Island } from "../../islands/runtime/island";
-import { usePage } from "../../server/render/page-context";
+import { Island } from "@/islands/runtime/island";
+import { usePage } from "@/server/render/page-context";
 import { FlashOutlet } from "./flash-outlet";
 import { Footer } from "./footer";
 import { Header } from "./header";

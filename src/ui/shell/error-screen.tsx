@@ -1,5 +1,5 @@
-import type { ErrorCodeName } from "../../schema/errors";
-import { usePage } from "../../server/render/page-context";
+import type { ErrorCodeName } from "@/schema/errors";
+import { usePage } from "@/server/render/page-context";
 
 type ErrorScreenProps = { code: ErrorCodeName; message: string; stack?: string };
 

@@ -1,5 +1,5 @@
-import { Island } from "../../islands/runtime/island";
-import { usePage } from "../../server/render/page-context";
+import { Island } from "@/islands/runtime/island";
+import { usePage } from "@/server/render/page-context";
 import { StatusMessage } from "../status-message";
 
 /**

@@ -1,4 +1,4 @@
-import { usePage } from "../../server/render/page-context";
+import { usePage } from "@/server/render/page-context";
 
 /** Legal links on the owning company's site and the copyright line (spec §1). */
 export function Footer() {

@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
-import { Island } from "../../islands/runtime/island";
-import { usePage } from "../../server/render/page-context";
+import { Island } from "@/islands/runtime/island";
+import { usePage } from "@/server/render/page-context";
 import { buttonClass } from "../button";
 import { LanguageMenu } from "./language-menu";
 import { MobileMenu } from "./mobile-menu";

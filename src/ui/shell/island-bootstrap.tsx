@@ -1,4 +1,4 @@
-import { usePage } from "../../server/render/page-context";
+import { usePage } from "@/server/render/page-context";
 
 /**
  * The scripts at the end of <body>. Rendered last, so by then every island on the page has

@@ -1,5 +1,5 @@
-import { languageNames, languages } from "../../schema/languages";
-import { usePage } from "../../server/render/page-context";
+import { languageNames, languages } from "@/schema/languages";
+import { usePage } from "@/server/render/page-context";
 
 /** One form button per language; posting remembers the choice in a cookie and comes back here in it. */
 function LanguageChoices({ className }: { className: string }) {

@@ -1,5 +1,5 @@
-import { Island } from "../../islands/runtime/island";
-import { usePage } from "../../server/render/page-context";
+import { Island } from "@/islands/runtime/island";
+import { usePage } from "@/server/render/page-context";
 import { LanguageMenu } from "./language-menu";
 import type { ProfileMenuLink } from "./profile-menu-items";
 

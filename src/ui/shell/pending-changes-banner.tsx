@@ -1,5 +1,5 @@
-import { formatNumber } from "../../schema/format";
-import { usePage } from "../../server/render/page-context";
+import { formatNumber } from "@/schema/format";
+import { usePage } from "@/server/render/page-context";
 import { ButtonLink } from "../button";
 
 /**

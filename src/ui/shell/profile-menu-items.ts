@@ -1,4 +1,4 @@
-import type { PermissionMap } from "../../schema/permissions";
+import type { PermissionMap } from "@/schema/permissions";
 
 /** A link of the profile menu: which one (its label is `profileMenu.<id>`) and where it goes. */
 export type ProfileMenuLink = { id: "accountSettings" | "organizations" | "devices"; href: string };

@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
-import type { PermissionMap } from "../../schema/permissions";
-import { usePage } from "../../server/render/page-context";
+import type { PermissionMap } from "@/schema/permissions";
+import { usePage } from "@/server/render/page-context";
 import { PageHeader } from "../page-header";
 import { Tabs } from "../tabs";
 

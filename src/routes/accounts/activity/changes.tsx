@@ -1,14 +1,14 @@
-import { formatNumber } from "../../../schema/format";
-import { api } from "../../../server/api/procedures-route";
-import { type AccountDetails, accountDetails } from "../../../server/current-account";
-import type { ActivityEntry } from "../../../server/data/activity-logs";
-import { usePage } from "../../../server/render/page-context";
-import { ActivityEntryView, textOf } from "../../../ui/activity/activity-entry";
-import { EmptyState } from "../../../ui/empty-state";
-import { PageHeader } from "../../../ui/page-header";
-import { AccountLayout } from "../../../ui/shell/account-layout";
-import { StatusMessage } from "../../../ui/status-message";
-import { definePage, type PageProps } from "../../types";
+import { definePage, type PageProps } from "@/routes/types";
+import { formatNumber } from "@/schema/format";
+import { api } from "@/server/api/procedures-route";
+import { type AccountDetails, accountDetails } from "@/server/current-account";
+import type { ActivityEntry } from "@/server/data/activity-logs";
+import { usePage } from "@/server/render/page-context";
+import { ActivityEntryView, textOf } from "@/ui/activity/activity-entry";
+import { EmptyState } from "@/ui/empty-state";
+import { PageHeader } from "@/ui/page-header";
+import { AccountLayout } from "@/ui/shell/account-layout";
+import { StatusMessage } from "@/ui/status-message";
 
 const CHANGES_SHOWN = 100;
 

@@ -1,12 +1,12 @@
-import { wallClock } from "../../../schema/zoned-date";
-import { api } from "../../../server/api/procedures-route";
-import { ACTIVITY_PAGE_MAX } from "../../../server/api/routers/activity-logs";
-import { accountDetails } from "../../../server/current-account";
-import type { ActivityEntry } from "../../../server/data/activity-logs";
-import { translatorFor } from "../../../server/i18n/i18n";
-import { diffWords, entityTypeLabel, type Text, textOf } from "../../../ui/activity/activity-entry";
-import { diffLines, diffLineText } from "../../../ui/activity/diff-lines";
-import { definePage } from "../../types";
+import { definePage } from "@/routes/types";
+import { wallClock } from "@/schema/zoned-date";
+import { api } from "@/server/api/procedures-route";
+import { ACTIVITY_PAGE_MAX } from "@/server/api/routers/activity-logs";
+import { accountDetails } from "@/server/current-account";
+import type { ActivityEntry } from "@/server/data/activity-logs";
+import { translatorFor } from "@/server/i18n/i18n";
+import { diffWords, entityTypeLabel, type Text, textOf } from "@/ui/activity/activity-entry";
+import { diffLines, diffLineText } from "@/ui/activity/diff-lines";
 import { parseActivityFilters, procedureFilter } from "./filters";
 
 /** The file holds at most this many entries, newest first (a Worker's request has bounded time). */

@@ -1,4 +1,4 @@
-import { isCalendarDay } from "../../../schema/zoned-date";
+import { isCalendarDay } from "@/schema/zoned-date";
 
 /** The activity log's filters as the URL carries them (?type=&actor=&from=&to=), all optional. */
 export type ActivityFilters = { type: string; actor: string; from: string; to: string };

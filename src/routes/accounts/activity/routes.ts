@@ -1,4 +1,4 @@
-import type { RouteDefinition } from "../../types";
+import type { RouteDefinition } from "@/routes/types";
 import { reviewChangesPage } from "./changes";
 import { activityLogExportPage } from "./export-csv";
 import { activityLogsPage } from "./logs";

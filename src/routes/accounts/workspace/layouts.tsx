@@ -1,10 +1,10 @@
 import type { ReactNode } from "react";
-import type { PermissionMap } from "../../../schema/permissions";
-import type { AccountDetails } from "../../../server/current-account";
-import { usePage } from "../../../server/render/page-context";
-import { PageHeader } from "../../../ui/page-header";
-import { AccountLayout } from "../../../ui/shell/account-layout";
-import { Tabs } from "../../../ui/tabs";
+import type { PermissionMap } from "@/schema/permissions";
+import type { AccountDetails } from "@/server/current-account";
+import { usePage } from "@/server/render/page-context";
+import { PageHeader } from "@/ui/page-header";
+import { AccountLayout } from "@/ui/shell/account-layout";
+import { Tabs } from "@/ui/tabs";
 import { type SiteLocationTab, type SiteTab, siteHref, siteLocationHref, sitesHref } from "./paths";
 
 /** The tabs a user may open (spec §6): General and Locations need edit-configurations, Network edit-network-config. */

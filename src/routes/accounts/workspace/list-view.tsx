@@ -1,11 +1,11 @@
 import type { ReactNode } from "react";
-import { formatDate, formatNumber } from "../../../schema/format";
-import { usePage } from "../../../server/render/page-context";
-import { Button } from "../../../ui/button";
-import { EmptyState } from "../../../ui/empty-state";
-import { Field } from "../../../ui/field";
-import { Pager } from "../../../ui/pager";
-import { type Column, Table } from "../../../ui/table";
+import { formatDate, formatNumber } from "@/schema/format";
+import { usePage } from "@/server/render/page-context";
+import { Button } from "@/ui/button";
+import { EmptyState } from "@/ui/empty-state";
+import { Field } from "@/ui/field";
+import { Pager } from "@/ui/pager";
+import { type Column, Table } from "@/ui/table";
 import { pageCount, queryHref, SEARCH_MAX_LENGTH, type WorkspaceListQuery } from "./list-query";
 
 /** When a row was last changed, in the reader's language (UTC, said so). */

@@ -1,7 +1,7 @@
 import { TRPCError } from "@trpc/server";
-import { api, apiContext } from "../../../server/api/procedures-route";
-import { accountDetails } from "../../../server/current-account";
-import type { RouteContext } from "../../types";
+import type { RouteContext } from "@/routes/types";
+import { api, apiContext } from "@/server/api/procedures-route";
+import { accountDetails } from "@/server/current-account";
 
 /** The account and site of /accounts/:accountId/sites/:siteId/…; another tenant's or account's id is the 404 screen. */
 export async function siteOf(c: RouteContext) {

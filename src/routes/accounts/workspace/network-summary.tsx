@@ -1,7 +1,7 @@
-import type { NetworkConfigView } from "../../../schema/network-config";
-import { type Inherited, type NetworkLevel, type NetworkPart, networkParts } from "../../../schema/network-inheritance";
-import type { Translate } from "../../../server/i18n/i18n";
-import { usePage } from "../../../server/render/page-context";
+import type { NetworkConfigView } from "@/schema/network-config";
+import { type Inherited, type NetworkLevel, type NetworkPart, networkParts } from "@/schema/network-inheritance";
+import type { Translate } from "@/server/i18n/i18n";
+import { usePage } from "@/server/render/page-context";
 
 /**
  * One part of a network config as readable lines, for the inherited and effective summaries.

@@ -1,11 +1,11 @@
-import type { NetworkInheritance } from "../../../islands/network-config-form.island";
-import { Island } from "../../../islands/runtime/island";
-import type { NetworkConfigInput } from "../../../schema/network-config";
-import { type NetworkLevel, type NetworkPart, networkParts, setsPart } from "../../../schema/network-inheritance";
-import type { NetworkAtLevel } from "../../../server/api/network-levels";
-import { newId } from "../../../server/data/db";
-import { usePage } from "../../../server/render/page-context";
-import type { ActionResult, FormState, RouteContext } from "../../types";
+import type { NetworkInheritance } from "@/islands/network-config-form.island";
+import { Island } from "@/islands/runtime/island";
+import type { ActionResult, FormState, RouteContext } from "@/routes/types";
+import type { NetworkConfigInput } from "@/schema/network-config";
+import { type NetworkLevel, type NetworkPart, networkParts, setsPart } from "@/schema/network-inheritance";
+import type { NetworkAtLevel } from "@/server/api/network-levels";
+import { newId } from "@/server/data/db";
+import { usePage } from "@/server/render/page-context";
 import { postedValues, refusal, translatedErrors } from "../form-errors";
 import {
   type AddIntent,

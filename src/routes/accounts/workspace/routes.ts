@@ -1,5 +1,5 @@
-import type { Permission } from "../../../schema/permissions";
-import type { PageDefinition, RouteDefinition } from "../../types";
+import type { PageDefinition, RouteDefinition } from "@/routes/types";
+import type { Permission } from "@/schema/permissions";
 
 /**
  * The screens under /accounts/:accountId (sites, locations): signed in, each with the flag its

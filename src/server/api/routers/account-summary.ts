@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { configuredEntitiesSummary } from "../../data/account-summary";
-import { lastConfigurationActivity } from "../../data/activity-logs";
+import { configuredEntitiesSummary } from "@/server/data/account-summary";
+import { lastConfigurationActivity } from "@/server/data/activity-logs";
 import { accountInScope } from "../tenancy";
 import { signedInProcedure } from "../trpc";
 

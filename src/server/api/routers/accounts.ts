@@ -1,7 +1,7 @@
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
-import { mergeSecrets, networkConfigInput, passphraseProblems, viewOf } from "../../../schema/network-config";
-import type { D1Result } from "../../cloudflare";
+import { mergeSecrets, networkConfigInput, passphraseProblems, viewOf } from "@/schema/network-config";
+import type { D1Result } from "@/server/cloudflare";
 import {
   type Account,
   deleteAccountStatement,
@@ -11,8 +11,8 @@ import {
   listAccounts,
   updateAccountNetworkConfigStatement,
   updateAccountStatement,
-} from "../../data/accounts";
-import { activityStatement, diffOf } from "../../data/activity-logs";
+} from "@/server/data/accounts";
+import { activityStatement, diffOf } from "@/server/data/activity-logs";
 import { accountInScope, assertOrganizationInScope } from "../tenancy";
 import { type ApiContext, procedureWith, router, signedInProcedure } from "../trpc";
 import { accountSummaryProcedures } from "./account-summary";

@@ -1,7 +1,7 @@
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
-import { isCalendarDay, startOfDay } from "../../../schema/zoned-date";
-import { type ActivityEntry, type ActivityPosition, listActivity, listChangesToDeploy } from "../../data/activity-logs";
+import { isCalendarDay, startOfDay } from "@/schema/zoned-date";
+import { type ActivityEntry, type ActivityPosition, listActivity, listChangesToDeploy } from "@/server/data/activity-logs";
 import { accountInScope } from "../tenancy";
 import { router, signedInProcedure } from "../trpc";
 

@@ -1,7 +1,7 @@
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
-import type { D1Result } from "../../cloudflare";
-import { activityStatement, diffOf } from "../../data/activity-logs";
+import type { D1Result } from "@/server/cloudflare";
+import { activityStatement, diffOf } from "@/server/data/activity-logs";
 import {
   claimedDomains,
   deleteIdentityProviderStatements,
@@ -10,8 +10,8 @@ import {
   insertIdentityProviderStatement,
   listIdentityProviders,
   updateIdentityProviderStatement,
-} from "../../data/identity-providers";
-import { isWithinOrganization } from "../../data/organizations";
+} from "@/server/data/identity-providers";
+import { isWithinOrganization } from "@/server/data/organizations";
 import { refuse } from "../refusal";
 import { assertOrganizationInScope } from "../tenancy";
 import { type ApiContext, procedureWith, router } from "../trpc";

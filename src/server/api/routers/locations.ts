@@ -1,9 +1,9 @@
 import { z } from "zod";
-import { mergeSecrets, networkConfigInput, type StoredNetworkConfig, viewOf } from "../../../schema/network-config";
-import { type LevelConfig, mergeLevels } from "../../../schema/network-inheritance";
-import type { D1Result } from "../../cloudflare";
-import { type Account, findAccountNetworkConfig } from "../../data/accounts";
-import { activityStatement, diffOf } from "../../data/activity-logs";
+import { mergeSecrets, networkConfigInput, type StoredNetworkConfig, viewOf } from "@/schema/network-config";
+import { type LevelConfig, mergeLevels } from "@/schema/network-inheritance";
+import type { D1Result } from "@/server/cloudflare";
+import { type Account, findAccountNetworkConfig } from "@/server/data/accounts";
+import { activityStatement, diffOf } from "@/server/data/activity-logs";
 import {
   deleteLocationStatement,
   findLocation,
@@ -14,8 +14,8 @@ import {
   locationNameTaken,
   updateLocationNetworkConfigStatement,
   updateLocationStatement,
-} from "../../data/locations";
-import { findSite, findSiteNetworkConfig, listSiteOptions } from "../../data/sites";
+} from "@/server/data/locations";
+import { findSite, findSiteNetworkConfig, listSiteOptions } from "@/server/data/sites";
 import { assertPassphrases, assertWritten, isConstraintError, level, networkAtLevel } from "../network-levels";
 import { refuse } from "../refusal";
 import { accountInScope } from "../tenancy";

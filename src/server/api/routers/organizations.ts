@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { activityStatement, diffOf } from "../../data/activity-logs";
+import { activityStatement, diffOf } from "@/server/data/activity-logs";
 import {
   findOrganization,
   insertOrganization,
@@ -8,7 +8,7 @@ import {
   type OrganizationNode,
   renameOrganizationStatement,
   siblingNameTaken,
-} from "../../data/organizations";
+} from "@/server/data/organizations";
 import { refuse } from "../refusal";
 import { assertOrganizationInScope } from "../tenancy";
 import { type ApiContext, procedureWith, router, signedInProcedure } from "../trpc";

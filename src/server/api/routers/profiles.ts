@@ -1,8 +1,8 @@
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
-import { PROFILES_PER_TYPE, profileName, profileTypes, typedSettings } from "../../../schema/profiles";
-import type { D1Result } from "../../cloudflare";
-import { activityStatement, diffOf } from "../../data/activity-logs";
+import { PROFILES_PER_TYPE, profileName, profileTypes, typedSettings } from "@/schema/profiles";
+import type { D1Result } from "@/server/cloudflare";
+import { activityStatement, diffOf } from "@/server/data/activity-logs";
 import {
   countProfilesOfType,
   deleteProfileStatement,
@@ -13,8 +13,8 @@ import {
   type ProfileScope,
   profileNameTaken,
   updateProfileStatement,
-} from "../../data/profiles";
-import { detachProfileStatements, findRule, rulesUsingProfile } from "../../data/rules";
+} from "@/server/data/profiles";
+import { detachProfileStatements, findRule, rulesUsingProfile } from "@/server/data/rules";
 import { refuse } from "../refusal";
 import { accountInScope, assertOrganizationInScope } from "../tenancy";
 import { type ApiContext, procedureWith, router, signedInProcedure } from "../trpc";

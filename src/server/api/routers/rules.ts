@@ -1,12 +1,12 @@
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
-import { PROFILE_NAME_MAX } from "../../../schema/profiles";
-import { type RuleConditions, ruleConditions, ruleLimits } from "../../../schema/rules";
-import type { D1Result } from "../../cloudflare";
-import type { Account } from "../../data/accounts";
-import { activityStatement, diffOf } from "../../data/activity-logs";
-import { listLocations } from "../../data/locations";
-import { listProfileOptions, profilesOfAccount } from "../../data/profiles";
+import { PROFILE_NAME_MAX } from "@/schema/profiles";
+import { type RuleConditions, ruleConditions, ruleLimits } from "@/schema/rules";
+import type { D1Result } from "@/server/cloudflare";
+import type { Account } from "@/server/data/accounts";
+import { activityStatement, diffOf } from "@/server/data/activity-logs";
+import { listLocations } from "@/server/data/locations";
+import { listProfileOptions, profilesOfAccount } from "@/server/data/profiles";
 import {
   bumpRuleSetStatement,
   clearRuleProfilesStatement,
@@ -23,8 +23,8 @@ import {
   ruleNameTaken,
   ruleOrder,
   updateRuleStatement,
-} from "../../data/rules";
-import { listSiteOptions } from "../../data/sites";
+} from "@/server/data/rules";
+import { listSiteOptions } from "@/server/data/sites";
 import { refuse } from "../refusal";
 import { accountInScope } from "../tenancy";
 import { type ApiContext, procedureWith, router, signedInProcedure } from "../trpc";

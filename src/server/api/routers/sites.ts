@@ -1,10 +1,10 @@
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
-import { mergeSecrets, networkConfigInput, viewOf } from "../../../schema/network-config";
-import type { D1Result } from "../../cloudflare";
-import { type Account, findAccountNetworkConfig } from "../../data/accounts";
-import { activityStatement, diffOf } from "../../data/activity-logs";
-import { deleteLocationWithSiteStatement, listLocationsOfSite } from "../../data/locations";
+import { mergeSecrets, networkConfigInput, viewOf } from "@/schema/network-config";
+import type { D1Result } from "@/server/cloudflare";
+import { type Account, findAccountNetworkConfig } from "@/server/data/accounts";
+import { activityStatement, diffOf } from "@/server/data/activity-logs";
+import { deleteLocationWithSiteStatement, listLocationsOfSite } from "@/server/data/locations";
 import {
   deleteSiteStatement,
   findSite,
@@ -15,7 +15,7 @@ import {
   siteNameTaken,
   updateSiteNetworkConfigStatement,
   updateSiteStatement,
-} from "../../data/sites";
+} from "@/server/data/sites";
 import { assertPassphrases, assertWritten, isConstraintError, level, networkAtLevel } from "../network-levels";
 import { refuse } from "../refusal";
 import { accountInScope } from "../tenancy";

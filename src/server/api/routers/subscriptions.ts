@@ -1,9 +1,9 @@
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
-import { effectiveStatus, subscriptionLimits, subscriptionStatuses, today } from "../../../schema/subscriptions";
-import type { D1Result } from "../../cloudflare";
-import { listAccountNames, listAccounts } from "../../data/accounts";
-import { activityStatement, diffOf } from "../../data/activity-logs";
+import { effectiveStatus, subscriptionLimits, subscriptionStatuses, today } from "@/schema/subscriptions";
+import type { D1Result } from "@/server/cloudflare";
+import { listAccountNames, listAccounts } from "@/server/data/accounts";
+import { activityStatement, diffOf } from "@/server/data/activity-logs";
 import {
   type Allocation,
   allocateStatement,
@@ -14,8 +14,8 @@ import {
   listAllocationsOfOrganization,
   listAllocationsOfSubscription,
   updateAllocationStatement,
-} from "../../data/allocations";
-import { findOrganization, isWithinOrganization, listOrganizationNodes } from "../../data/organizations";
+} from "@/server/data/allocations";
+import { findOrganization, isWithinOrganization, listOrganizationNodes } from "@/server/data/organizations";
 import {
   deleteSubscriptionStatement,
   findSubscription,
@@ -25,7 +25,7 @@ import {
   type Subscription,
   type SubscriptionFields,
   updateSubscriptionStatement,
-} from "../../data/subscriptions";
+} from "@/server/data/subscriptions";
 import { refuse } from "../refusal";
 import { accountInScope, assertOrganizationInScope } from "../tenancy";
 import { type ApiContext, procedureWith, router } from "../trpc";

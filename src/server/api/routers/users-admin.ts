@@ -1,16 +1,16 @@
 import { z } from "zod";
-import { createInvitation } from "../../auth/invitations";
-import { grantableRoles, mayGrant, type Role, roles } from "../../auth/roles";
-import { activityStatement, diffOf } from "../../data/activity-logs";
-import { now } from "../../data/db";
+import { createInvitation } from "@/server/auth/invitations";
+import { grantableRoles, mayGrant, type Role, roles } from "@/server/auth/roles";
+import { activityStatement, diffOf } from "@/server/data/activity-logs";
+import { now } from "@/server/data/db";
 import {
   findOpenInvitationById,
   listOpenInvitations,
   type OpenInvitation,
   revokeInvitationStatement,
-} from "../../data/invitations";
-import { findOrganization, isWithinOrganization } from "../../data/organizations";
-import { deleteDisabledUserSessionsStatement } from "../../data/sessions";
+} from "@/server/data/invitations";
+import { findOrganization, isWithinOrganization } from "@/server/data/organizations";
+import { deleteDisabledUserSessionsStatement } from "@/server/data/sessions";
 import {
   findUserByEmail,
   findUserById,
@@ -18,8 +18,8 @@ import {
   listUsers,
   type User,
   updateUserAccessStatement,
-} from "../../data/users";
-import { resolveSettings } from "../../settings";
+} from "@/server/data/users";
+import { resolveSettings } from "@/server/settings";
 import { refuse } from "../refusal";
 import { assertOrganizationInScope } from "../tenancy";
 import { type ApiContext, procedureWith } from "../trpc";

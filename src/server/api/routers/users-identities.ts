@@ -1,8 +1,8 @@
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
-import { activityStatement } from "../../data/activity-logs";
-import { listUserExternalIdentities, unlinkExternalIdentityStatement } from "../../data/external-identities";
-import { resolveSettings } from "../../settings";
+import { activityStatement } from "@/server/data/activity-logs";
+import { listUserExternalIdentities, unlinkExternalIdentityStatement } from "@/server/data/external-identities";
+import { resolveSettings } from "@/server/settings";
 import { signedInProcedure } from "../trpc";
 
 /** users.* procedures about the caller's own linked identities (spread into routers/users.ts). */

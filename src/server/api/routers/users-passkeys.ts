@@ -1,8 +1,8 @@
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
-import { PASSKEY_NAME_MAX } from "../../auth/passkeys";
-import { batch } from "../../data/db";
-import { deletePasskeyStatement, findUserPasskey, listUserPasskeys, renamePasskeyStatement } from "../../data/passkeys";
+import { PASSKEY_NAME_MAX } from "@/server/auth/passkeys";
+import { batch } from "@/server/data/db";
+import { deletePasskeyStatement, findUserPasskey, listUserPasskeys, renamePasskeyStatement } from "@/server/data/passkeys";
 import { type ApiContext, signedInProcedure } from "../trpc";
 
 const id = z.string().min(1).max(64);

@@ -1,11 +1,11 @@
-import { Island } from "../../../../islands/runtime/island";
-import { api } from "../../../../server/api/procedures-route";
-import { type AccountDetails, accountDetails } from "../../../../server/current-account";
-import { usePage } from "../../../../server/render/page-context";
-import { PageHeader } from "../../../../ui/page-header";
-import { AccountLayout } from "../../../../ui/shell/account-layout";
-import { formRefusal, postedValues, translatedErrors } from "../../../settings/procedure-refusal";
-import { type ActionResult, definePage, type PageProps, type RouteContext } from "../../../types";
+import { Island } from "@/islands/runtime/island";
+import { formRefusal, postedValues, translatedErrors } from "@/routes/settings/procedure-refusal";
+import { type ActionResult, definePage, type PageProps, type RouteContext } from "@/routes/types";
+import { api } from "@/server/api/procedures-route";
+import { type AccountDetails, accountDetails } from "@/server/current-account";
+import { usePage } from "@/server/render/page-context";
+import { PageHeader } from "@/ui/page-header";
+import { AccountLayout } from "@/ui/shell/account-layout";
 import { addLocationHref, locationsHref, siteLocationHref } from "../paths";
 import { locationFieldNames, locationFields, locationInput, type SiteOption } from "./location-form";
 

@@ -1,10 +1,10 @@
-import { api } from "../../../../server/api/procedures-route";
-import { type AccountDetails, accountDetails } from "../../../../server/current-account";
-import type { Location } from "../../../../server/data/locations";
-import { usePage } from "../../../../server/render/page-context";
-import { PageHeader } from "../../../../ui/page-header";
-import { AccountLayout } from "../../../../ui/shell/account-layout";
-import { definePage, type PageProps } from "../../../types";
+import { definePage, type PageProps } from "@/routes/types";
+import { api } from "@/server/api/procedures-route";
+import { type AccountDetails, accountDetails } from "@/server/current-account";
+import type { Location } from "@/server/data/locations";
+import { usePage } from "@/server/render/page-context";
+import { PageHeader } from "@/ui/page-header";
+import { AccountLayout } from "@/ui/shell/account-layout";
 import { editLocationHref, locationsHref, siteLocationHref } from "../paths";
 import { LocationEditor, type SiteOption, saveOrDeleteLocation } from "./location-form";
 

@@ -1,11 +1,11 @@
-import { Island } from "../../../../islands/runtime/island";
-import type { SettingsField } from "../../../../islands/settings-form.island";
-import { api } from "../../../../server/api/procedures-route";
-import type { Location } from "../../../../server/data/locations";
-import type { Translate } from "../../../../server/i18n/i18n";
-import { usePage } from "../../../../server/render/page-context";
-import { formRefusal, postedValues, translatedErrors } from "../../../settings/procedure-refusal";
-import type { ActionResult, FormState, RouteContext } from "../../../types";
+import { Island } from "@/islands/runtime/island";
+import type { SettingsField } from "@/islands/settings-form.island";
+import { formRefusal, postedValues, translatedErrors } from "@/routes/settings/procedure-refusal";
+import type { ActionResult, FormState, RouteContext } from "@/routes/types";
+import { api } from "@/server/api/procedures-route";
+import type { Location } from "@/server/data/locations";
+import type { Translate } from "@/server/i18n/i18n";
+import { usePage } from "@/server/render/page-context";
 
 export type SiteOption = { value: string; label: string };
 

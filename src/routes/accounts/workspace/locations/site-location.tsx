@@ -1,9 +1,9 @@
-import type { NetworkAtLevel } from "../../../../server/api/network-levels";
-import { api } from "../../../../server/api/procedures-route";
-import type { AccountDetails } from "../../../../server/current-account";
-import type { Location } from "../../../../server/data/locations";
-import type { Site } from "../../../../server/data/sites";
-import { definePage, type PageProps } from "../../../types";
+import { definePage, type PageProps } from "@/routes/types";
+import type { NetworkAtLevel } from "@/server/api/network-levels";
+import { api } from "@/server/api/procedures-route";
+import type { AccountDetails } from "@/server/current-account";
+import type { Location } from "@/server/data/locations";
+import type { Site } from "@/server/data/sites";
 import { SiteLocationLayout } from "../layouts";
 import { siteLocationOf } from "../load";
 import { LevelNetwork, saveLevelNetwork } from "../network-tab";

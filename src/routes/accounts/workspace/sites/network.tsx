@@ -1,8 +1,8 @@
-import type { NetworkAtLevel } from "../../../../server/api/network-levels";
-import { api } from "../../../../server/api/procedures-route";
-import type { AccountDetails } from "../../../../server/current-account";
-import type { Site } from "../../../../server/data/sites";
-import { definePage, type PageProps } from "../../../types";
+import { definePage, type PageProps } from "@/routes/types";
+import type { NetworkAtLevel } from "@/server/api/network-levels";
+import { api } from "@/server/api/procedures-route";
+import type { AccountDetails } from "@/server/current-account";
+import type { Site } from "@/server/data/sites";
 import { SiteLayout } from "../layouts";
 import { siteOf } from "../load";
 import { LevelNetwork, saveLevelNetwork } from "../network-tab";

@@ -1,5 +1,5 @@
-import { AppError } from "../../../../server/errors";
-import { definePage } from "../../../types";
+import { definePage } from "@/routes/types";
+import { AppError } from "@/server/errors";
 import { allowedSiteLocationTabs, allowedSiteTabs } from "../layouts";
 import { siteLocationOf, siteOf } from "../load";
 import { siteHref, siteLocationHref } from "../paths";

@@ -1,7 +1,7 @@
-import type { SettingsField } from "../../../../islands/settings-form.island";
-import type { Site } from "../../../../server/data/sites";
-import type { Translate } from "../../../../server/i18n/i18n";
-import { timeZoneOptions } from "../../time-zones";
+import type { SettingsField } from "@/islands/settings-form.island";
+import { timeZoneOptions } from "@/routes/accounts/time-zones";
+import type { Site } from "@/server/data/sites";
+import type { Translate } from "@/server/i18n/i18n";
 
 export const siteFieldNames = ["name", "address", "timezone"] as const;
 
