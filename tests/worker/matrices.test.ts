@@ -119,6 +119,12 @@ describe("the matrices cover the whole router", () => {
     const open = procedures.filter((p) => !p.meta.signedIn).map((p) => p.path);
     expect(open).toEqual([]);
   });
+
+  it("guards every read of network settings with edit-network-config, like their writes (spec §6)", () => {
+    const network = procedures.filter((p) => /networkconfig/i.test(p.path));
+    expect(network.length).toBeGreaterThanOrEqual(7);
+    expect(network.filter((p) => p.meta.permission !== "edit-network-config").map((p) => p.path)).toEqual([]);
+  });
 });
 
 describe("permission matrix: each role × each procedure", () => {

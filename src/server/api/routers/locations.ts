@@ -196,7 +196,7 @@ export const locationsRouter = router({
     }),
 
   /** The location's own overrides, what it inherits (account, then site) and the result, with their sources. */
-  networkConfig: signedInProcedure.input(z.object({ accountId: id, id })).query(async ({ ctx, input }) => {
+  networkConfig: procedureWith("edit-network-config").input(z.object({ accountId: id, id })).query(async ({ ctx, input }) => {
     const { account, location } = await locationInScope(ctx, input.accountId, input.id);
     const [accountConfig, siteConfig, own] = await Promise.all([
       findAccountNetworkConfig(ctx.db, account._id),
@@ -242,7 +242,7 @@ export const locationsRouter = router({
    * part, each part with the level it comes from. A location implies its site; naming a site
    * that is not the location's is NOT_FOUND.
    */
-  effectiveNetworkConfig: signedInProcedure
+  effectiveNetworkConfig: procedureWith("edit-network-config")
     .input(z.object({ accountId: id, siteId: id.optional(), locationId: id.optional() }))
     .query(async ({ ctx, input }) => {
       const account = await accountInScope(ctx, input.accountId);

@@ -198,7 +198,7 @@ export const sitesRouter = router({
     }),
 
   /** The site's own overrides, what it inherits from the account and the result, with their sources. */
-  networkConfig: signedInProcedure.input(z.object({ accountId: id, id })).query(async ({ ctx, input }) => {
+  networkConfig: procedureWith("edit-network-config").input(z.object({ accountId: id, id })).query(async ({ ctx, input }) => {
     const { account, site } = await siteInScope(ctx, input.accountId, input.id);
     const [accountConfig, own] = await Promise.all([
       findAccountNetworkConfig(ctx.db, account._id),
