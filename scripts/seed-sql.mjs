@@ -57,6 +57,8 @@ export function seedStatements() {
         email_domains: JSON.stringify(p.emailDomains),
       }),
     ),
+    // The local demo's domains are marked proven (there is no DNS to prove them with locally).
+    ...identityProviders.flatMap((p) => p.emailDomains.map((domain) => provenDomainStatement(p.id, domain))),
     ...subscriptions.map((s) =>
       insert("subscriptions", {
         id: s.id,
@@ -70,6 +72,14 @@ export function seedStatements() {
     ),
     ...allocations.map(allocationStatement),
   ];
+}
+
+/** A proven domain claim of a demo provider; a claim left unproven by the migration is marked proven. */
+function provenDomainStatement(providerId, domain) {
+  const [provider, name] = [providerId, domain].map(sqlValue);
+  return `INSERT INTO identity_provider_domains (provider_id, domain, token, proven_at, proven_by)
+VALUES (${provider}, ${name}, lower(hex(randomblob(16))), '2025-01-01T00:00:00.000Z', 'seed')
+ON CONFLICT (provider_id, domain) DO UPDATE SET proven_at = excluded.proven_at, proven_by = 'seed' WHERE proven_at IS NULL;`;
 }
 
 /**

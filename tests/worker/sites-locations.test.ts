@@ -214,7 +214,7 @@ describe("sites and locations procedures", () => {
     // Network settings are edit-network-config's to read as well as to write (issue 9).
     expect((await query("sites.networkConfig", { accountId, id: site._id }, cookies.technician)).code).toBe("FORBIDDEN");
     expect((await query("sites.networkConfig", { accountId, id: site._id }, cookies.viewer)).code).toBe("FORBIDDEN");
-    expect((await query("locations.effectiveNetworkConfig", { accountId, siteId: site._id }, cookies.configurator)).code).toBe(
+    expect((await query("locations.effectiveNetworkConfig", { accountId, siteId: site._id }, cookies.viewer)).code).toBe(
       "FORBIDDEN",
     );
     expect((await query("sites.networkConfig", { accountId, id: site._id }, cookies.configurator)).code).toBeUndefined();

@@ -134,9 +134,17 @@ async function changeAccess(ctx: Caller, userId: string, input: { version: numbe
   return detailsOf(ctx, await userInScope(ctx, target.id));
 }
 
-/** An address that has an account cannot be invited: the person signs in with the account they have. */
+/**
+ * An address that has an account in the caller's own tree cannot be invited: the person signs
+ * in with the account they have (the caller can see that user anyway). An account in another
+ * tenant is none of the caller's business: the invitation goes out exactly as for a fresh
+ * address, and its link tells the invitee (only them) to sign in with the account they have.
+ */
 async function assertNoAccount(ctx: Caller, address: string) {
-  if (await findUserByEmail(ctx.db, address)) refuse(ctx, "CONFLICT", "users.emailHasAccount", "email");
+  const existing = await findUserByEmail(ctx.db, address);
+  if (existing && (await isWithinOrganization(ctx.db, ctx.user.orgId, existing.orgId))) {
+    refuse(ctx, "CONFLICT", "users.emailHasAccount", "email");
+  }
 }
 
 function invitationEntry(ctx: Caller, invitation: { id: string; orgId: string; email: string }) {
