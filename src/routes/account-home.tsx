@@ -1,3 +1,4 @@
+import { isBuilt } from "../schema/features";
 import { formatNumber } from "../schema/format";
 import { api } from "../server/api/procedures-route";
 import { type AccountDetails, accountDetails } from "../server/current-account";
@@ -66,7 +67,7 @@ function AccountHome({ data }: PageProps<Data>) {
   const nav = accountNavItems(permissions, { id: account._id, subscriptionLevel: account.subscriptionLevel }, currentPath);
   const hrefOf = (section: AccountSection) => nav.find((item) => item.section === section)?.href ?? null;
   const base = `/accounts/${encodeURIComponent(account._id)}`;
-  const devicesHref = permissions["view-devices-in-accounts"] ? `${base}/registry/devices` : null;
+  const devicesHref = isBuilt("devices") && permissions["view-devices-in-accounts"] ? `${base}/registry/devices` : null;
   return (
     <AccountLayout account={account}>
       <PageHeader title={String(t("routes.accountHome"))} />
@@ -83,7 +84,9 @@ function AccountHome({ data }: PageProps<Data>) {
           {summarySections.map(([key, section]) => (
             <Count key={key} label={String(t(`accountHome.counts.${key}`))} value={summary[key]} href={hrefOf(section)} />
           ))}
-          <Count label={String(t("accountHome.counts.devices"))} value={summary.devices} href={devicesHref} />
+          {isBuilt("devices") && (
+            <Count label={String(t("accountHome.counts.devices"))} value={summary.devices} href={devicesHref} />
+          )}
         </dl>
       </section>
 
@@ -105,18 +108,21 @@ function AccountHome({ data }: PageProps<Data>) {
         </p>
       </section>
 
-      <section aria-labelledby="home-devices" className="mt-8">
-        <h2 id="home-devices" className="mb-3 text-lg font-semibold text-slate-900">
-          {t("accountHome.devices")}
-        </h2>
-        <dl className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
-          {(["total", "upToDate", "pending", "neverSeen"] as const).map((key) => (
-            <Count key={key} label={String(t(`accountHome.deviceCounts.${key}`))} value={devices[key]} href={null} />
-          ))}
-        </dl>
-        {/* Devices come with the inventory (a later issue); until then every count is zero. */}
-        <p className="mt-3 text-sm text-slate-600">{t("accountHome.devicesLater")}</p>
-      </section>
+      {/* The devices' state, once the inventory exists (src/schema/features.ts). */}
+      {isBuilt("devices") && (
+        <section aria-labelledby="home-devices" className="mt-8">
+          <h2 id="home-devices" className="mb-3 text-lg font-semibold text-slate-900">
+            {t("accountHome.devices")}
+          </h2>
+          <dl className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
+            {(["total", "upToDate", "pending", "neverSeen"] as const).map((key) => (
+              <Count key={key} label={String(t(`accountHome.deviceCounts.${key}`))} value={devices[key]} href={null} />
+            ))}
+          </dl>
+          {/* Devices come with the inventory (a later issue); until then every count is zero. */}
+          <p className="mt-3 text-sm text-slate-600">{t("accountHome.devicesLater")}</p>
+        </section>
+      )}
     </AccountLayout>
   );
 }

@@ -448,7 +448,11 @@ describe("invitations", () => {
 
   it("answers an address with an account in another tenant exactly as a fresh one, and its link reveals nothing to the inviter", async () => {
     const outsiderEmail = (await row<{ email: string }>("SELECT email FROM users WHERE id = ?", outsiderUserId))?.email ?? "";
-    const fresh = await mutate("users.invite", { email: "fresh-person@example.com", role: "viewer", orgId: dealer }, owner.cookie);
+    const fresh = await mutate(
+      "users.invite",
+      { email: "fresh-person@example.com", role: "viewer", orgId: dealer },
+      owner.cookie,
+    );
     const elsewhere = await mutate("users.invite", { email: outsiderEmail, role: "viewer", orgId: dealer }, owner.cookie);
     const shape = (answer: Answer & { status: number }) => ({
       status: answer.status,
@@ -463,7 +467,11 @@ describe("invitations", () => {
     const link = await lastLink(outsiderEmail);
     const refused = await request(link, {
       method: "POST",
-      body: new URLSearchParams({ name: "Oscar Again", password: "a-long-enough-pass-9", passwordConfirmation: "a-long-enough-pass-9" }),
+      body: new URLSearchParams({
+        name: "Oscar Again",
+        password: "a-long-enough-pass-9",
+        passwordConfirmation: "a-long-enough-pass-9",
+      }),
       headers: { Origin: ORIGIN, "Content-Type": "application/x-www-form-urlencoded" },
     });
     expect(refused.status).toBe(409);

@@ -26,9 +26,17 @@ function get(path: string, cookie?: string) {
 }
 
 /** The sections of the sidebar, each with the path it opens (relative to the account). */
-function sidebar(role: Role | PermissionMap, level: "essential" | "advanced" = "essential", path = "/accounts/acc_1") {
+/** Every product area built, to test who sees what once the screens exist. */
+const allBuilt = { devices: true, reports: true, deployments: true, commands: true };
+
+function sidebar(
+  role: Role | PermissionMap,
+  level: "essential" | "advanced" = "essential",
+  path = "/accounts/acc_1",
+  areas: Record<keyof typeof allBuilt, boolean> = allBuilt,
+) {
   const permissions = typeof role === "string" ? permissionsOf(role) : role;
-  return accountNavItems(permissions, { id: "acc_1", subscriptionLevel: level }, path).map(
+  return accountNavItems(permissions, { id: "acc_1", subscriptionLevel: level }, path, areas).map(
     (item) => `${item.section}:${item.href.replace("/accounts/acc_1", "") || "/"}`,
   );
 }
@@ -88,6 +96,12 @@ describe("account sidebar", () => {
     expect(sidebar({})).toEqual(["home:/", "activityLogs:/activity-logs"]);
   });
 
+  it("shows no Inventory or Reports while their screens do not exist", () => {
+    const none = { devices: false, reports: false, deployments: false, commands: false };
+    expect(sidebar("owner", "advanced", "/accounts/acc_1", none)).toEqual([...everything, "activityLogs:/activity-logs"]);
+    expect(sidebar("viewer", "advanced", "/accounts/acc_1", none)).toEqual(["home:/", "activityLogs:/activity-logs"]);
+  });
+
   it("shows Reports by the flag for the account's subscription level", () => {
     const advancedOnly: PermissionMap = { "view-reports-in-advanced-accounts": true };
     const otherOnly: PermissionMap = { "view-reports-in-non-advanced-accounts": true };
@@ -115,7 +129,7 @@ describe("account sidebar", () => {
 
 describe("profile menu links", () => {
   const ids = (role: Role, accountId: string | null) =>
-    profileMenuLinks({ permissions: permissionsOf(role) }, accountId).map((link) => link.href);
+    profileMenuLinks({ permissions: permissionsOf(role) }, accountId, allBuilt).map((link) => link.href);
 
   it("offers account settings only with an account in context and edit-accounts", () => {
     expect(ids("owner", null)).toEqual(["/settings/organizations", "/devices"]);
@@ -126,6 +140,12 @@ describe("profile menu links", () => {
     expect(ids("viewer", "acc_1")).toEqual([]);
     expect(ids("case-agent", "acc_1")).toEqual([]);
     expect(profileMenuLinks(null, "acc_1")).toEqual([]);
+  });
+
+  it("offers no Manage devices while /devices does not exist", () => {
+    expect(profileMenuLinks({ permissions: permissionsOf("owner") }, null).map((link) => link.href)).toEqual([
+      "/settings/organizations",
+    ]);
   });
 });
 
@@ -176,9 +196,12 @@ describe("pages", () => {
     expect(html).toContain("UTC");
     expect(html).toContain("Configured in this account");
     expect(html).toMatch(new RegExp(`<a href="/accounts/${busId}" aria-current="page"[^>]*>Home</a>`));
-    for (const section of ["sites", "locations", "profiles", "rules", "registry/devices", "activity-logs", "reports"]) {
+    for (const section of ["sites", "locations", "profiles", "rules", "activity-logs"]) {
       expect(html).toContain(`href="/accounts/${busId}/${section}"`);
     }
+    // Inventory and Reports have no screens yet: no link to them (issue 9, §5).
+    expect(html).not.toContain(`href="/accounts/${busId}/registry`);
+    expect(html).not.toContain(`href="/accounts/${busId}/reports"`);
   });
 
   it("shows the sidebar a viewer may use, and Reports by the account's level", async () => {
@@ -190,8 +213,7 @@ describe("pages", () => {
     // Names are escaped like any text.
     expect(html).toContain("Rail &amp; &lt;Yard&gt;");
     const viewer = await (await get(`/accounts/${railId}`, cookies.viewer)).text();
-    expect(viewer).toContain(`href="/accounts/${railId}/registry/devices"`);
-    expect(viewer).toContain(`href="/accounts/${railId}/reports"`);
+    expect(viewer).toContain(`href="/accounts/${railId}/activity-logs"`);
     expect(viewer).not.toContain(`href="/accounts/${railId}/rules"`);
   });
 
@@ -204,7 +226,7 @@ describe("pages", () => {
     expect(html).toContain("Code: NOT_FOUND");
     expect(html).not.toContain("Not Yours");
     expect(island(html, "account-switcher").props.current).toBeNull();
-    expect(profileMenuHrefs(html)).toEqual(["/settings/organizations", "/devices"]);
+    expect(profileMenuHrefs(html)).toEqual(["/settings/organizations"]);
   });
 
   it("answers an unknown account with 404 too, and a signed-out visitor with the sign-in form", async () => {
@@ -223,17 +245,14 @@ describe("pages", () => {
   });
 
   it("renders the profile menu per role: account settings only inside an account, nothing for a viewer", async () => {
-    expect(profileMenuHrefs(await (await get("/welcome", cookies.owner)).text())).toEqual([
-      "/settings/organizations",
-      "/devices",
-    ]);
+    expect(profileMenuHrefs(await (await get("/welcome", cookies.owner)).text())).toEqual(["/settings/organizations"]);
     expect(profileMenuHrefs(await (await get(`/accounts/${busId}`, cookies.owner)).text())).toEqual([
       `/accounts/edit/${busId}`,
       "/settings/organizations",
-      "/devices",
     ]);
     expect(profileMenuHrefs(await (await get(`/accounts/${busId}`, cookies.viewer)).text())).toEqual([]);
-    expect(profileMenuHrefs(await (await get(`/accounts/${busId}`, cookies.technician)).text())).toEqual(["/devices"]);
+    // Manage devices comes back with /devices (src/schema/features.ts).
+    expect(profileMenuHrefs(await (await get(`/accounts/${busId}`, cookies.technician)).text())).toEqual([]);
   });
 
   it("renders the profile menu without JavaScript: a disclosure with a plain sign-out form", async () => {

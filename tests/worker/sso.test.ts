@@ -152,7 +152,9 @@ beforeAll(async () => {
   providerId = provider.id;
   providerVersion = provider.version;
   // Its domains are proven as a vendor would approve them (the proof itself is tested below).
-  await env.DB.prepare("UPDATE identity_provider_domains SET proven_at = '2026-01-01T00:00:00.000Z', proven_by = 'vendor' WHERE provider_id = ?")
+  await env.DB.prepare(
+    "UPDATE identity_provider_domains SET proven_at = '2026-01-01T00:00:00.000Z', proven_by = 'vendor' WHERE provider_id = ?",
+  )
     .bind(providerId)
     .run();
 });
@@ -358,7 +360,11 @@ describe("proving a claimed domain (no squatting)", () => {
     vi.spyOn(globalThis, "fetch").mockImplementation(
       fakeResolver({ "_configuration-tool.victim-corp.test": [`configuration-tool-verification=${token}`] }, seen),
     );
-    const proven = await callProcedure("identityProviders.verifyDomain", { id: rightful.id, domain: "victim-corp.test" }, ownerCookie);
+    const proven = await callProcedure(
+      "identityProviders.verifyDomain",
+      { id: rightful.id, domain: "victim-corp.test" },
+      ownerCookie,
+    );
     expect(errorCode(proven.body)).toBeUndefined();
     expect((proven.body.result as { data: Provider }).data.domainClaims[0]).toMatchObject({ provenBy: "dns" });
     expect(seen[0]?.searchParams.get("type")).toBe("TXT");
@@ -369,9 +375,15 @@ describe("proving a claimed domain (no squatting)", () => {
     });
     // The squatter can never prove it now, even with a record of its own token.
     vi.spyOn(globalThis, "fetch").mockImplementation(
-      fakeResolver({ "_configuration-tool.victim-corp.test": [`configuration-tool-verification=${squat.domainClaims[0]?.token}`] }),
+      fakeResolver({
+        "_configuration-tool.victim-corp.test": [`configuration-tool-verification=${squat.domainClaims[0]?.token}`],
+      }),
     );
-    const refused = await callProcedure("identityProviders.verifyDomain", { id: squat.id, domain: "victim-corp.test" }, squatterCookie);
+    const refused = await callProcedure(
+      "identityProviders.verifyDomain",
+      { id: squat.id, domain: "victim-corp.test" },
+      squatterCookie,
+    );
     expect(errorCode(refused.body)).toBe("CONFLICT");
     expect((refused.body.error as { message: string }).message).toBe("Another identity provider has already proven this domain.");
   });
@@ -381,11 +393,19 @@ describe("proving a claimed domain (no squatting)", () => {
     vi.spyOn(globalThis, "fetch").mockImplementation(
       fakeResolver({ "_configuration-tool.no-record.test": ["configuration-tool-verification=someone-elses"] }),
     );
-    const missing = await callProcedure("identityProviders.verifyDomain", { id: provider.id, domain: "no-record.test" }, ownerCookie);
+    const missing = await callProcedure(
+      "identityProviders.verifyDomain",
+      { id: provider.id, domain: "no-record.test" },
+      ownerCookie,
+    );
     expect(errorCode(missing.body)).toBe("PRECONDITION_FAILED");
     expect((missing.body.error as { message: string }).message).toContain("_configuration-tool.no-record.test");
     vi.spyOn(globalThis, "fetch").mockRejectedValue(new TypeError("network down"));
-    const down = await callProcedure("identityProviders.verifyDomain", { id: provider.id, domain: "no-record.test" }, ownerCookie);
+    const down = await callProcedure(
+      "identityProviders.verifyDomain",
+      { id: provider.id, domain: "no-record.test" },
+      ownerCookie,
+    );
     expect(errorCode(down.body)).toBe("PRECONDITION_FAILED");
     const unknown = await callProcedure("identityProviders.verifyDomain", { id: provider.id, domain: "other.test" }, ownerCookie);
     expect(errorCode(unknown.body)).toBe("NOT_FOUND");
@@ -402,7 +422,11 @@ describe("proving a claimed domain (no squatting)", () => {
     const vendorAdmin = await createUser({ role: "admin", orgId: vendorOrg });
     const vendorCookie = await sessionCookie(vendorAdmin.email);
     const provider = await addProvider(dealerOrg, dealerCookie, ["approved-by-vendor.test"], "Dealer SSO");
-    const self = await callProcedure("identityProviders.approveDomain", { id: provider.id, domain: "approved-by-vendor.test" }, dealerCookie);
+    const self = await callProcedure(
+      "identityProviders.approveDomain",
+      { id: provider.id, domain: "approved-by-vendor.test" },
+      dealerCookie,
+    );
     expect(errorCode(self.body)).toBe("FORBIDDEN");
     const approved = await callProcedure(
       "identityProviders.approveDomain",
@@ -423,13 +447,17 @@ describe("proving a claimed domain (no squatting)", () => {
 
   it("shows each claim's state and the TXT record to publish on the provider's page", async () => {
     const provider = await addProvider(harborOrg, ownerCookie, ["page-claim.test"], "Page SSO");
-    const html = await pageText(await request(`/settings/identity-providers/edit/${provider.id}`, { headers: { Cookie: ownerCookie } }));
+    const html = await pageText(
+      await request(`/settings/identity-providers/edit/${provider.id}`, { headers: { Cookie: ownerCookie } }),
+    );
     expect(html).toContain("_configuration-tool.page-claim.test");
     expect(html).toContain(`configuration-tool-verification=${provider.domainClaims[0]?.token}`);
     expect(html).toContain("Not proven yet");
     // Checking without JavaScript: a plain form post, answered on the page.
     vi.spyOn(globalThis, "fetch").mockImplementation(
-      fakeResolver({ "_configuration-tool.page-claim.test": [`configuration-tool-verification=${provider.domainClaims[0]?.token}`] }),
+      fakeResolver({
+        "_configuration-tool.page-claim.test": [`configuration-tool-verification=${provider.domainClaims[0]?.token}`],
+      }),
     );
     const posted = await request(`/settings/identity-providers/edit/${provider.id}/domains`, {
       method: "POST",
@@ -438,7 +466,9 @@ describe("proving a claimed domain (no squatting)", () => {
       redirect: "manual",
     });
     expect(posted.status).toBe(303);
-    const after = await pageText(await request(`/settings/identity-providers/edit/${provider.id}`, { headers: { Cookie: ownerCookie } }));
+    const after = await pageText(
+      await request(`/settings/identity-providers/edit/${provider.id}`, { headers: { Cookie: ownerCookie } }),
+    );
     expect(after).toContain("Proven by its DNS record");
   });
 });

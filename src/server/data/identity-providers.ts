@@ -91,7 +91,13 @@ const orgTree = `WITH RECURSIVE tree(id) AS (
   SELECT id FROM organizations WHERE id = ?
   UNION ALL SELECT o.id FROM organizations o JOIN tree ON o.parent_id = tree.id)`;
 
-type ClaimRow = { provider_id: string; domain: string; token: string; proven_at: string | null; proven_by: DomainClaim["provenBy"] };
+type ClaimRow = {
+  provider_id: string;
+  domain: string;
+  token: string;
+  proven_at: string | null;
+  proven_by: DomainClaim["provenBy"];
+};
 
 /** The domain claims of the given providers, grouped by provider. */
 async function claimsOf(db: Db, providerIds: string[]): Promise<Map<string, DomainClaim[]>> {

@@ -196,15 +196,21 @@ export const locationsRouter = router({
     }),
 
   /** The location's own overrides, what it inherits (account, then site) and the result, with their sources. */
-  networkConfig: procedureWith("edit-network-config").input(z.object({ accountId: id, id })).query(async ({ ctx, input }) => {
-    const { account, location } = await locationInScope(ctx, input.accountId, input.id);
-    const [accountConfig, siteConfig, own] = await Promise.all([
-      findAccountNetworkConfig(ctx.db, account._id),
-      findSiteNetworkConfig(ctx.db, account._id, location.siteId),
-      findLocationNetworkConfig(ctx.db, account._id, location._id),
-    ]);
-    return networkAtLevel(location.version, [level("account", accountConfig), level("site", siteConfig)], level("location", own));
-  }),
+  networkConfig: procedureWith("edit-network-config")
+    .input(z.object({ accountId: id, id }))
+    .query(async ({ ctx, input }) => {
+      const { account, location } = await locationInScope(ctx, input.accountId, input.id);
+      const [accountConfig, siteConfig, own] = await Promise.all([
+        findAccountNetworkConfig(ctx.db, account._id),
+        findSiteNetworkConfig(ctx.db, account._id, location.siteId),
+        findLocationNetworkConfig(ctx.db, account._id, location._id),
+      ]);
+      return networkAtLevel(
+        location.version,
+        [level("account", accountConfig), level("site", siteConfig)],
+        level("location", own),
+      );
+    }),
 
   updateNetworkConfig: procedureWith("edit-network-config")
     .input(z.object({ accountId: id, id, version, config: networkConfigInput }))

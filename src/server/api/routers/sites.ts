@@ -198,14 +198,16 @@ export const sitesRouter = router({
     }),
 
   /** The site's own overrides, what it inherits from the account and the result, with their sources. */
-  networkConfig: procedureWith("edit-network-config").input(z.object({ accountId: id, id })).query(async ({ ctx, input }) => {
-    const { account, site } = await siteInScope(ctx, input.accountId, input.id);
-    const [accountConfig, own] = await Promise.all([
-      findAccountNetworkConfig(ctx.db, account._id),
-      findSiteNetworkConfig(ctx.db, account._id, site._id),
-    ]);
-    return networkAtLevel(site.version, [level("account", accountConfig)], level("site", own));
-  }),
+  networkConfig: procedureWith("edit-network-config")
+    .input(z.object({ accountId: id, id }))
+    .query(async ({ ctx, input }) => {
+      const { account, site } = await siteInScope(ctx, input.accountId, input.id);
+      const [accountConfig, own] = await Promise.all([
+        findAccountNetworkConfig(ctx.db, account._id),
+        findSiteNetworkConfig(ctx.db, account._id, site._id),
+      ]);
+      return networkAtLevel(site.version, [level("account", accountConfig)], level("site", own));
+    }),
 
   /** Stores the parts the site overrides (absent parts inherit); a blank secret keeps the stored one. */
   updateNetworkConfig: procedureWith("edit-network-config")
