@@ -1,5 +1,5 @@
 import { isBuilt } from "../schema/features";
-import { formatNumber } from "../schema/format";
+import { formatNumber, timeZoneLabel } from "../schema/format";
 import { api } from "../server/api/procedures-route";
 import { type AccountDetails, accountDetails } from "../server/current-account";
 import type { ConfiguredEntitiesSummary } from "../server/data/account-summary";
@@ -73,7 +73,7 @@ function AccountHome({ data }: PageProps<Data>) {
       <PageHeader title={String(t("routes.accountHome"))} />
       <dl className="grid gap-4 sm:grid-cols-2">
         <Fact label={String(t("accountHome.level"))} value={String(t(`accountHome.levels.${account.subscriptionLevel}`))} />
-        <Fact label={String(t("accountHome.timezone"))} value={account.timezone} />
+        <Fact label={String(t("accountHome.timezone"))} value={timeZoneLabel(language, account.timezone)} />
       </dl>
 
       <section aria-labelledby="home-configured" className="mt-8">

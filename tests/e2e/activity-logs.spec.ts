@@ -104,8 +104,8 @@ for (const javaScript of [true, false]) {
       await expect(newest).toContainText("Harbor Depot Radios");
       await expect(newest).toContainText("by configurator@example.com");
       await expect(newest).toContainText("Not deployed yet");
-      await expect(newest.getByRole("listitem").filter({ hasText: "dnsServers" })).toContainText(dns);
-      await expect(page.getByText("Times are in the account's time zone (America/New_York).")).toBeVisible();
+      await expect(newest.getByRole("listitem").filter({ hasText: "DNS servers" })).toContainText(dns);
+      await expect(page.getByText("Times are in the account's time zone (Eastern Time – New York).")).toBeVisible();
 
       // The banner counts what waits to be deployed, and offers the review.
       const count = await pendingCount(page.request);
@@ -125,8 +125,8 @@ for (const javaScript of [true, false]) {
       const last = page.getByRole("region", { name: "Last configuration change" });
       await expect(last).toContainText("Network settings");
       await expect(last).toContainText(dns);
-      const devices = page.getByRole("region", { name: "Devices" });
-      await expect(devices).toContainText("Devices arrive with the inventory; until then these counts stay at zero.");
+      // No devices section until the inventory exists (issue 9, §5).
+      await expect(page.getByRole("region", { name: "Devices" })).toHaveCount(0);
       await expect(page.getByRole("link", { name: /^Sites: \d+$/ })).toHaveAttribute("href", `/accounts/${HARBOR}/sites`);
     });
 

@@ -5,7 +5,7 @@ import { usePage } from "@/server/render/page-context";
 import { type ActionResult, definePage, type PageProps, type RouteContext } from "../types";
 import { EditAccountLayout, editHref } from "./edit-layout";
 import { postedValues, refusal, translatedErrors } from "./form-errors";
-import { timeZoneOptions } from "./time-zones";
+import { timeZoneSelectOptions } from "./time-zones";
 
 type Data = { account: Account; canDelete: boolean };
 
@@ -37,7 +37,7 @@ function DeleteSection({ account, form }: { account: Account; form: PageProps<Da
 }
 
 function General({ data, form }: PageProps<Data>) {
-  const { t } = usePage();
+  const { t, language } = usePage();
   const { account } = data;
   const href = editHref(account._id, "general");
   // After a failed save the form shows what was typed (and the version it was typed on).
@@ -57,7 +57,7 @@ function General({ data, form }: PageProps<Data>) {
           action: href,
           values,
           errors: translatedErrors(saveForm?.errors, t),
-          timeZones: timeZoneOptions(values.timezone),
+          timeZones: timeZoneSelectOptions(language, values.timezone),
           organizations: [],
           reloadHref: href,
         }}

@@ -14,7 +14,7 @@ import { siteFieldNames, siteFields, siteInput, siteValues } from "./site-form";
 type Data = { account: AccountDetails; site: Site };
 
 function General({ data, form }: PageProps<Data>) {
-  const { t } = usePage();
+  const { t, language } = usePage();
   const { account, site } = data;
   const href = siteHref(account._id, site._id, "general");
   // After a failed save the form shows what was typed, and the version it was typed on.
@@ -25,7 +25,10 @@ function General({ data, form }: PageProps<Data>) {
         name="settings-form"
         props={{
           action: href,
-          fields: [{ kind: "hidden", name: "version", value: values.version ?? "" }, ...siteFields(t, account.timezone, values)],
+          fields: [
+            { kind: "hidden", name: "version", value: values.version ?? "" },
+            ...siteFields(t, account.timezone, values, language),
+          ],
           submitLabel: String(t("settings.save")),
           errors: translatedErrors(form?.errors, t),
           reload: { href, text: String(t("settings.reloadCurrent")) },
