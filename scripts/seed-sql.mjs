@@ -1,5 +1,6 @@
 import { pbkdf2Sync, randomBytes } from "node:crypto";
 import { accounts, allocations, DEMO_PASSWORD, identityProviders, organizations, subscriptions, users } from "./demo-data.mjs";
+import { workspaces } from "./demo-workspaces.mjs";
 
 /** The same stored form as src/server/auth/passwords.ts (PBKDF2-SHA256, 100,000 iterations). */
 function hashPassword(password) {
@@ -71,6 +72,81 @@ export function seedStatements() {
       }),
     ),
     ...allocations.map(allocationStatement),
+    ...workspaces.flatMap(workspaceStatements),
+  ];
+}
+
+/**
+ * One demo account's workspace: its network settings (only while the account has none, so
+ * seeding again keeps what someone changed), sites, locations, profiles, rules and a few
+ * recent changes in its log. Rows that exist are left alone.
+ */
+function workspaceStatements(w) {
+  const account = accounts.find((a) => a.id === w.accountId);
+  if (!account) throw new Error(`demo workspace for unknown account ${w.accountId}`);
+  const email = (userId) => users.find((u) => u.id === userId)?.email ?? "";
+  return [
+    `UPDATE accounts SET network_config = ${sqlValue(JSON.stringify(w.network))} WHERE id = ${sqlValue(w.accountId)} AND network_config = '{}';`,
+    ...w.sites.flatMap((site) => [
+      insert("sites", {
+        id: site.id,
+        account_id: w.accountId,
+        name: site.name,
+        address: site.address,
+        timezone: site.timezone ?? null,
+        network_config: JSON.stringify(site.network ?? {}),
+      }),
+      ...site.locations.map((location) =>
+        insert("locations", {
+          id: location.id,
+          account_id: w.accountId,
+          site_id: site.id,
+          name: location.name,
+          description: location.description,
+          network_config: JSON.stringify(location.network ?? {}),
+        }),
+      ),
+    ]),
+    ...w.profiles.map((profile) =>
+      insert("profiles", {
+        id: profile.id,
+        org_id: account.orgId,
+        account_id: w.accountId,
+        type: profile.type,
+        name: profile.name,
+        settings: JSON.stringify(profile.settings),
+      }),
+    ),
+    ...w.rules.flatMap((rule, index) => [
+      insert("rules", {
+        id: rule.id,
+        account_id: w.accountId,
+        name: rule.name,
+        priority: index + 1,
+        enabled: 1,
+        conditions: JSON.stringify(rule.conditions),
+      }),
+      ...rule.profileIds.map((profileId, position) =>
+        insert("rule_profiles", { rule_id: rule.id, profile_id: profileId, position: position + 1 }),
+      ),
+    ]),
+    insert("rule_sets", { account_id: w.accountId, version: 1 }),
+    ...w.changes.map((change) =>
+      insert("activity_logs", {
+        id: change.id,
+        org_id: account.orgId,
+        account_id: w.accountId,
+        actor_id: change.actor,
+        actor_email: email(change.actor),
+        action: change.action,
+        entity_type: change.entityType,
+        entity_id: change.entityId,
+        entity_label: change.entityLabel,
+        diff: JSON.stringify(change.diff),
+        deployable: 1,
+        created_at: change.at,
+      }),
+    ),
   ];
 }
 
