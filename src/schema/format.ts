@@ -28,6 +28,8 @@ export function timeZoneLabel(language: Language, zone: string): string {
   const key = `${language}|${zone}`;
   const cached = zoneLabels.get(key);
   if (cached) return cached;
+  // UTC reads the same in every language.
+  if (zone === "UTC" || zone === "Etc/UTC") return "UTC";
   let generic = "";
   try {
     generic =
