@@ -1,6 +1,8 @@
+import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { firstDayOfWeek, formatDate, formatNumber } from "@/schema/format";
 import { languages, negotiateLanguage } from "@/schema/languages";
+import { createUser, sessionCookie } from "./fixtures";
 import { cookieFrom, postForm, request } from "./helpers";
 
 const files = import.meta.glob<Record<string, unknown>>("../../locales/*/*.json", { eager: true, import: "default" });
@@ -50,6 +52,22 @@ describe("languages", () => {
     expect(cookieFrom(response, "lang")).toBe("fr-CA");
     const page = await request("/forgot-password", { headers: { Cookie: `lang=${cookieFrom(response, "lang")}` } });
     expect(await page.text()).toContain('<html lang="fr-CA">');
+  });
+
+  it("remembers a signed-in user's choice with the user: another browser gets it back", async () => {
+    const user = await createUser({ role: "viewer" });
+    const firstBrowser = await sessionCookie(user.email);
+    const chosen = await postForm("/language", { language: "pt-BR", next: "/welcome" }, { Cookie: firstBrowser });
+    expect(chosen.status).toBe(303);
+    const stored = await env.DB.prepare("SELECT language FROM users WHERE id = ?").bind(user.id).first();
+    expect(stored).toEqual({ language: "pt-BR" });
+    // Another browser: a new session, no language cookie, an English Accept-Language.
+    const otherBrowser = await sessionCookie(user.email);
+    const html = await (await request("/welcome", { headers: { Cookie: otherBrowser, "Accept-Language": "en-US" } })).text();
+    expect(html).toContain('<html lang="pt-BR">');
+    // A choice made while signed out stays with that browser only.
+    await postForm("/language", { language: "fr-CA", next: "/" });
+    expect(await env.DB.prepare("SELECT language FROM users WHERE id = ?").bind(user.id).first()).toEqual({ language: "pt-BR" });
   });
 
   it("refuses an unsupported language with 400 and sets nothing", async () => {
