@@ -1,7 +1,8 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { firstDayOfWeek, formatDate, formatNumber } from "@/schema/format";
-import { languages, negotiateLanguage } from "@/schema/languages";
+import { type Language, languages, negotiateLanguage } from "@/schema/languages";
+import { translatorFor } from "@/server/i18n/i18n";
 import { createUser, sessionCookie } from "./fixtures";
 import { cookieFrom, postForm, request } from "./helpers";
 
@@ -88,6 +89,22 @@ describe("languages", () => {
     const response = await postForm("/language", { language: "en" }, { Origin: "https://evil.example" });
     expect(response.status).toBe(403);
     expect(cookieFrom(response, "lang")).toBeUndefined();
+  });
+});
+
+describe("plurals", () => {
+  it.each<[Language, string, string]>([
+    ["en", "1 seat of Fleet allocated to Yard.", "2 seats of Fleet allocated to Yard."],
+    ["es-MX", "Se asignó 1 licencia de Fleet a Yard.", "Se asignaron 2 licencias de Fleet a Yard."],
+    ["fr-CA", "1 licence de Fleet attribuée à Yard.", "2 licences de Fleet attribuées à Yard."],
+    ["pt-BR", "1 licença de Fleet alocada a Yard.", "2 licenças de Fleet alocadas a Yard."],
+  ])("counts seats in %s through i18next: one, then several", (language, one, two) => {
+    const t = translatorFor(language, "northwind");
+    const say = (count: number) =>
+      String(t("subscriptions.allocated", { count, seats: String(count), plan: "Fleet", account: "Yard" }));
+    expect(say(1)).toBe(one);
+    expect(say(2)).toBe(two);
+    expect(say(1_000_000)).toContain("1000000");
   });
 });
 
