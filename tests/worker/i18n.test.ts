@@ -108,6 +108,18 @@ describe("plurals", () => {
   });
 });
 
+describe("pt-BR words for places", () => {
+  it("says Sites for sites and Locais for locations, never one word for both", () => {
+    const t = translatorFor("pt-BR", "northwind");
+    expect(String(t("accountShell.nav.sites"))).toBe("Sites");
+    expect(String(t("accountShell.nav.locations"))).toBe("Locais");
+    expect(String(t("rules.form.sites"))).toBe("Sites");
+    expect(String(t("rules.form.locations"))).toBe("Locais");
+    expect(String(t("rules.summary.sites", { values: "A" }))).toBe("Sites: A");
+    expect(String(t("rules.summary.locations", { values: "B" }))).toBe("Locais: B");
+  });
+});
+
 describe("locale files", () => {
   const byLanguage = new Map<string, Record<string, string>>();
   for (const [path, content] of Object.entries(files)) {
