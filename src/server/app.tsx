@@ -1,5 +1,6 @@
 import { TRPCError } from "@trpc/server";
 import { Hono } from "hono";
+import { z } from "zod";
 import { csrf } from "hono/csrf";
 import { HTTPException } from "hono/http-exception";
 import { notFoundPage } from "../routes/not-found";
@@ -40,15 +41,31 @@ function codeOf(error: unknown): ErrorCodeName {
   return "INTERNAL_SERVER_ERROR";
 }
 
+/**
+ * What the error screen says: a translated sentence. A page's bad input (a missing or malformed
+ * `?id=`, a procedure's input check) never shows the validator's raw JSON: its first message
+ * when that is one of ours, else a general sentence. Unexpected errors keep their details to
+ * the log, except in development.
+ */
+function errorMessage(error: unknown, code: ErrorCodeName, t: (key: string) => unknown, development: boolean): string {
+  const validation = error instanceof TRPCError && error.cause instanceof z.ZodError ? error.cause : null;
+  if (validation) {
+    const first = validation.issues[0]?.message ?? "";
+    return String(t(first.startsWith("validation.") ? first : "errors.badInput"));
+  }
+  const expose = development || code !== "INTERNAL_SERVER_ERROR";
+  if (!expose || !(error instanceof Error)) return String(t("errors.internal"));
+  // Anything else that looks like machine output (JSON) is not for people either.
+  return /^\s*[[{]/.test(error.message) ? String(t("errors.badInput")) : error.message;
+}
+
 /** The route error screen for anything a page threw (spec §8). */
 function errorPage(c: RouteContext, error: unknown) {
   const code = codeOf(error);
   if (code === "INTERNAL_SERVER_ERROR") console.error(error);
   const t = translatorFor(c.get("language"), c.get("settings").brandNamespace);
-  // Unexpected errors keep their details to the log, except in development.
   const development = isDevelopment(c.env);
-  const expose = development || code !== "INTERNAL_SERVER_ERROR";
-  const message = expose && error instanceof Error ? error.message : String(t("errors.internal"));
+  const message = errorMessage(error, code, t, development);
   const stack = development && error instanceof Error ? error.stack : undefined;
   return renderPage(c, {
     title: code === "FORBIDDEN" ? "errors.protected" : "errors.title",
