@@ -1,8 +1,8 @@
 import { TRPCError } from "@trpc/server";
 import { Hono } from "hono";
-import { z } from "zod";
 import { csrf } from "hono/csrf";
 import { HTTPException } from "hono/http-exception";
+import { z } from "zod";
 import { notFoundPage } from "../routes/not-found";
 import type { RouteContext } from "../routes/types";
 import { type ErrorCodeName, errorCodes, httpStatusOf } from "../schema/errors";

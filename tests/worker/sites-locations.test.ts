@@ -497,6 +497,17 @@ describe("sites and locations screens (without JavaScript)", () => {
     expect(response.headers.get("Location")).toBe(`${base()}/sites/${siteId}/general`);
   });
 
+  it("names the site and the tab in each tab page's <title>, in the reader's language", async () => {
+    const titleOf = async (path: string, cookie = cookies.owner) =>
+      /<title>([^<]*)<\/title>/.exec(await (await get(path, cookie)).text())?.[1] ?? "";
+    expect(await titleOf(`${base()}/sites/${siteId}/general`)).toBe("Screen Site — General · Site · Configuration Tool");
+    expect(await titleOf(`${base()}/sites/${siteId}/network`)).toBe("Screen Site — Network · Site · Configuration Tool");
+    expect(await titleOf(`${base()}/sites/${siteId}/locations`)).toBe("Screen Site — Locations · Site · Configuration Tool");
+    expect(await titleOf(`${base()}/sites/${siteId}/network`, `${cookies.owner}; lang=pt-BR`)).toBe(
+      "Screen Site — Rede · Site · Configuration Tool",
+    );
+  });
+
   it("lists sites with search, sort and page in the URL", async () => {
     const page = await (await get(`${base()}/sites?q=screen`, cookies.configurator)).text();
     expect(page).toContain("1 site matches “screen”");

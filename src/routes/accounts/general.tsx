@@ -2,7 +2,7 @@ import { Island } from "@/islands/runtime/island";
 import { api } from "@/server/api/procedures-route";
 import type { Account } from "@/server/data/accounts";
 import { usePage } from "@/server/render/page-context";
-import { type ActionResult, definePage, type PageProps, type RouteContext } from "../types";
+import { type ActionResult, definePage, type PageProps, type RouteContext, tabTitle } from "../types";
 import { EditAccountLayout, editHref } from "./edit-layout";
 import { postedValues, refusal, translatedErrors } from "./form-errors";
 import { timeZoneSelectOptions } from "./time-zones";
@@ -111,6 +111,7 @@ async function saveGeneral(c: RouteContext): Promise<ActionResult> {
 
 /** /accounts/edit/:accountId/general (edit-configurations): name, level, time zone; delete (edit-accounts). */
 export const accountGeneralPage = definePage<Data>({
+  title: ({ account }, t) => tabTitle(t, account.name, "accounts.tabs.general", "routes.accountSettings"),
   load: async (c) => {
     const account = await api(c).accounts.details({ id: c.req.param("accountId") ?? "" });
     return { account, canDelete: Boolean(c.get("user")?.permissions["edit-accounts"]) };

@@ -13,6 +13,8 @@ import { IslandCollector, type PageContext, PageContextValue } from "./page-cont
 type RenderOptions = {
   /** Translation key of the page title. */
   title: string;
+  /** The whole title, already translated, when the key alone does not name the page (tab pages). */
+  titleText?: string;
   status?: number;
   toaster?: boolean;
   body: ReactNode;
@@ -38,12 +40,15 @@ export function createPageContext(c: RouteContext): PageContext {
 }
 
 /** Renders a page inside the document shell and streams it. */
-export async function renderPage(c: RouteContext, { title, status = 200, toaster, body }: RenderOptions): Promise<Response> {
+export async function renderPage(
+  c: RouteContext,
+  { title, titleText, status = 200, toaster, body }: RenderOptions,
+): Promise<Response> {
   const page = createPageContext(c);
   page.currentAccount = await currentAccountOf(c);
   const stream = await renderToReadableStream(
     <PageContextValue value={page}>
-      <Document title={String(page.t(title))} signedIn={c.get("user") !== null} toaster={toaster}>
+      <Document title={titleText ?? String(page.t(title))} signedIn={c.get("user") !== null} toaster={toaster}>
         {body}
       </Document>
     </PageContextValue>,

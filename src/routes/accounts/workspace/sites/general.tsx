@@ -1,6 +1,6 @@
 import { Island } from "@/islands/runtime/island";
 import { formRefusal, postedValues, translatedErrors } from "@/routes/settings/procedure-refusal";
-import { type ActionResult, definePage, type PageProps, type RouteContext } from "@/routes/types";
+import { type ActionResult, definePage, type PageProps, type RouteContext, tabTitle } from "@/routes/types";
 import { api } from "@/server/api/procedures-route";
 import type { AccountDetails } from "@/server/current-account";
 import type { Site } from "@/server/data/sites";
@@ -67,6 +67,7 @@ async function save(c: RouteContext): Promise<ActionResult> {
 
 /** /accounts/:accountId/sites/:siteId/general (edit-configurations): name, address, time zone; the way to delete. */
 export const siteGeneralPage = definePage<Data>({
+  title: ({ site }, t) => tabTitle(t, site.name, "sites.tabs.general", "routes.site"),
   load: siteOf,
   Component: General,
   action: save,
