@@ -343,6 +343,17 @@ describe("changes to deploy", () => {
     expect(html).not.toContain("wifi › #1");
     expect(html).toContain("Yard");
     expect(html).not.toContain("hunter2");
+    // Network settings are edit-network-config's to read, in the log too (issue 9, §3).
+    const viewed = await query<{ items: { entityType: string; diff: Record<string, unknown> }[] }>(
+      "activityLogs.list",
+      { accountId },
+      cookies.technician,
+    );
+    const entry = viewed.result?.data.items.find((item) => item.entityType === "network-config");
+    expect(entry?.diff).toEqual({});
+    const technicianPage = await (await get(`/accounts/${accountId}/activity-logs`, cookies.technician)).text();
+    expect(technicianPage).toContain("Network settings");
+    expect(technicianPage).not.toContain("Yard");
   });
 });
 

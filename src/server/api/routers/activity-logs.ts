@@ -2,6 +2,7 @@ import { TRPCError } from "@trpc/server";
 import { z } from "zod";
 import { isCalendarDay, startOfDay } from "@/schema/zoned-date";
 import { type ActivityEntry, type ActivityPosition, listActivity, listChangesToDeploy } from "@/server/data/activity-logs";
+import { redactNetworkDetails } from "../network-redaction";
 import { accountInScope } from "../tenancy";
 import { router, signedInProcedure } from "../trpc";
 
@@ -72,7 +73,7 @@ export const activityLogsRouter = router({
           until: input.to ? startOfDay(input.to, account.timezone, 1) : undefined,
         },
       });
-      const items = rows.slice(0, input.limit);
+      const items = redactNetworkDetails(ctx, rows.slice(0, input.limit));
       const last = items.at(-1);
       return { items, nextCursor: rows.length > input.limit && last ? encodeCursor(last) : null };
     }),
@@ -92,6 +93,7 @@ export const activityLogsRouter = router({
     .query(async ({ ctx, input }) => {
       if (input.enabled === false) return { items: [] as ActivityEntry[], count: 0 };
       const account = await accountInScope(ctx, input.accountId);
-      return listChangesToDeploy(ctx.db, account._id, input.limit);
+      const changes = await listChangesToDeploy(ctx.db, account._id, input.limit);
+      return { ...changes, items: redactNetworkDetails(ctx, changes.items) };
     }),
 });
