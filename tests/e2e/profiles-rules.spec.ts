@@ -332,8 +332,10 @@ test.describe("without JavaScript", () => {
   test.use({ javaScriptEnabled: false });
 
   test("ajoute des profils et une règle, et réordonne avec les boutons", async ({ page, baseURL }) => {
-    await signIn(page, baseURL);
+    // Chosen before signing in: this browser's choice only. Chosen while signed in, it would be
+    // kept with the shared demo user and follow it into other specs' browsers.
     await chooseLanguage(page, baseURL, "fr-CA");
+    await signIn(page, baseURL);
     const channelsName = unique("Canaux quai");
     const deviceName = unique("Radios quai");
     const ruleName = unique("Équipe quai");

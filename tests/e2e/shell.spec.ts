@@ -342,8 +342,13 @@ test.describe("on a phone", () => {
     // The language choice works from here, and the menu signs out.
     await banner.getByRole("button", { name: "español - México" }).click();
     await expect(page.locator("html")).toHaveAttribute("lang", "es-MX");
+    // Back to English: a signed-in choice is kept with the (shared demo) user, so other
+    // browsers signing in as the owner would open in Spanish.
     await page.getByRole("banner").getByText("Menú", { exact: true }).click();
-    await page.getByRole("banner").getByRole("button", { name: "Cerrar sesión" }).click();
+    await page.getByRole("banner").getByRole("button", { name: "English", exact: true }).click();
+    await expect(page.locator("html")).toHaveAttribute("lang", "en");
+    await page.getByRole("banner").getByText("Menu", { exact: true }).click();
+    await page.getByRole("banner").getByRole("button", { name: "Sign out" }).click();
     await expect(page).toHaveURL(`${baseURL}/`);
     expect(await (await page.request.get("/api/me")).json()).toEqual({ ok: false });
   });
