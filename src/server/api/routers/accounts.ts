@@ -4,6 +4,7 @@ import { mergeSecrets, networkConfigInput, passphraseProblems, viewOf } from "@/
 import type { D1Result } from "@/server/cloudflare";
 import {
   type Account,
+  accountSortArity,
   deleteAccountStatement,
   findAccountNetworkConfig,
   insertAccountStatement,
@@ -13,11 +14,14 @@ import {
   updateAccountStatement,
 } from "@/server/data/accounts";
 import { activityStatement, diffOf } from "@/server/data/activity-logs";
+import { cursorFrom } from "@/server/data/keyset";
 import { accountInScope, assertOrganizationInScope } from "../tenancy";
 import { type ApiContext, procedureWith, router, signedInProcedure } from "../trpc";
 import { accountSummaryProcedures } from "./account-summary";
 
 const id = z.string().min(1).max(64);
+/** A page cursor as lists hand them out; one that is not ours reads as "from the start". */
+const cursorText = z.string().max(1_000).optional();
 const name = z.string().trim().min(1, "validation.Required").max(120, "validation.NameTooLong");
 const level = z.enum(["essential", "advanced"]);
 const timezone = z
@@ -50,26 +54,31 @@ function assertWritten(result: D1Result | undefined, t: ApiContext["t"]) {
 export const accountsRouter = router({
   ...accountSummaryProcedures,
 
+  /**
+   * One page of the accounts of an organization's tree. Paging is by cursor: `after`/`before`
+   * are the `next`/`previous` of an earlier answer; `total` stops counting at 1,000 (`more`).
+   */
   list: signedInProcedure
     .input(
       z.object({
         orgId: id,
         search: z.string().max(120).default(""),
         sort: z.enum(["name", "-name", "updated", "-updated", "level", "-level"]).default("name"),
-        page: z.number().int().min(1).max(100_000).default(1),
+        after: cursorText,
+        before: cursorText,
         pageSize: z.number().int().min(1).max(100).default(25),
       }),
     )
     .query(async ({ ctx, input }) => {
       await assertOrganizationInScope(ctx, input.orgId);
-      const { items, total } = await listAccounts(ctx.db, {
+      const page = await listAccounts(ctx.db, {
         orgId: input.orgId,
         search: input.search,
         sort: input.sort,
         limit: input.pageSize,
-        offset: (input.page - 1) * input.pageSize,
+        cursor: cursorFrom(input.after, input.before, accountSortArity(input.sort)),
       });
-      return { items: items.map(listed), total, page: input.page, pageSize: input.pageSize };
+      return { ...page, items: page.items.map(listed), pageSize: input.pageSize };
     }),
 
   details: signedInProcedure.input(z.object({ id })).query(async ({ ctx, input }) => listed(await accountInScope(ctx, input.id))),
