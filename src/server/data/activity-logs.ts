@@ -1,4 +1,5 @@
 import { all, type Db, first, newId, now, statement } from "./db";
+import { containsText } from "./fts";
 
 export type ActivityAction = "create" | "update" | "delete";
 
@@ -121,10 +122,6 @@ export type ActivityFilter = {
   until?: string;
 };
 
-function likePattern(search: string): string {
-  return `%${search.replaceAll("\\", "\\\\").replaceAll("%", "\\%").replaceAll("_", "\\_")}%`;
-}
-
 /**
  * An account's log, newest first, one page after `after`. Keyset paging on (created_at, id):
  * the row-value comparison seeks into the (account_id, created_at, id) index, so page 400
@@ -151,8 +148,8 @@ export async function listActivity(
     params.push(filter.entityType);
   }
   if (filter.actor) {
-    where.push("actor_email LIKE ? ESCAPE '\\'");
-    params.push(likePattern(filter.actor));
+    where.push(containsText("actor_email"));
+    params.push(filter.actor);
   }
   if (filter.from) {
     where.push("created_at >= ?");

@@ -31,3 +31,13 @@ export function ftsQuery(search: string): string | null {
 export function ftsRowids(table: "accounts" | "sites" | "locations", query: string): { sql: string; params: [string] } {
   return { sql: `SELECT rowid FROM ${table}_fts WHERE ${table}_fts MATCH ?`, params: [query] };
 }
+
+/**
+ * Substring search for short lists that stay inside one small scope (an account's profiles,
+ * an organization's users, one account's log by actor): `instr` over the scope's rows, which
+ * an index has already narrowed. Unlike LIKE it has no pattern to be "too complex", and no
+ * wildcard characters to escape. SQLite's lower() folds ASCII only; both sides fold alike.
+ */
+export function containsText(column: string): string {
+  return `instr(lower(${column}), lower(?)) > 0`;
+}

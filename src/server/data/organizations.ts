@@ -95,10 +95,6 @@ export type OrganizationNode = Organization & { depth: number; parentName: strin
 
 type NodeRow = Row & { depth: number; parent_name: string | null };
 
-function likePattern(search: string): string {
-  return `%${search.replaceAll("\\", "\\\\").replaceAll("%", "\\%").replaceAll("_", "\\_")}%`;
-}
-
 /**
  * `rootId` and its descendants in tree order (each parent right before its children, siblings
  * by name), with their depth below the root; `search` keeps the matching names only.
@@ -115,10 +111,10 @@ export async function listOrganizationNodes(db: Db, rootId: string, search = "")
      )
      SELECT o.id, o.name, o.kind, o.parent_id, o.created_at, o.updated_at, o.version, tree.depth, p.name AS parent_name
      FROM tree JOIN organizations o ON o.id = tree.id LEFT JOIN organizations p ON p.id = o.parent_id
-     WHERE o.name LIKE ? ESCAPE '\\'
+     WHERE instr(lower(o.name), lower(?)) > 0
      ORDER BY tree.path`,
     rootId,
-    likePattern(search.trim()),
+    search.trim(),
   );
   // The root's parent lies outside the caller's tree: it is not named.
   return rows.map((row) =>

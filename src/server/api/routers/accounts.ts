@@ -14,14 +14,12 @@ import {
   updateAccountStatement,
 } from "@/server/data/accounts";
 import { activityStatement, diffOf } from "@/server/data/activity-logs";
-import { cursorFrom } from "@/server/data/keyset";
+import { cursorOf, pageInput } from "../list-input";
 import { accountInScope, assertOrganizationInScope } from "../tenancy";
 import { type ApiContext, procedureWith, router, signedInProcedure } from "../trpc";
 import { accountSummaryProcedures } from "./account-summary";
 
 const id = z.string().min(1).max(64);
-/** A page cursor as lists hand them out; one that is not ours reads as "from the start". */
-const cursorText = z.string().max(1_000).optional();
 const name = z.string().trim().min(1, "validation.Required").max(120, "validation.NameTooLong");
 const level = z.enum(["essential", "advanced"]);
 const timezone = z
@@ -64,9 +62,7 @@ export const accountsRouter = router({
         orgId: id,
         search: z.string().max(120).default(""),
         sort: z.enum(["name", "-name", "updated", "-updated", "level", "-level"]).default("name"),
-        after: cursorText,
-        before: cursorText,
-        pageSize: z.number().int().min(1).max(100).default(25),
+        ...pageInput,
       }),
     )
     .query(async ({ ctx, input }) => {
@@ -76,7 +72,7 @@ export const accountsRouter = router({
         search: input.search,
         sort: input.sort,
         limit: input.pageSize,
-        cursor: cursorFrom(input.after, input.before, accountSortArity(input.sort)),
+        cursor: cursorOf(input, accountSortArity(input.sort)),
       });
       return { ...page, items: page.items.map(listed), pageSize: input.pageSize };
     }),

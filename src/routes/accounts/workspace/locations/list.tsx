@@ -1,6 +1,7 @@
 import { definePage, type PageProps } from "@/routes/types";
 import { api } from "@/server/api/procedures-route";
 import { type AccountDetails, accountDetails } from "@/server/current-account";
+import type { Total } from "@/server/data/keyset";
 import type { Location } from "@/server/data/locations";
 import { usePage } from "@/server/render/page-context";
 import { ButtonLink } from "@/ui/button";
@@ -9,12 +10,28 @@ import { SelectField } from "@/ui/field";
 import { PageHeader } from "@/ui/page-header";
 import { AccountLayout } from "@/ui/shell/account-layout";
 import type { Column } from "@/ui/table";
-import { PAGE_SIZE, pageCount, parseWorkspaceQuery, queryHref, sortLink, type WorkspaceListQuery } from "../list-query";
+import {
+  cursorInput,
+  lostCursor,
+  PAGE_SIZE,
+  parseWorkspaceQuery,
+  queryHref,
+  sortLink,
+  type WorkspaceListQuery,
+} from "../list-query";
 import { PagedTable, SearchForm, UpdatedAt } from "../list-view";
 import { addLocationHref, addSiteHref, editLocationHref, locationsHref, siteHref } from "../paths";
 import type { SiteOption } from "./location-form";
 
-type Data = { account: AccountDetails; query: WorkspaceListQuery; sites: SiteOption[]; items: Location[]; total: number };
+type Data = {
+  account: AccountDetails;
+  query: WorkspaceListQuery;
+  sites: SiteOption[];
+  items: Location[];
+  total: Total;
+  next: string | null;
+  previous: string | null;
+};
 
 function LocationsList({ data }: PageProps<Data>) {
   const { t } = usePage();
@@ -54,7 +71,7 @@ function LocationsList({ data }: PageProps<Data>) {
       cell: (location) => <UpdatedAt value={location.updatedAt} />,
     },
   ];
-  const nothingYet = total === 0 && query.q === "" && query.site === "";
+  const nothingYet = total.count === 0 && query.q === "" && query.site === "";
   return (
     <AccountLayout account={account}>
       <PageHeader
@@ -89,6 +106,8 @@ function LocationsList({ data }: PageProps<Data>) {
             base={base}
             query={query}
             total={total}
+            next={data.next}
+            previous={data.previous}
             rows={items}
             columns={columns}
             rowKey={(location) => location._id}
@@ -121,14 +140,14 @@ export const locationsListPage = definePage<Data>({
         siteId: query.site || undefined,
         search: query.q,
         sort: query.sort,
-        page: query.page,
+        ...cursorInput(query),
         pageSize: PAGE_SIZE,
       }),
     ]);
-    if (result.items.length === 0 && query.page > 1 && result.total > 0) {
-      return c.redirect(queryHref(locationsHref(accountId), query, { page: pageCount(result.total) }), 302);
+    if (lostCursor(query, result)) {
+      return c.redirect(queryHref(locationsHref(accountId), query), 302);
     }
-    return { account, query, sites, items: result.items, total: result.total };
+    return { account, query, sites, items: result.items, total: result.total, next: result.next, previous: result.previous };
   },
   Component: LocationsList,
 });

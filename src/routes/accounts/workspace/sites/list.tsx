@@ -1,6 +1,7 @@
 import { definePage, type PageProps } from "@/routes/types";
 import { api } from "@/server/api/procedures-route";
 import { type AccountDetails, accountDetails } from "@/server/current-account";
+import type { Total } from "@/server/data/keyset";
 import type { Site } from "@/server/data/sites";
 import { usePage } from "@/server/render/page-context";
 import { ButtonLink } from "@/ui/button";
@@ -8,11 +9,26 @@ import { EmptyState } from "@/ui/empty-state";
 import { PageHeader } from "@/ui/page-header";
 import { AccountLayout } from "@/ui/shell/account-layout";
 import type { Column } from "@/ui/table";
-import { PAGE_SIZE, pageCount, parseWorkspaceQuery, queryHref, sortLink, type WorkspaceListQuery } from "../list-query";
+import {
+  cursorInput,
+  lostCursor,
+  PAGE_SIZE,
+  parseWorkspaceQuery,
+  queryHref,
+  sortLink,
+  type WorkspaceListQuery,
+} from "../list-query";
 import { PagedTable, SearchForm, UpdatedAt } from "../list-view";
 import { addSiteHref, siteHref, sitesHref } from "../paths";
 
-type Data = { account: AccountDetails; query: WorkspaceListQuery; items: Site[]; total: number };
+type Data = {
+  account: AccountDetails;
+  query: WorkspaceListQuery;
+  items: Site[];
+  total: Total;
+  next: string | null;
+  previous: string | null;
+};
 
 function SitesList({ data }: PageProps<Data>) {
   const { t } = usePage();
@@ -44,7 +60,7 @@ function SitesList({ data }: PageProps<Data>) {
       cell: (site) => <UpdatedAt value={site.updatedAt} />,
     },
   ];
-  const nothingYet = total === 0 && query.q === "";
+  const nothingYet = total.count === 0 && query.q === "";
   return (
     <AccountLayout account={account}>
       <PageHeader
@@ -65,6 +81,8 @@ function SitesList({ data }: PageProps<Data>) {
             base={base}
             query={query}
             total={total}
+            next={data.next}
+            previous={data.previous}
             rows={items}
             columns={columns}
             rowKey={(site) => site._id}
@@ -90,13 +108,13 @@ export const sitesListPage = definePage<Data>({
     const query = parseWorkspaceQuery(new URL(c.req.url));
     const [account, result] = await Promise.all([
       accountDetails(c, accountId),
-      api(c).sites.list({ accountId, search: query.q, sort: query.sort, page: query.page, pageSize: PAGE_SIZE }),
+      api(c).sites.list({ accountId, search: query.q, sort: query.sort, ...cursorInput(query), pageSize: PAGE_SIZE }),
     ]);
-    // Past the last page (rows were deleted, or a hand-made URL): show the last one.
-    if (result.items.length === 0 && query.page > 1 && result.total > 0) {
-      return c.redirect(queryHref(sitesHref(accountId), query, { page: pageCount(result.total) }), 302);
+    // A cursor whose rows were deleted meanwhile: start again from the first page.
+    if (lostCursor(query, result)) {
+      return c.redirect(queryHref(sitesHref(accountId), query), 302);
     }
-    return { account, query, items: result.items, total: result.total };
+    return { account, query, items: result.items, total: result.total, next: result.next, previous: result.previous };
   },
   Component: SitesList,
 });

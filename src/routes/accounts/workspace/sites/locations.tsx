@@ -1,6 +1,7 @@
 import { definePage, type PageProps } from "@/routes/types";
 import { api } from "@/server/api/procedures-route";
 import type { AccountDetails } from "@/server/current-account";
+import type { Total } from "@/server/data/keyset";
 import type { Location } from "@/server/data/locations";
 import type { Site } from "@/server/data/sites";
 import { usePage } from "@/server/render/page-context";
@@ -8,12 +9,28 @@ import { ButtonLink } from "@/ui/button";
 import { EmptyState } from "@/ui/empty-state";
 import type { Column } from "@/ui/table";
 import { SiteLayout } from "../layouts";
-import { PAGE_SIZE, pageCount, parseWorkspaceQuery, queryHref, sortLink, type WorkspaceListQuery } from "../list-query";
+import {
+  cursorInput,
+  lostCursor,
+  PAGE_SIZE,
+  parseWorkspaceQuery,
+  queryHref,
+  sortLink,
+  type WorkspaceListQuery,
+} from "../list-query";
 import { PagedTable, SearchForm, UpdatedAt } from "../list-view";
 import { siteOf } from "../load";
 import { addLocationHref, siteHref, siteLocationHref } from "../paths";
 
-type Data = { account: AccountDetails; site: Site; query: WorkspaceListQuery; items: Location[]; total: number };
+type Data = {
+  account: AccountDetails;
+  site: Site;
+  query: WorkspaceListQuery;
+  items: Location[];
+  total: Total;
+  next: string | null;
+  previous: string | null;
+};
 
 function SiteLocations({ data }: PageProps<Data>) {
   const { t } = usePage();
@@ -39,7 +56,7 @@ function SiteLocations({ data }: PageProps<Data>) {
       cell: (location) => <UpdatedAt value={location.updatedAt} />,
     },
   ];
-  const nothingYet = total === 0 && query.q === "";
+  const nothingYet = total.count === 0 && query.q === "";
   return (
     <SiteLayout account={account} site={site} current="locations">
       <div className="mb-4 flex flex-wrap items-start justify-between gap-4">
@@ -59,6 +76,8 @@ function SiteLocations({ data }: PageProps<Data>) {
             base={base}
             query={query}
             total={total}
+            next={data.next}
+            previous={data.previous}
             rows={items}
             columns={columns}
             rowKey={(location) => location._id}
@@ -87,13 +106,13 @@ export const siteLocationsPage = definePage<Data>({
       siteId: site._id,
       search: query.q,
       sort: query.sort,
-      page: query.page,
+      ...cursorInput(query),
       pageSize: PAGE_SIZE,
     });
-    if (result.items.length === 0 && query.page > 1 && result.total > 0) {
-      return c.redirect(queryHref(siteHref(account._id, site._id, "locations"), query, { page: pageCount(result.total) }), 302);
+    if (lostCursor(query, result)) {
+      return c.redirect(queryHref(siteHref(account._id, site._id, "locations"), query), 302);
     }
-    return { account, site, query, items: result.items, total: result.total };
+    return { account, site, query, items: result.items, total: result.total, next: result.next, previous: result.previous };
   },
   Component: SiteLocations,
 });
