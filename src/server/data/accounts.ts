@@ -50,6 +50,21 @@ export async function findAccount(db: Db, id: string): Promise<Account | null> {
   return row ? toAccount(row) : null;
 }
 
+/**
+ * The account if it belongs to `rootOrgId` or an organization below it, in one read (the
+ * tenant check and the row together): anything else is null, as if it did not exist.
+ */
+export async function findAccountWithin(db: Db, rootOrgId: string, id: string): Promise<Account | null> {
+  const row = await first<Row>(
+    db,
+    `SELECT ${aliasedColumns} FROM accounts a JOIN organization_ancestors t ON t.org_id = a.org_id AND t.ancestor_id = ?
+     WHERE a.id = ?`,
+    rootOrgId,
+    id,
+  );
+  return row ? toAccount(row) : null;
+}
+
 export type AccountSort = "name" | "-name" | "updated" | "-updated" | "level" | "-level";
 
 /**

@@ -59,16 +59,11 @@ export async function listOrganizationTree(db: Db, rootId: string): Promise<Orga
   return rows.map(toOrganization);
 }
 
-/** True when `orgId` is `rootId` or one of its descendants. */
+/** True when `orgId` is `rootId` or one of its descendants (one probe of organization_ancestors). */
 export async function isWithinOrganization(db: Db, rootId: string, orgId: string): Promise<boolean> {
   const row = await first<{ found: number }>(
     db,
-    `WITH RECURSIVE ancestry(id, parent_id) AS (
-       SELECT id, parent_id FROM organizations WHERE id = ?
-       UNION ALL
-       SELECT o.id, o.parent_id FROM organizations o JOIN ancestry a ON o.id = a.parent_id
-     )
-     SELECT 1 AS found FROM ancestry WHERE id = ? LIMIT 1`,
+    "SELECT 1 AS found FROM organization_ancestors WHERE org_id = ? AND ancestor_id = ?",
     orgId,
     rootId,
   );

@@ -63,6 +63,17 @@ export async function findUserByEmail(db: Db, email: string): Promise<User | nul
   return row ? toUser(row) : null;
 }
 
+export type UserRow = Row;
+
+export function userFromRow(row: Row | null | undefined): User | null {
+  return row ? toUser(row) : null;
+}
+
+/** The user of a session (by the session's id), for reading both in one batch. */
+export function userOfSessionStatement(db: Db, sessionId: string) {
+  return statement(db, `SELECT ${columns} FROM users WHERE id = (SELECT user_id FROM sessions WHERE id = ?)`, sessionId);
+}
+
 export async function findUserById(db: Db, id: string): Promise<User | null> {
   const row = await first<Row>(db, `SELECT ${columns} FROM users WHERE id = ?`, id);
   return row ? toUser(row) : null;
