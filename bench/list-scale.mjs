@@ -4,7 +4,7 @@
 // database, not npm start's), reads the BENCH_JSON line it prints, and writes the ratios to
 // bench/results/list-scale.json and list-scale.md.
 //
-// Alone: node bench/list-scale.mjs   (BENCH_RUNS=15 requests per figure, median taken)
+// Alone: node bench/list-scale.mjs   (15 requests per figure after 2 warm-ups, median taken)
 import { spawnSync } from "node:child_process";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -43,7 +43,9 @@ export function listScaleMarkdown(data) {
   ];
   for (const [label, byRows] of Object.entries(data.scale)) {
     const ratio = byRows[large] / byRows[small];
-    lines.push(`| ${label} | ${data.scales.map((n) => fmt(byRows[n])).join(" | ")} | ${fmt(ratio)}× | ${ratio <= SCALE_GOAL ? "met" : "**missed**"} |`);
+    lines.push(
+      `| ${label} | ${data.scales.map((n) => fmt(byRows[n])).join(" | ")} | ${fmt(ratio)}× | ${ratio <= SCALE_GOAL ? "met" : "**missed**"} |`,
+    );
   }
   const noopKey = Object.keys(data.cost)[0];
   const noop = data.cost[noopKey];
@@ -62,7 +64,10 @@ export function listScaleMarkdown(data) {
 }
 
 export async function writeListScale(data) {
-  await writeFile(join(ROOT, "bench/results/list-scale.json"), `${JSON.stringify({ at: new Date().toISOString(), ...data }, null, 2)}\n`);
+  await writeFile(
+    join(ROOT, "bench/results/list-scale.json"),
+    `${JSON.stringify({ at: new Date().toISOString(), ...data }, null, 2)}\n`,
+  );
   const markdown = listScaleMarkdown(data);
   await writeFile(join(ROOT, "bench/results/list-scale.md"), markdown);
   return markdown;

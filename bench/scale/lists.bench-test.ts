@@ -13,7 +13,7 @@ import { ORIGIN } from "../../tests/worker/helpers";
 // BENCH_JSON line is what bench/list-scale.mjs writes to bench/results.
 
 const SCALES = [100, 10_000, 100_000];
-const RUNS = Number(env.BENCH_RUNS ?? 15);
+const RUNS = 15;
 const app = createApp();
 
 async function timeOf(path: string, cookie: string): Promise<number> {

@@ -6,14 +6,13 @@ import type { D1PreparedStatement } from "../cloudflare";
 import { batch } from "../data/db";
 import {
   deleteSessionStatement,
-  findSession,
   findSessionAndUser,
   insertSessionStatement,
   type SessionRecord,
   type SessionStage,
   touchSession,
 } from "../data/sessions";
-import { findUserById, type User } from "../data/users";
+import type { User } from "../data/users";
 import type { AppEnv } from "../env";
 import { clientAddress } from "./client-address";
 import { randomToken, sha256Hex } from "./crypto";

@@ -57,51 +57,61 @@ export function SearchForm({ action, query, filters }: { action: string; query: 
   );
 }
 
-/**
- * A server-paginated table: how many rows match (past COUNT_CAP, "1,000+"), the rows of this
- * page, and previous / next cursor links that keep the search and the sort.
- */
-export function PagedTable<Row>({
-  base,
-  query,
-  total,
-  next,
-  previous,
-  rows,
-  columns,
-  rowKey,
-  texts,
-}: {
-  base: string;
+/** What a list page loads: its URL state and one page of rows (named-list.ts). */
+export type ListPage<Row> = {
   query: WorkspaceListQuery;
+  items: Row[];
   total: Total;
   next: string | null;
   previous: string | null;
-  rows: Row[];
+};
+
+/** The ListPage of a list procedure's answer. */
+export function listPageOf<Row>(query: WorkspaceListQuery, result: Omit<ListPage<Row>, "query">): ListPage<Row> {
+  return { query, items: result.items, total: result.total, next: result.next, previous: result.previous };
+}
+
+/**
+ * A server-paginated table: how many rows match (past COUNT_CAP, "1,000+"), the rows of this
+ * page, and previous / next cursor links that keep the search and the sort. `keys` names the
+ * list's translations: `<keys>.count` and `<keys>.matching` (plurals taking {{total}}, and
+ * {{search}}), `<keys>.noMatchTitle`, `<keys>.noMatch`, `<keys>.pages`.
+ */
+export function PagedTable<Row>({
+  base,
+  page,
+  columns,
+  rowKey,
+  caption,
+  keys,
+}: {
+  base: string;
+  page: ListPage<Row>;
   columns: Column<Row>[];
   rowKey: (row: Row) => string;
-  /** count and matching are plural keys taking {{total}} (and {{search}}). */
-  texts: { caption: string; count: string; matching: string; noMatchTitle: string; noMatch: string; pages: string };
+  caption: string;
+  keys: "sites.list" | "locations.list";
 }) {
   const { t, language } = usePage();
+  const { query, total, next, previous } = page;
   const shown = `${formatNumber(language, total.count)}${total.more ? "+" : ""}`;
   return (
     <>
       <p role="status" className="mb-2 text-sm text-slate-700">
         {query.q
-          ? t(texts.matching, { count: total.count, total: shown, search: query.q })
-          : t(texts.count, { count: total.count, total: shown })}
+          ? t(`${keys}.matching`, { count: total.count, total: shown, search: query.q })
+          : t(`${keys}.count`, { count: total.count, total: shown })}
       </p>
       <Table
-        caption={texts.caption}
+        caption={caption}
         columns={columns}
-        rows={rows}
+        rows={page.items}
         rowKey={rowKey}
-        empty={<EmptyState title={String(t(texts.noMatchTitle))} description={String(t(texts.noMatch))} />}
+        empty={<EmptyState title={String(t(`${keys}.noMatchTitle`))} description={String(t(`${keys}.noMatch`))} />}
       />
       {(next || previous) && (
         <Pager
-          label={String(t(texts.pages))}
+          label={String(t(`${keys}.pages`))}
           previous={{
             href: previous ? queryHref(base, query, { before: previous }) : null,
             label: String(t("workspace.list.previous")),

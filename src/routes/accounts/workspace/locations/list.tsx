@@ -1,7 +1,6 @@
 import { definePage, type PageProps } from "@/routes/types";
 import { api } from "@/server/api/procedures-route";
 import { type AccountDetails, accountDetails } from "@/server/current-account";
-import type { Total } from "@/server/data/keyset";
 import type { Location } from "@/server/data/locations";
 import { usePage } from "@/server/render/page-context";
 import { ButtonLink } from "@/ui/button";
@@ -10,32 +9,19 @@ import { SelectField } from "@/ui/field";
 import { PageHeader } from "@/ui/page-header";
 import { AccountLayout } from "@/ui/shell/account-layout";
 import type { Column } from "@/ui/table";
-import {
-  cursorInput,
-  lostCursor,
-  PAGE_SIZE,
-  parseWorkspaceQuery,
-  queryHref,
-  sortLink,
-  type WorkspaceListQuery,
-} from "../list-query";
-import { PagedTable, SearchForm, UpdatedAt } from "../list-view";
+import { cursorInput, lostCursor, PAGE_SIZE, parseWorkspaceQuery, queryHref, sortLink } from "../list-query";
+import { type ListPage, listPageOf, PagedTable, SearchForm, UpdatedAt } from "../list-view";
 import { addLocationHref, addSiteHref, editLocationHref, locationsHref, siteHref } from "../paths";
 import type { SiteOption } from "./location-form";
 
-type Data = {
+type Data = ListPage<Location> & {
   account: AccountDetails;
-  query: WorkspaceListQuery;
   sites: SiteOption[];
-  items: Location[];
-  total: Total;
-  next: string | null;
-  previous: string | null;
 };
 
 function LocationsList({ data }: PageProps<Data>) {
   const { t } = usePage();
-  const { account, query, sites, items, total } = data;
+  const { account, query, sites, total } = data;
   const base = locationsHref(account._id);
   const addButton =
     sites.length > 0 ? (
@@ -104,21 +90,11 @@ function LocationsList({ data }: PageProps<Data>) {
           />
           <PagedTable
             base={base}
-            query={query}
-            total={total}
-            next={data.next}
-            previous={data.previous}
-            rows={items}
+            page={data}
             columns={columns}
             rowKey={(location) => location._id}
-            texts={{
-              caption: String(t("routes.locations")),
-              count: "locations.list.count",
-              matching: "locations.list.matching",
-              noMatchTitle: "locations.list.noMatchTitle",
-              noMatch: "locations.list.noMatch",
-              pages: "locations.list.pages",
-            }}
+            caption={String(t("routes.locations"))}
+            keys="locations.list"
           />
         </>
       )}
@@ -147,7 +123,7 @@ export const locationsListPage = definePage<Data>({
     if (lostCursor(query, result)) {
       return c.redirect(queryHref(locationsHref(accountId), query), 302);
     }
-    return { account, query, sites, items: result.items, total: result.total, next: result.next, previous: result.previous };
+    return { account, sites, ...listPageOf(query, result) };
   },
   Component: LocationsList,
 });

@@ -1,7 +1,6 @@
 import { definePage, type PageProps } from "@/routes/types";
 import { api } from "@/server/api/procedures-route";
 import { type AccountDetails, accountDetails } from "@/server/current-account";
-import type { Total } from "@/server/data/keyset";
 import type { Site } from "@/server/data/sites";
 import { usePage } from "@/server/render/page-context";
 import { ButtonLink } from "@/ui/button";
@@ -9,30 +8,17 @@ import { EmptyState } from "@/ui/empty-state";
 import { PageHeader } from "@/ui/page-header";
 import { AccountLayout } from "@/ui/shell/account-layout";
 import type { Column } from "@/ui/table";
-import {
-  cursorInput,
-  lostCursor,
-  PAGE_SIZE,
-  parseWorkspaceQuery,
-  queryHref,
-  sortLink,
-  type WorkspaceListQuery,
-} from "../list-query";
-import { PagedTable, SearchForm, UpdatedAt } from "../list-view";
+import { cursorInput, lostCursor, PAGE_SIZE, parseWorkspaceQuery, queryHref, sortLink } from "../list-query";
+import { type ListPage, listPageOf, PagedTable, SearchForm, UpdatedAt } from "../list-view";
 import { addSiteHref, siteHref, sitesHref } from "../paths";
 
-type Data = {
+type Data = ListPage<Site> & {
   account: AccountDetails;
-  query: WorkspaceListQuery;
-  items: Site[];
-  total: Total;
-  next: string | null;
-  previous: string | null;
 };
 
 function SitesList({ data }: PageProps<Data>) {
   const { t } = usePage();
-  const { account, query, items, total } = data;
+  const { account, query, total } = data;
   const base = sitesHref(account._id);
   const addButton = <ButtonLink href={addSiteHref(account._id)}>{t("sites.list.add")}</ButtonLink>;
   const columns: Column<Site>[] = [
@@ -79,21 +65,11 @@ function SitesList({ data }: PageProps<Data>) {
           <SearchForm action={base} query={query} />
           <PagedTable
             base={base}
-            query={query}
-            total={total}
-            next={data.next}
-            previous={data.previous}
-            rows={items}
+            page={data}
             columns={columns}
             rowKey={(site) => site._id}
-            texts={{
-              caption: String(t("routes.sites")),
-              count: "sites.list.count",
-              matching: "sites.list.matching",
-              noMatchTitle: "sites.list.noMatchTitle",
-              noMatch: "sites.list.noMatch",
-              pages: "sites.list.pages",
-            }}
+            caption={String(t("routes.sites"))}
+            keys="sites.list"
           />
         </>
       )}
@@ -114,7 +90,7 @@ export const sitesListPage = definePage<Data>({
     if (lostCursor(query, result)) {
       return c.redirect(queryHref(sitesHref(accountId), query), 302);
     }
-    return { account, query, items: result.items, total: result.total, next: result.next, previous: result.previous };
+    return { account, ...listPageOf(query, result) };
   },
   Component: SitesList,
 });

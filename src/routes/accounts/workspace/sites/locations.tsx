@@ -1,7 +1,6 @@
 import { definePage, type PageProps } from "@/routes/types";
 import { api } from "@/server/api/procedures-route";
 import type { AccountDetails } from "@/server/current-account";
-import type { Total } from "@/server/data/keyset";
 import type { Location } from "@/server/data/locations";
 import type { Site } from "@/server/data/sites";
 import { usePage } from "@/server/render/page-context";
@@ -9,32 +8,19 @@ import { ButtonLink } from "@/ui/button";
 import { EmptyState } from "@/ui/empty-state";
 import type { Column } from "@/ui/table";
 import { SiteLayout } from "../layouts";
-import {
-  cursorInput,
-  lostCursor,
-  PAGE_SIZE,
-  parseWorkspaceQuery,
-  queryHref,
-  sortLink,
-  type WorkspaceListQuery,
-} from "../list-query";
-import { PagedTable, SearchForm, UpdatedAt } from "../list-view";
+import { cursorInput, lostCursor, PAGE_SIZE, parseWorkspaceQuery, queryHref, sortLink } from "../list-query";
+import { type ListPage, listPageOf, PagedTable, SearchForm, UpdatedAt } from "../list-view";
 import { siteOf } from "../load";
 import { addLocationHref, siteHref, siteLocationHref } from "../paths";
 
-type Data = {
+type Data = ListPage<Location> & {
   account: AccountDetails;
   site: Site;
-  query: WorkspaceListQuery;
-  items: Location[];
-  total: Total;
-  next: string | null;
-  previous: string | null;
 };
 
 function SiteLocations({ data }: PageProps<Data>) {
   const { t } = usePage();
-  const { account, site, query, items, total } = data;
+  const { account, site, query, total } = data;
   const base = siteHref(account._id, site._id, "locations");
   const addButton = <ButtonLink href={addLocationHref(account._id, site._id)}>{t("sites.locations.add")}</ButtonLink>;
   const columns: Column<Location>[] = [
@@ -74,21 +60,11 @@ function SiteLocations({ data }: PageProps<Data>) {
           <SearchForm action={base} query={query} />
           <PagedTable
             base={base}
-            query={query}
-            total={total}
-            next={data.next}
-            previous={data.previous}
-            rows={items}
+            page={data}
             columns={columns}
             rowKey={(location) => location._id}
-            texts={{
-              caption: String(t("sites.tabs.locations")),
-              count: "locations.list.count",
-              matching: "locations.list.matching",
-              noMatchTitle: "locations.list.noMatchTitle",
-              noMatch: "locations.list.noMatch",
-              pages: "locations.list.pages",
-            }}
+            caption={String(t("sites.tabs.locations"))}
+            keys="locations.list"
           />
         </>
       )}
@@ -112,7 +88,7 @@ export const siteLocationsPage = definePage<Data>({
     if (lostCursor(query, result)) {
       return c.redirect(queryHref(siteHref(account._id, site._id, "locations"), query), 302);
     }
-    return { account, site, query, items: result.items, total: result.total, next: result.next, previous: result.previous };
+    return { account, site, ...listPageOf(query, result) };
   },
   Component: SiteLocations,
 });
