@@ -6,7 +6,9 @@
 //
 // Alone: node bench/list-scale.mjs   (15 requests per figure after 2 warm-ups, median taken)
 import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
+import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { ROOT } from "./server.mjs";
@@ -21,12 +23,17 @@ export function measureListScale() {
     encoding: "utf8",
     maxBuffer: 64 * 1024 * 1024,
   });
-  const line = `${result.stdout}`.split("\n").find((text) => text.startsWith("BENCH_JSON "));
+  return parseBenchJson(`${result.stdout}`, result.stderr);
+}
+
+/** The figures of the BENCH_JSON line in Vitest's output (which may put colour codes before it). */
+export function parseBenchJson(stdout, stderr = "") {
+  const line = stdout.split("\n").find((text) => text.includes("BENCH_JSON {"));
   if (!line) {
-    process.stderr.write(`${result.stdout}\n${result.stderr}`);
+    process.stderr.write(`${stdout}\n${stderr}`);
     throw new Error("the scale benchmark printed no BENCH_JSON line");
   }
-  return JSON.parse(line.slice("BENCH_JSON ".length));
+  return JSON.parse(line.slice(line.indexOf("BENCH_JSON ") + "BENCH_JSON ".length));
 }
 
 const fmt = (value) => value.toFixed(2);
@@ -37,6 +44,9 @@ export function listScaleMarkdown(data) {
     `## Lists at ${data.scales.map((n) => n.toLocaleString("en")).join(" / ")} rows`,
     "",
     `Median of ${data.runs} whole requests through the Worker's app in workerd (session, procedures, D1, rendering), one at a time.`,
+    `Load average when written: ${loadavg()
+      .map((v) => v.toFixed(1))
+      .join(", ")} on ${cpus().length} cores (other agents' work): single figures are noisy, compare within a row.`,
     "",
     `| case | ${data.scales.map((n) => `${n.toLocaleString("en")} rows (ms)`).join(" | ")} | ratio ${large.toLocaleString("en")} / ${small} | goal ≤ ${SCALE_GOAL} |`,
     `| --- | ${data.scales.map(() => "---:").join(" | ")} | ---: | --- |`,
@@ -74,6 +84,8 @@ export async function writeListScale(data) {
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
-  const data = measureListScale();
+  // `node bench/list-scale.mjs --from-log FILE` writes the results of a run's saved output.
+  const fromLog = process.argv.indexOf("--from-log");
+  const data = fromLog > 0 ? parseBenchJson(readFileSync(process.argv[fromLog + 1] ?? "", "utf8")) : measureListScale();
   console.log(await writeListScale(data));
 }
