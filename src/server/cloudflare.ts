@@ -4,5 +4,9 @@ export type {
   D1PreparedStatement,
   D1Result,
   ExecutionContext,
+  DurableObjectNamespace,
+  DurableObjectState,
   Fetcher,
+  WebSocket as WorkerWebSocket,
+  WebSocketRequestResponsePair,
 } from "@cloudflare/workers-types/index.ts";
