@@ -85,16 +85,4 @@ export function progressOf(state: ReportState): number {
   return state === "delivered" ? 1 : state === "applying" ? 2 : 3;
 }
 
-/** Every per-radio state the deployment page counts. */
-export const shownStates = [
-  "pending",
-  "delivered",
-  "applying",
-  "applied",
-  "failed",
-  "rejected",
-  "already_in_sync",
-  "timed_out",
-  "cancelled",
-] as const;
-export type ShownState = (typeof shownStates)[number];
+export { type ShownState, shownStates } from "./states";

@@ -55,9 +55,27 @@ export function credentialsOf(header: string | undefined): { uid: string; secret
   return { uid: match[1], secret: match[2] };
 }
 
+/**
+ * Browsers cannot set headers on a WebSocket: /connect also takes the credentials as a
+ * subprotocol `auth.<base64url of uid:secret>` next to `device-v1`.
+ */
+export function subprotocolCredentials(header: string | undefined): { uid: string; secret: string } | null {
+  const token = header?.split(",").map((p) => p.trim()).find((p) => p.startsWith("auth."));
+  if (!token || token.length > 400) return null;
+  try {
+    return credentialsOf(`Bearer ${atob(token.slice(5).replaceAll("-", "+").replaceAll("_", "/"))}`);
+  } catch {
+    return null;
+  }
+}
+
 /** The radio named by the credentials, with its state, or null for any kind of refusal. */
-async function authenticate(c: { req: { header(name: string): string | undefined }; env: AppEnv["Bindings"] }): Promise<RadioState | null> {
-  const credentials = credentialsOf(c.req.header("authorization"));
+async function authenticate(
+  c: { req: { header(name: string): string | undefined }; env: AppEnv["Bindings"] },
+  allowSubprotocol = false,
+): Promise<RadioState | null> {
+  const credentials =
+    credentialsOf(c.req.header("authorization")) ?? (allowSubprotocol ? subprotocolCredentials(c.req.header("sec-websocket-protocol")) : null);
   if (!credentials) return null;
   const [loaded, hash] = await Promise.all([loadRadio(c.env.DB, credentials.uid), sha256Hex(credentials.secret)]);
   const radio = loaded.radio;
@@ -251,7 +269,7 @@ deviceProtocol.post("/commands/:id/status", async (c) => {
 });
 
 deviceProtocol.get("/connect", async (c) => {
-  const state = await authenticate(c);
+  const state = await authenticate(c, true);
   if (!state) return unauthorized();
   if (c.req.header("upgrade")?.toLowerCase() !== "websocket") {
     return failure({ status: 400, code: "BAD_REQUEST", message: "Connect with a WebSocket upgrade." });
@@ -265,6 +283,7 @@ deviceProtocol.get("/connect", async (c) => {
       "x-radio-uid": state.radio.uid,
       "x-radio-account": state.radio.account_id ?? "",
       "x-radio-bucket": String(state.radio.rollout_bucket),
+      ...(c.req.header("sec-websocket-protocol")?.includes("device-v1") ? { "x-radio-subprotocol": "device-v1" } : {}),
     },
   }) as unknown as Response;
 });

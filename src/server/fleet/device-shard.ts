@@ -49,7 +49,8 @@ export class DeviceShard {
     this.ctx.acceptWebSocket(server, [`account:${accountId}`, `radio:${uid}`]);
     server.serializeAttachment({ uid, accountId, bucket } satisfies Attachment);
     server.send(JSON.stringify({ type: "hello", uid }));
-    return new Response(null, { status: 101, webSocket: client } as ResponseInit);
+    const protocol = request.headers.get("x-radio-subprotocol");
+    return new Response(null, { status: 101, webSocket: client, headers: protocol ? { "sec-websocket-protocol": protocol } : {} } as ResponseInit);
   }
 
   private notify(accountId: string, message: LiveMessage): number {
