@@ -30,13 +30,19 @@ function Screen({ display }: { display: RadioDisplay }) {
   const deployment = check?.deployment;
   const runningIsDesired = Boolean(check?.desiredRevision && display.running === check.desiredRevision.id);
   return (
-    <section aria-labelledby="screen-heading" className="rounded-2xl border-4 border-slate-800 bg-slate-900 p-4 font-mono text-sm text-green-200 shadow-lg" data-testid="radio-screen">
+    <section
+      aria-labelledby="screen-heading"
+      className="rounded-2xl border-4 border-slate-800 bg-slate-900 p-4 font-mono text-sm text-green-200 shadow-lg"
+      data-testid="radio-screen"
+    >
       <h2 id="screen-heading" className="mb-2 text-base font-bold text-green-100">
         {display.uid}
       </h2>
       <p data-testid="radio-revision">
         {check?.desiredRevision
-          ? t(runningIsDesired ? "simulator.runningRevision" : "simulator.desiredRevision", { number: check.desiredRevision.number })
+          ? t(runningIsDesired ? "simulator.runningRevision" : "simulator.desiredRevision", {
+              number: check.desiredRevision.number,
+            })
           : t("simulator.noRevision")}
       </p>
       {deployment && (
@@ -47,7 +53,9 @@ function Screen({ display }: { display: RadioDisplay }) {
       <dl className="mt-2 space-y-1">
         <div>
           <dt className="inline text-green-400">{t("simulator.channels")}: </dt>
-          <dd className="inline" data-testid="radio-channels">{channels.join(", ") || "—"}</dd>
+          <dd className="inline" data-testid="radio-channels">
+            {channels.join(", ") || "—"}
+          </dd>
         </div>
         <div>
           <dt className="inline text-green-400">{t("simulator.contacts")}: </dt>
@@ -82,10 +90,17 @@ function Simulator({ data, form }: PageProps<Data>) {
   } catch {
     display = null;
   }
-  const error = form?.errors.form ? String(t(form.errors.form)) : display?.error ? String(t("simulator.refused", { status: display.status })) : undefined;
+  const error = form?.errors.form
+    ? String(t(form.errors.form))
+    : display?.error
+      ? String(t("simulator.refused", { status: display.status }))
+      : undefined;
   const signedIn = display && display.status === 200;
   const deployment = display?.checkIn?.deployment;
-  const offer = deployment && !["applied", "failed", "rejected", "already_in_sync"].includes(deployment.yourState) && display?.running !== deployment.revision.id;
+  const offer =
+    deployment &&
+    !["applied", "failed", "rejected", "already_in_sync"].includes(deployment.yourState) &&
+    display?.running !== deployment.revision.id;
   return (
     <div className="mx-auto max-w-3xl px-4 py-8">
       <PageHeader title={String(t("routes.simulator"))} description={t("simulator.lead")} />
@@ -98,12 +113,28 @@ function Simulator({ data, form }: PageProps<Data>) {
                 label={String(t("simulator.demoRadio"))}
                 name="demo"
                 defaultValue={values.demo ?? ""}
-                options={[{ value: "", label: String(t("simulator.ownRadio")) }, ...demoRadios.map((uid) => ({ value: uid, label: uid }))]}
+                options={[
+                  { value: "", label: String(t("simulator.ownRadio")) },
+                  ...demoRadios.map((uid) => ({ value: uid, label: uid })),
+                ]}
                 className="sm:col-span-2"
               />
             )}
-            <Field label={String(t("simulator.uid"))} name="uid" defaultValue={values.uid ?? ""} autoComplete="off" maxLength={64} />
-            <Field label={String(t("simulator.secret"))} name="secret" type="password" defaultValue="" autoComplete="off" maxLength={256} />
+            <Field
+              label={String(t("simulator.uid"))}
+              name="uid"
+              defaultValue={values.uid ?? ""}
+              autoComplete="off"
+              maxLength={64}
+            />
+            <Field
+              label={String(t("simulator.secret"))}
+              name="secret"
+              type="password"
+              defaultValue=""
+              autoComplete="off"
+              maxLength={256}
+            />
           </div>
         )}
         {signedIn && display && (
@@ -125,7 +156,14 @@ function Simulator({ data, form }: PageProps<Data>) {
                 </p>
                 <div className="flex flex-wrap gap-2">
                   {steps.slice(1).map((step) => (
-                    <Button key={step} type="submit" name="step" value={step} size="sm" variant={step === "accept" ? "primary" : step === "delay" ? "white" : "danger"}>
+                    <Button
+                      key={step}
+                      type="submit"
+                      name="step"
+                      value={step}
+                      size="sm"
+                      variant={step === "accept" ? "primary" : step === "delay" ? "white" : "danger"}
+                    >
                       {t(`simulator.steps.${step}`)}
                     </Button>
                   ))}
@@ -144,9 +182,11 @@ function Simulator({ data, form }: PageProps<Data>) {
           <details className="mt-2 text-xs text-slate-600">
             <summary>{t("simulator.log")}</summary>
             <ol className="font-mono">
-              {display.log.map((line, i) => (
-                <li key={`${i + 1}-${line}`}>{line}</li>
-              ))}
+              {display.log
+                .map((line, i) => ({ line, n: i + 1 }))
+                .map((entry) => (
+                  <li key={entry.n}>{entry.line}</li>
+                ))}
             </ol>
           </details>
         </div>

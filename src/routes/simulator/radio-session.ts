@@ -33,7 +33,10 @@ async function call(c: RouteContext, uid: string, secret: string, path: string, 
     path,
     {
       method: body === undefined ? "GET" : "POST",
-      headers: { Authorization: `Bearer ${uid}:${secret}`, ...(body === undefined ? {} : { "Content-Type": "application/json" }) },
+      headers: {
+        Authorization: `Bearer ${uid}:${secret}`,
+        ...(body === undefined ? {} : { "Content-Type": "application/json" }),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     },
     c.env,
@@ -58,7 +61,10 @@ export async function simulate(
   const log: string[] = [];
   let running = input.running;
   const report = async (state: string, code?: string) => {
-    const answer = await call(c, input.uid, input.secret, `/deployments/${encodeURIComponent(input.deploymentId)}/status`, { state, ...(code ? { code } : {}) });
+    const answer = await call(c, input.uid, input.secret, `/deployments/${encodeURIComponent(input.deploymentId)}/status`, {
+      state,
+      ...(code ? { code } : {}),
+    });
     log.push(`status ${state} → ${answer.status}`);
     return answer;
   };
@@ -71,10 +77,21 @@ export async function simulate(
     else if (input.step === "reject") await report("rejected", "SIM-REJECT");
     else if (input.step === "delay") await report("delivered");
   }
-  const checkIn = await call(c, input.uid, input.secret, "/check-in", { firmware: "sim-1.0", reportedRevision: running || null, battery: 87, signal: -61 });
+  const checkIn = await call(c, input.uid, input.secret, "/check-in", {
+    firmware: "sim-1.0",
+    reportedRevision: running || null,
+    battery: 87,
+    signal: -61,
+  });
   log.push(`check-in → ${checkIn.status}`);
   if (checkIn.status !== 200 || !checkIn.json) {
-    return { uid: input.uid, status: checkIn.status, error: String((checkIn.json?.error as { message?: string } | undefined)?.message ?? ""), running, log };
+    return {
+      uid: input.uid,
+      status: checkIn.status,
+      error: String((checkIn.json?.error as { message?: string } | undefined)?.message ?? ""),
+      running,
+      log,
+    };
   }
   const body = checkIn.json as unknown as NonNullable<RadioDisplay["checkIn"]>;
   if (input.step === "accept" && body.deployment && body.deployment.id === input.deploymentId) {

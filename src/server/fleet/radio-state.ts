@@ -1,9 +1,7 @@
 import { attributesKey, fingerprint } from "@/schema/fleet/desired-config";
 import { desiredDeployment } from "@/schema/fleet/desired-deployment";
 import type { MatchableDevice } from "@/schema/rules";
-import type { RadioRow } from "../data/device-checkins";
-import { radioStatement } from "../data/device-checkins";
-import { type Db } from "../data/db";
+import type { Db } from "../data/db";
 import {
   type Deployment,
   type DeviceReport,
@@ -12,6 +10,8 @@ import {
   toDeployment,
   toReports,
 } from "../data/deployments";
+import type { RadioRow } from "../data/device-checkins";
+import { radioStatement } from "../data/device-checkins";
 
 /**
  * A radio as the device protocol sees it: its row, its account's recent deployments and its
@@ -38,8 +38,15 @@ function tagsOf(json: string): string[] {
   }
 }
 
-export async function loadRadio(db: Db, uid: string): Promise<{ radio: RadioRow | null; deployments: Deployment[]; reports: Map<string, DeviceReport> }> {
-  const [radio, deployments, reports] = await db.batch([radioStatement(db, uid), recentDeploymentsStatement(db, uid), reportsOfDeviceStatement(db, uid)]);
+export async function loadRadio(
+  db: Db,
+  uid: string,
+): Promise<{ radio: RadioRow | null; deployments: Deployment[]; reports: Map<string, DeviceReport> }> {
+  const [radio, deployments, reports] = await db.batch([
+    radioStatement(db, uid),
+    recentDeploymentsStatement(db, uid),
+    reportsOfDeviceStatement(db, uid),
+  ]);
   return {
     radio: ((radio?.results ?? [])[0] as RadioRow | undefined) ?? null,
     deployments: ((deployments?.results ?? []) as Parameters<typeof toDeployment>[0][]).map(toDeployment),
@@ -54,7 +61,13 @@ export function radioState(radio: RadioRow, deployments: Deployment[], reports: 
     radio.rollout_bucket,
     reports,
   );
-  const current: MatchableDevice = { uid: radio.uid, siteId: radio.site_id, locationId: radio.location_id, model: radio.model, tags: tagsOf(radio.tags) };
+  const current: MatchableDevice = {
+    uid: radio.uid,
+    siteId: radio.site_id,
+    locationId: radio.location_id,
+    model: radio.model,
+    tags: tagsOf(radio.tags),
+  };
   const changedAt = radio.attributes_changed_at;
   const newer = !changedAt || (desired !== null && desired.createdAt > changedAt);
   const attributes: MatchableDevice =
@@ -67,6 +80,16 @@ export function radioState(radio: RadioRow, deployments: Deployment[], reports: 
           model: radio.deployed_model,
           tags: tagsOf(radio.deployed_tags),
         };
-  const etag = desired ? `"${desired.revisionNumber}-${fingerprint(`${desired.revisionId}|${attributesKey(attributes)}`)}"` : '"none"';
-  return { radio, deployments, reports, desired: desired ?? null, attributes, takesNewAttributes: Boolean(changedAt) && newer && desired !== null, etag };
+  const etag = desired
+    ? `"${desired.revisionNumber}-${fingerprint(`${desired.revisionId}|${attributesKey(attributes)}`)}"`
+    : '"none"';
+  return {
+    radio,
+    deployments,
+    reports,
+    desired: desired ?? null,
+    attributes,
+    takesNewAttributes: Boolean(changedAt) && newer && desired !== null,
+    etag,
+  };
 }
