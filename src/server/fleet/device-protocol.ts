@@ -304,7 +304,7 @@ deviceProtocol.get("/connect", async (c) => {
   const namespace = c.env.DEVICE_SHARDS;
   if (!namespace) return failure({ status: 501, code: "NOT_IMPLEMENTED", message: "Live connections are not configured." });
   const stub = namespace.get(namespace.idFromName(`shard-${shardOf(state.radio.uid)}`));
-  return stub.fetch("https://shard/connect", {
+  const upgraded = (await stub.fetch("https://shard/connect", {
     headers: {
       upgrade: "websocket",
       "x-radio-uid": state.radio.uid,
@@ -312,7 +312,13 @@ deviceProtocol.get("/connect", async (c) => {
       "x-radio-bucket": String(state.radio.rollout_bucket),
       ...(c.req.header("sec-websocket-protocol")?.includes("device-v1") ? { "x-radio-subprotocol": "device-v1" } : {}),
     },
-  }) as unknown as Response;
+  })) as unknown as Response & { webSocket?: unknown };
+  // A fresh response around the object's socket: middleware (security headers) may then add headers.
+  return new Response(null, {
+    status: upgraded.status,
+    headers: new Headers(upgraded.headers),
+    webSocket: upgraded.webSocket,
+  } as ResponseInit);
 });
 
 deviceProtocol.all("*", () => failure({ status: 404, code: "NOT_FOUND", message: "No such device call." }));
