@@ -54,6 +54,12 @@ for (const javaScript of [true, false]) {
     const page = await context.newPage();
     const radio = await context.newPage();
     await signIn(page, baseURL);
+    // A deployment before this one, so there is a revision to roll back to.
+    const baseline = await page.request.post("/api/deployments.create", {
+      data: { accountId: ACCOUNT, note: "Baseline" },
+      headers: { Origin: baseURL ?? "" },
+    });
+    expect(baseline.status()).toBe(200);
     const deploymentUrl = await confirmPhased(page);
 
     // The first phase's radio receives it; the second phase's does not yet.

@@ -70,6 +70,8 @@ function logStatement(
 
 /** Notifies connected radios of the account; `upToBucket` for the opened phases only. */
 async function announce(env: Env, d: Deployment, reason: "deployment" | "pause" | "cancel") {
+  // An account without radios has nobody to tell.
+  if (d.targeted === 0) return;
   const shares = d.plan.phases.map((p) => p.share);
   const upToBucket = reason === "deployment" && d.state !== "finished" ? bucketRange(shares, d.phaseIndex).to : undefined;
   await notifyShards(env, d.accountId, { type: "check-in", reason, deploymentId: d.id, upToBucket });

@@ -5,7 +5,7 @@ import { desiredConfig } from "@/schema/fleet/desired-config";
 import { includes, isFinal, phaseOfBucket } from "@/schema/fleet/desired-deployment";
 import type { D1PreparedStatement } from "../cloudflare";
 import { batch } from "../data/db";
-import { findDeployment, upsertReportStatement } from "../data/deployments";
+import { findDeployment, nextStepDue, upsertReportStatement } from "../data/deployments";
 import {
   checkInWrite,
   confirmRedirectStatement,
@@ -15,6 +15,7 @@ import {
 } from "../data/device-checkins";
 import { revisionContent } from "../data/revisions";
 import type { AppEnv } from "../env";
+import { armClock } from "./deployment-clock";
 import { evaluateThresholds } from "./deployment-engine";
 import { shardOf } from "./live";
 import { loadRadio, type RadioState, radioState } from "./radio-state";
@@ -184,6 +185,24 @@ const json = (body: unknown, init: { status?: number; headers?: Record<string, s
   });
 
 export const deviceProtocol = new Hono<AppEnv>();
+
+// workerd forgets Durable Object alarms across a restart (TOOLCHAIN.md): the first radio call
+// an isolate serves re-arms the deployment clock for the next due step, if there is one.
+let clockChecked = false;
+deviceProtocol.use(async (c, next) => {
+  if (!clockChecked) {
+    clockChecked = true;
+    const rearm = nextStepDue(c.env.DB)
+      .then((at) => (at ? armClock(c.env, new Date(at)) : undefined))
+      .catch((error: unknown) => console.error("re-arming the deployment clock failed", error));
+    try {
+      c.executionCtx.waitUntil(rearm);
+    } catch {
+      await rearm;
+    }
+  }
+  await next();
+});
 
 deviceProtocol.post("/check-in", async (c) => {
   const state = await authenticate(c);
