@@ -1,4 +1,8 @@
+import { env } from "cloudflare:test";
 import { beforeAll, expect, it } from "vitest";
+import { bucketOf } from "@/schema/fleet/rollout";
+import { findDeployment } from "@/server/data/deployments";
+import { stepDueDeployments } from "@/server/fleet/deployment-engine";
 import { createAccount, createUser, sessionCookie } from "./fixtures";
 import { bearer, giveSeats, registerRadios } from "./fleet-fixtures";
 import { ORIGIN, request } from "./helpers";
@@ -80,4 +84,40 @@ it("takes the credentials as a subprotocol from browsers, and refuses wrong ones
   expect(refused.status).toBe(401);
   const plain = await request("/device/v1/connect", { headers: { Authorization: bearer(uid) } });
   expect(plain.status).toBe(400);
+});
+
+it("opens the next phase after its wait by the clock, not by anyone's browser", { timeout: 30_000 }, async () => {
+  const owner = await createUser({ role: "owner" });
+  const account = await createAccount(owner.orgId, "Timed fleet");
+  await giveSeats(owner.orgId, account, 12);
+  const uids = await registerRadios(owner.orgId, account, "TIMED", 10);
+  const ownerCookie = await sessionCookie(owner.email);
+  const phase = { successPercent: 1, successAction: "next", errorKind: "count", errorValue: 5, errorMinimum: 0, waitMinutes: 30 };
+  const created = await request("/api/deployments.create", {
+    method: "POST",
+    body: JSON.stringify({
+      accountId: account,
+      plan: {
+        phases: [
+          { share: 50, ...phase },
+          { share: 100, ...phase },
+        ],
+      },
+    }),
+    headers: { Origin: ORIGIN, "Content-Type": "application/json", Cookie: ownerCookie },
+  });
+  const id = ((await created.json()) as { result: { data: { id: string } } }).result.data.id;
+  const first = uids.find((u) => bucketOf(u) < 5000) ?? "";
+  await request(`/device/v1/deployments/${id}/status`, {
+    method: "POST",
+    body: JSON.stringify({ state: "applied" }),
+    headers: { Authorization: bearer(first), "Content-Type": "application/json" },
+  });
+  const waiting = await findDeployment(env.DB, id);
+  expect(waiting?.phaseIndex).toBe(0);
+  expect(waiting?.nextStepAt).not.toBeNull();
+  // What the clock's alarm runs, as if 31 minutes had passed.
+  await stepDueDeployments(env, new Date(Date.now() + 31 * 60_000));
+  const opened = await findDeployment(env.DB, id);
+  expect(opened).toMatchObject({ phaseIndex: 1, state: "running", nextStepAt: null });
 });
