@@ -10,7 +10,7 @@ export const builtAreas = {
   /** An account's reports. */
   reports: false,
   /** Deployments that push reviewed changes to the radios. */
-  deployments: false,
+  deployments: true,
   /** Commands sent to radios. */
   commands: false,
 } as const;

@@ -155,11 +155,10 @@ describe("/getting-started", () => {
       expect(html).toContain(`href="#${id}"`);
       expect(html).toContain(`id="${id}"`);
     }
-    // Only what exists: no commands, deployments or device inventory yet (src/schema/features.ts).
+    // Only what exists: deployments, but no commands or device inventory yet (src/schema/features.ts).
     expect(html).not.toContain('href="#commands"');
-    expect(html).toContain("Reviewing changes");
+    expect(html).toContain("Reviewing and deploying changes");
     expect(html).toContain("Subscriptions and seats");
-    expect(html).not.toContain("phased rollout");
     expect(html).not.toContain("The device inventory lists");
     expect(html).toContain("Network settings: account, site, location");
     for (const role of ["Owner", "Administrator", "Configurator", "Technician", "Viewer", "Case agent"]) {
