@@ -82,7 +82,8 @@ export const deviceBulkProcedures = {
         if (String(error).includes("seats exhausted") && target.accountId) return refuseBulkSeats(ctx, target.accountId, count);
         throw error;
       }
-      const changed = results[1]?.meta.changes ?? 0;
+      // Counted by the activity entries (one per radio moved): an UPDATE's count includes its triggers' rows.
+      const changed = results[0]?.meta.changes ?? 0;
       if (changed === 0 && target.accountId) return refuseBulkSeats(ctx, target.accountId, count);
       return { changed };
     }),
@@ -110,7 +111,7 @@ export const deviceBulkProcedures = {
         }),
         ...bulkTagStatements(ctx.db, filter, input.tag, input.add),
       ]);
-      return { changed: results[1]?.meta.changes ?? 0 };
+      return { changed: results[0]?.meta.changes ?? 0 };
     }),
 
   /**
