@@ -150,7 +150,7 @@ describe("permission matrix: each role × each procedure", () => {
       procedures.map(async (p) => `${p.path} → ${await call(p.path, p.type, procedureSamples[p.path]?.(home) ?? {}, "")}`),
     );
     expect(answers.filter((a) => !a.endsWith("UNAUTHORIZED"))).toEqual([]);
-  });
+  }, 60_000);
 });
 
 describe("tenant isolation: another organization's owner, with this organization's ids", () => {
@@ -191,5 +191,5 @@ describe("tenant isolation: another organization's owner, with this organization
     }
     expect(leaks).toEqual([]);
     expect(await databaseFingerprint()).toBe(before);
-  });
+  }, 60_000);
 });
