@@ -20,6 +20,7 @@ import { siteNetworkPage } from "./accounts/workspace/sites/network";
 import { openSiteLocationPage, openSitePage } from "./accounts/workspace/sites/open";
 import { confirmPasswordResetPage } from "./confirm-password-reset";
 import { confirmResetCodeSentPage } from "./confirm-reset-code-sent";
+import { deviceRoutes } from "./devices/routes";
 import { forgotPasswordPage } from "./forgot-password";
 import { gettingStartedPage } from "./getting-started";
 import { homePage } from "./home";
@@ -156,6 +157,8 @@ export const routes: RouteDefinition[] = [
     ["/rules/edit/:ruleId", "routes.editRule", "edit-configurations", editRulePage],
     ["/rules/delete/:ruleId", "routes.deleteRule", "edit-configurations", deleteRulePage],
   ]),
+  // The device inventory and an account's registry (spec §2); /devices/profiles below is apart.
+  ...deviceRoutes,
   // Organization-wide profile templates (spec §2: devices/profiles/{profileType}; manage-devices).
   { path: "/devices/profiles", title: "routes.profileTemplates", access: "signed-in", page: templatesRedirectPage },
   {

@@ -45,6 +45,7 @@ export const procedureSamples: Record<string, (t: Tenant) => unknown> = {
   "devices.seats": (t) => ({ accountId: t.accountId }),
   "devices.list": (t) => ({ accountId: t.accountId }),
   "devices.filterOptions": (t) => ({ accountId: t.accountId }),
+  "devices.places": (t) => ({ accountId: t.accountId }),
   "devices.details": (t) => ({ uid: t.deviceUid }),
   "devices.effectiveConfiguration": (t) => ({ uid: t.deviceUid }),
   "devices.add": (t) => ({ orgId: t.childOrgId, uid: `${t.deviceUid}-NEW`, brand: "Northwind", model: "XR-7" }),
