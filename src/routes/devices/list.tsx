@@ -48,7 +48,6 @@ function Filters({ data }: { data: Data }) {
       method="get"
       action={devicesHref(frame)}
       className="mb-4 grid gap-3 rounded-lg border border-slate-200 bg-white p-4 sm:grid-cols-3 lg:grid-cols-4"
-      role="search"
     >
       <div className="flex flex-col gap-1 sm:col-span-3 lg:col-span-4">
         <label htmlFor="devices-q" className="text-sm font-medium text-slate-800">
