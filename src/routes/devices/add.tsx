@@ -196,7 +196,12 @@ async function addAction(c: RouteContext, frame: Frame): Promise<ActionResult> {
     // The secret is shown on this answer only: never stored, never in a redirect or a cookie.
     return { ok: false, status: 200, form: { values: { intent: "register", registered: device.uid, secret }, errors: {} } };
   } catch (error) {
-    return refusedForm(error, { ...values, intent: "register" }, fields);
+    // In an account's frame the account is not a field: its refusals (seats) go on the form.
+    return refusedForm(
+      error,
+      { ...values, intent: "register" },
+      frame.accountId ? fields.filter((f) => f !== "accountId") : fields,
+    );
   }
 }
 

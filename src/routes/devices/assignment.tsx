@@ -144,7 +144,7 @@ async function assign(c: RouteContext): Promise<ActionResult> {
       flash: { type: "success", key: "devices.assigned", values: { uid: device.uid } },
     };
   } catch (error) {
-    return refusedForm(error, values, ["place", "accountId"]);
+    return refusedForm(error, values, ["place"]);
   }
 }
 

@@ -13,7 +13,7 @@ import {
   tagChangeWhere,
 } from "@/server/data/devices";
 import { checkRecords, checkSeats, type ImportProblem, readCsv, splitExisting } from "@/server/devices/csv-import";
-import { brandFilter, listFilterInput, newDeviceSecret, resolveFilter } from "../device-inputs";
+import { brandFilter, defaultBrand, listFilterInput, newDeviceSecret, resolveFilter } from "../device-inputs";
 import { inventoryOrg, targetAccount } from "../device-scope";
 import { refuse, refuseWith } from "../refusal";
 import { accountInScope } from "../tenancy";
@@ -136,7 +136,7 @@ export const deviceBulkProcedures = {
       const read = readCsv(input.csv);
       if (read.problems.length) return importAnswer(ctx, read.problems, 0, 0, null);
       const records = scopeAccount ? read.records.map((r) => ({ ...r, account: r.account || scopeAccount._id })) : read.records;
-      const parsed = checkRecords(records, await importPlaces(ctx.db, orgId), brandFilter(ctx));
+      const parsed = checkRecords(records, await importPlaces(ctx.db, orgId), brandFilter(ctx), defaultBrand(ctx));
       const existing = await existingUids(
         ctx.db,
         parsed.rows.map((row) => row.uid),
