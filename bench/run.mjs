@@ -11,6 +11,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
 import { launchChromium } from "./browser.mjs";
+import { inventoryBudgets, measureInventory, writeInventoryResults } from "./inventory.mjs";
 import { jsBytesTable, jsChunksTable, measureJsBytes } from "./js-bytes.mjs";
 import { measureMobileLoad, mobileTable } from "./mobile-load.mjs";
 import { formatTable, kb, markdownTable } from "./report.mjs";
@@ -74,7 +75,15 @@ async function main() {
 
   await cleanUp();
 
-  const budgets = [...jsBytes.budgets, ...ssr.budgets];
+  say(`[4/4] Inventory at 100, 10,000 and 100,000 radios (${elapsed()})`);
+  const inventory = await measureInventory();
+  say(await writeInventoryResults(inventory));
+
+  const budgets = [
+    ...jsBytes.budgets,
+    ...ssr.budgets,
+    ...inventoryBudgets(inventory).map((c) => ({ name: `inventory ${c.name}`, value: `${c.ratio.toFixed(2)}x`, pass: c.ok })),
+  ];
   const meta = {
     generatedAt: new Date().toISOString(),
     commit: git(["rev-parse", "--short", "HEAD"]),
