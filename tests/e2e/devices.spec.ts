@@ -25,6 +25,8 @@ for (const javaScriptEnabled of [true, false]) {
     test.use({ javaScriptEnabled });
 
     test("register, find, assign, re-assign, tag, import, export, retire", async ({ page, baseURL }) => {
+      // A whole working session: about twenty page loads.
+      test.setTimeout(180_000);
       const stem = `E2E-${randomUUID().slice(0, 8).toUpperCase()}`;
       const uid = `${stem}-1`;
       await signIn(page, baseURL, "owner@example.com");
@@ -89,7 +91,10 @@ for (const javaScriptEnabled of [true, false]) {
       // Retire it: it leaves the active list.
       await page.goto(`/devices/edit/${uid}`);
       await page.getByRole("button", { name: "Retire radio" }).click();
-      await expect(page.getByText(`Radio ${uid} retired; its seat is free.`)).toBeVisible();
+      await expect(page.getByRole("heading", { level: 1, name: "Devices" })).toBeVisible();
+      if (javaScriptEnabled) await expect(page.getByText(`Radio ${uid} retired; its seat is free.`)).toBeVisible();
+      await page.goto(`/devices/view/${uid}`);
+      await expect(page.getByText("Retired", { exact: true })).toBeVisible();
       await page.goto(`/devices?q=${stem}`);
       await expect(page.getByRole("link", { name: uid })).toHaveCount(0);
       await expect(page.getByRole("link", { name: `${stem}-2` })).toBeVisible();
