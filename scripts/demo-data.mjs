@@ -167,3 +167,17 @@ export const fleets = [
   { accountId: "acc_harbor_field", orgId: "org_harbor", prefix: "HC-FIELD", count: 260, name: "Field crew", tags: ["field"] },
   { accountId: "acc_outsider_yard", orgId: "org_outsider", prefix: "OUT-YARD", count: 200, name: "Yard", tags: ["yard"] },
 ];
+
+/**
+ * Demo radios for the simulator (/simulator offers them by uid). Their secrets are public demo
+ * values, `demo-secret-<uid in lower case>` (src/schema/fleet/demo-radios.ts), local only.
+ */
+export const radios = ["HD-0001", "HD-0002", "HD-0003", "HD-0004", "HD-0005"].map((uid, i) => ({
+  uid,
+  orgId: "org_harbor",
+  accountId: "acc_harbor_demo",
+  brand: "Northwind",
+  model: i < 3 ? "NW-400" : "NW-600",
+  name: `Demo radio ${i + 1}`,
+  secret: `demo-secret-${uid.toLowerCase()}`,
+}));

@@ -56,6 +56,8 @@ async function makeTenant(label: string): Promise<Tenant & { cookies: Record<Rol
   const ruleId = `rule_${label}_${crypto.randomUUID().slice(0, 8)}`;
   const templateId = `prf_tpl_${label}_${crypto.randomUUID().slice(0, 8)}`;
   const deviceUid = `MTX-${label}-${crypto.randomUUID().slice(0, 8)}`;
+  const revisionId = `rev_${label}_${crypto.randomUUID().slice(0, 8)}`;
+  const deploymentId = `dep_${label}_${crypto.randomUUID().slice(0, 8)}`;
   const buttons = JSON.stringify({ side1: "monitor", side2: "scan", top: "none", emergency: "emergency-alarm" });
   await env.DB.batch([
     env.DB.prepare(
@@ -81,6 +83,14 @@ async function makeTenant(label: string): Promise<Tenant & { cookies: Record<Rol
     env.DB.prepare(
       "INSERT INTO devices (uid, org_id, account_id, brand, model, secret_hash) VALUES (?, ?, ?, 'Northwind', 'XR-7', 'x')",
     ).bind(deviceUid, childOrgId, accountId),
+    env.DB.prepare("INSERT INTO revisions (id, account_id, number, content_hash, content) VALUES (?, ?, 1, 'x', '{}')").bind(
+      revisionId,
+      accountId,
+    ),
+    env.DB.prepare(
+      `INSERT INTO deployments (id, account_id, org_id, number, revision_id, previous_revision_id, state, plan, switchover, targeted, created_by)
+       VALUES (?, ?, ?, 1, ?, ?, 'running', '{"phases":[{"share":100,"successPercent":100,"successAction":"next","errorKind":"count","errorValue":1,"errorMinimum":0,"waitMinutes":0}]}', '{"mode":"delivery"}', 0, 'matrix')`,
+    ).bind(deploymentId, accountId, childOrgId, revisionId, revisionId),
   ]);
   const cookies = {} as Record<Role, string>;
   let userId = "";
@@ -102,6 +112,7 @@ async function makeTenant(label: string): Promise<Tenant & { cookies: Record<Rol
     ruleId,
     templateId,
     deviceUid,
+    deploymentId,
     cookies,
   };
 }
@@ -126,7 +137,8 @@ describe("the matrices cover the whole router", () => {
   });
 });
 
-describe("permission matrix: each role × each procedure", () => {
+// Each case calls every procedure of the router: the budget grows with the router, not per call.
+describe("permission matrix: each role × each procedure", { timeout: 60_000 }, () => {
   // Reads first, so mutations that delete the sample account run last.
   const ordered = [...procedures].sort((a, b) => (a.type === b.type ? 0 : a.type === "query" ? -1 : 1));
   for (const role of roles) {
@@ -153,7 +165,7 @@ describe("permission matrix: each role × each procedure", () => {
   }, 60_000);
 });
 
-describe("tenant isolation: another organization's owner, with this organization's ids", () => {
+describe("tenant isolation: another organization's owner, with this organization's ids", { timeout: 60_000 }, () => {
   // A tenant no other test has touched, so every id still exists and a refusal means isolation.
   let target: Tenant;
   beforeAll(async () => {
@@ -183,6 +195,7 @@ describe("tenant isolation: another organization's owner, with this organization
           target.ruleId,
           target.templateId,
           target.deviceUid,
+          target.deploymentId,
         ].some((id) => names.includes(id))
       )
         continue;
