@@ -581,12 +581,18 @@ export function tagChangeWhere(add: boolean): string {
 }
 
 /** How many radios match a filter, capped (bulk confirmations say "1,000 or more", never a full count). */
-export async function countDevices(db: Db, filter: DeviceFilter, cap = 10_000): Promise<number> {
+export async function countDevices(
+  db: Db,
+  filter: DeviceFilter,
+  cap = 10_000,
+  extra: { where: string; params: Bindable[] } = { where: "", params: [] },
+): Promise<number> {
   const { where, params } = filterSql(filter);
   const row = await first<{ n: number }>(
     db,
-    `SELECT count(*) AS n FROM (SELECT 1 FROM devices d WHERE ${where} LIMIT ?)`,
+    `SELECT count(*) AS n FROM (SELECT 1 FROM devices d WHERE ${where} ${extra.where} LIMIT ?)`,
     ...params,
+    ...extra.params,
     cap,
   );
   return row?.n ?? 0;

@@ -64,7 +64,7 @@ export const deviceBulkProcedures = {
       const target = input.target;
       if (target.accountId) await targetAccount(ctx, filter.orgId, target.accountId);
       if (target.locationId && !target.siteId) refuse(ctx, "BAD_REQUEST", "devices.errors.locationWithoutSite", "locationId");
-      const count = await countDevices(ctx.db, filter);
+      const count = await countDevices(ctx.db, filter, 1_000_000);
       if (count === 0) refuse(ctx, "BAD_REQUEST", "devices.bulk.noneMatch");
       let results: Awaited<ReturnType<typeof ctx.db.batch>>;
       try {
@@ -82,10 +82,10 @@ export const deviceBulkProcedures = {
         if (String(error).includes("seats exhausted") && target.accountId) return refuseBulkSeats(ctx, target.accountId, count);
         throw error;
       }
-      // Counted by the activity entries (one per radio moved): an UPDATE's count includes its triggers' rows.
-      const changed = results[0]?.meta.changes ?? 0;
-      if (changed === 0 && target.accountId) return refuseBulkSeats(ctx, target.accountId, count);
-      return { changed };
+      // meta.changes counts trigger rows too: whether anything moved, yes; how many, no. The
+      // statement is guarded as a whole, so when it ran every matching radio moved.
+      if (!results[1]?.meta.changes && target.accountId) return refuseBulkSeats(ctx, target.accountId, count);
+      return { changed: count };
     }),
 
   /** Adds or removes one tag on every chosen radio (a change to deploy for assigned ones). */
@@ -101,7 +101,9 @@ export const deviceBulkProcedures = {
     )
     .mutation(async ({ ctx, input }) => {
       const filter = await bulkFilter(ctx, input, input.selection);
-      const results = await ctx.db.batch([
+      // The radios the change touches (counted first: meta.changes would count trigger rows too).
+      const changed = await countDevices(ctx.db, filter, 1_000_000, { where: tagChangeWhere(input.add), params: [input.tag] });
+      await ctx.db.batch([
         bulkActivityStatement(ctx.db, filter, {
           actor: ctx.user,
           diff: { tags: input.add ? { after: input.tag } : { before: input.tag } },
@@ -111,7 +113,7 @@ export const deviceBulkProcedures = {
         }),
         ...bulkTagStatements(ctx.db, filter, input.tag, input.add),
       ]);
-      return { changed: results[0]?.meta.changes ?? 0 };
+      return { changed };
     }),
 
   /**
