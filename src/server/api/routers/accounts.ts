@@ -13,6 +13,7 @@ import {
   updateAccountStatement,
 } from "@/server/data/accounts";
 import { activityStatement, diffOf } from "@/server/data/activity-logs";
+import { unassignAccountDevicesStatement } from "@/server/data/devices";
 import { accountInScope, assertOrganizationInScope } from "../tenancy";
 import { type ApiContext, procedureWith, router, signedInProcedure } from "../trpc";
 import { accountSummaryProcedures } from "./account-summary";
@@ -138,7 +139,10 @@ export const accountsRouter = router({
       if (input.confirmName.trim() !== account.name) {
         throw new TRPCError({ code: "PRECONDITION_FAILED", message: String(ctx.t("validation.ConfirmNameMismatch")) });
       }
-      const [result] = await ctx.db.batch([
+      // Its radios go back to the organization's inventory first, in the same batch: their seats
+      // are freed before the allocations go (whose trigger refuses to drop seats in use).
+      const [, result] = await ctx.db.batch([
+        unassignAccountDevicesStatement(ctx.db, account._id, input.version),
         deleteAccountStatement(ctx.db, account._id, input.version),
         activityStatement(ctx.db, {
           orgId: account.orgId,
