@@ -4,11 +4,13 @@ import { desiredConfig } from "@/schema/fleet/desired-config";
 import { isFinal, includes, phaseOfBucket } from "@/schema/fleet/desired-deployment";
 import { progressOf, reportStates, terminalStates } from "@/schema/fleet/deployment-plan";
 import type { D1PreparedStatement } from "../cloudflare";
+import { markSentStatement } from "../data/commands";
 import { batch } from "../data/db";
 import { checkInWrite, confirmRedirectStatement, copyDeployedAttributesStatement, type RadioRow, reportedRevisionStatement } from "../data/device-checkins";
 import { findDeployment, upsertReportStatement } from "../data/deployments";
 import { revisionContent } from "../data/revisions";
 import type { AppEnv } from "../env";
+import { commandForRadio, reportCommand } from "./command-reports";
 import { evaluateThresholds } from "./deployment-engine";
 import { shardOf } from "./live";
 import { loadRadio, type RadioState, radioState } from "./radio-state";
@@ -82,7 +84,7 @@ async function authenticate(
   // Hash compared even for unknown radios, so the answer takes the same time.
   const matches = sameText(hash, radio?.secret_hash ?? "0".repeat(64));
   if (!radio || !matches || radio.status !== "active") return null;
-  return radioState(radio, loaded.deployments, loaded.reports);
+  return radioState(radio, loaded.deployments, loaded.reports, loaded.commands);
 }
 
 /** A JSON body of at most MAX_BODY_BYTES, or a failure. An empty body is `{}`. */
@@ -179,14 +181,16 @@ deviceProtocol.post("/check-in", async (c) => {
   const write = checkInWrite(c.env.DB, state.radio, parsed.data, at);
   if (write) writes.push(write);
   if (parsed.data.redirectAccepted && redirectOf(state.radio)) writes.push(confirmRedirectStatement(c.env.DB, state.radio.uid, at.toISOString()));
+  // Commands handed over now are sent (a check-in with none writes nothing for them).
+  const handed = state.commands.filter((command) => command.state === "queued").map((command) => command.id);
+  if (handed.length) writes.push(markSentStatement(c.env.DB, handed, at.toISOString()));
   await batch(c.env.DB, writes);
   return json({
     uid: state.radio.uid,
     desiredRevision: state.desired ? { id: state.desired.revisionId, number: state.desired.revisionNumber } : null,
     configEtag: state.etag,
     deployment: deploymentView(state),
-    // The commands issue fills this queue; until then it is always empty.
-    commands: [],
+    commands: state.commands.map(commandForRadio),
     redirect: redirectOf(state.radio),
     pollSeconds: pollSeconds(busy(state)),
     connect: "/device/v1/connect",
@@ -261,11 +265,13 @@ deviceProtocol.post("/deployments/:id/status", async (c) => {
   return json({ deploymentId: deployment.id, state: report.state, changed: true });
 });
 
-// Commands arrive with their own issue (see docs/device-protocol.md): a clear answer until then.
 deviceProtocol.post("/commands/:id/status", async (c) => {
   const state = await authenticate(c);
   if (!state) return unauthorized();
-  return failure({ status: 404, code: "NOT_IMPLEMENTED", message: "Commands are not available on this server yet." });
+  const body = await jsonBody(c.req.raw);
+  if (isFail(body)) return failure(body);
+  const answer = await reportCommand(c.env.DB, state.radio.uid, c.req.param("id"), body);
+  return answer.ok ? json(answer.body) : failure(answer.fail);
 });
 
 deviceProtocol.get("/connect", async (c) => {
