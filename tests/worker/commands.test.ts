@@ -9,9 +9,17 @@ import { ORIGIN, request } from "./helpers";
 // queue limit and order (stun first), cancel, expiry by the sweep, bulk sends in one
 // statement, permissions per role and another tenant's radios.
 
-type Answer<T = unknown> = { result?: { data: T }; error?: { message: string; data: { code: string; fieldErrors?: Record<string, string[]> } } };
+type Answer<T = unknown> = {
+  result?: { data: T };
+  error?: { message: string; data: { code: string; fieldErrors?: Record<string, string[]> } };
+};
 
-async function call<T = unknown>(path: string, input: unknown, cookie: string, method: "GET" | "POST" = "POST"): Promise<Answer<T>> {
+async function call<T = unknown>(
+  path: string,
+  input: unknown,
+  cookie: string,
+  method: "GET" | "POST" = "POST",
+): Promise<Answer<T>> {
   const response =
     method === "GET"
       ? await request(`/api/${path}?input=${encodeURIComponent(JSON.stringify(input))}`, { headers: { Cookie: cookie } })
@@ -74,7 +82,9 @@ const get = (uid: string, id: string, cookie = owner) => call<{ command: Command
 describe("lifecycle", () => {
   it("goes queued → sent → delivered → succeeded, each step timed, with the result kept", async () => {
     const uid = radios[0] ?? "";
-    const sent = data(await call<{ id: string; state: string }>("commands.send", { uid, type: "locate", params: { beepSeconds: 5 } }, technician));
+    const sent = data(
+      await call<{ id: string; state: string }>("commands.send", { uid, type: "locate", params: { beepSeconds: 5 } }, technician),
+    );
     expect(sent.state).toBe("queued");
     expect(sent.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
 
@@ -115,7 +125,9 @@ describe("lifecycle", () => {
     const { id } = data(await call<{ id: string }>("commands.send", { uid, type: "locate", params: {} }, owner));
     expect((await device(`/commands/${id}/status`, radios[3] ?? "", { state: "delivered" })).status).toBe(404);
     expect((await device(`/commands/${crypto.randomUUID()}/status`, uid, { state: "delivered" })).status).toBe(404);
-    expect((await device(`/commands/${id}/status`, uid, { state: "succeeded", result: { latitude: 200, longitude: 0 } })).status).toBe(400);
+    expect(
+      (await device(`/commands/${id}/status`, uid, { state: "succeeded", result: { latitude: 200, longitude: 0 } })).status,
+    ).toBe(400);
     expect((await device(`/commands/${id}/status`, uid, { state: "applied" })).status).toBe(400);
     expect(data(await get(uid, id)).command.state).toBe("queued");
   });
@@ -125,7 +137,8 @@ describe("the queue", () => {
   it("holds at most 50 waiting commands and says so clearly past that; stun jumps ahead", async () => {
     const uid = radios[4] ?? "";
     const answers = [];
-    for (let i = 0; i < 50; i++) answers.push(await call("commands.send", { uid, type: "message", params: { text: `Hello ${i}` } }, owner));
+    for (let i = 0; i < 50; i++)
+      answers.push(await call("commands.send", { uid, type: "message", params: { text: `Hello ${i}` } }, owner));
     expect(answers.every((a) => a.result)).toBe(true);
     const full = await call("commands.send", { uid, type: "ping" }, owner);
     expect(full.error?.data.code).toBe("PRECONDITION_FAILED");
@@ -162,11 +175,15 @@ describe("the queue", () => {
     const empty = await call("commands.send", { uid, type: "message", params: { text: "  " } }, owner);
     expect(empty.error?.data.code).toBe("BAD_REQUEST");
     expect((await call("commands.send", { uid, type: "ping", expiryHours: 169 }, owner)).error?.data.code).toBe("BAD_REQUEST");
-    expect((await call("commands.send", { uid, type: "ping", params: { extra: 1 } }, owner)).error?.data.code).toBe("BAD_REQUEST");
+    expect((await call("commands.send", { uid, type: "ping", params: { extra: 1 } }, owner)).error?.data.code).toBe(
+      "BAD_REQUEST",
+    );
     const stun = await call("commands.send", { uid, type: "stun", confirmUid: "WRONG" }, owner);
     expect(stun.error?.data.code).toBe("BAD_REQUEST");
     expect(data(await call<{ items: unknown[] }>("commands.list", { uid }, owner, "GET")).items).toHaveLength(0);
-    expect(data(await call<{ id: string }>("commands.send", { uid, type: "message", params: { text: "x".repeat(140) } }, owner)).id).toBeTruthy();
+    expect(
+      data(await call<{ id: string }>("commands.send", { uid, type: "message", params: { text: "x".repeat(140) } }, owner)).id,
+    ).toBeTruthy();
   });
 });
 
@@ -176,7 +193,9 @@ describe("expiry", () => {
     const { id } = data(await call<{ id: string }>("commands.send", { uid, type: "ping", expiryHours: 1 }, owner));
     const kept = data(await call<{ id: string }>("commands.send", { uid, type: "ping", expiryHours: 24 }, owner));
     await sweepExpiredCommands(env, new Date(Date.now() + 2 * 3_600_000));
-    const row = await env.DB.prepare("SELECT state, ended_at FROM commands WHERE id = ?").bind(id).first<{ state: string; ended_at: string }>();
+    const row = await env.DB.prepare("SELECT state, ended_at FROM commands WHERE id = ?")
+      .bind(id)
+      .first<{ state: string; ended_at: string }>();
     expect(row?.state).toBe("expired");
     expect(row?.ended_at).toBeTruthy();
     const other = await env.DB.prepare("SELECT state FROM commands WHERE id = ?").bind(kept.id).first<{ state: string }>();
@@ -197,18 +216,30 @@ describe("bulk", () => {
       ),
     );
     expect(answer).toMatchObject({ queued: 10, skipped: 0 });
-    const rows = await env.DB.prepare("SELECT id, uid, state FROM commands WHERE batch_id = ?").bind(answer.batchId).all<{ id: string; uid: string }>();
+    const rows = await env.DB.prepare("SELECT id, uid, state FROM commands WHERE batch_id = ?")
+      .bind(answer.batchId)
+      .all<{ id: string; uid: string }>();
     expect(rows.results.map((r) => r.uid).sort()).toEqual(chosen);
     expect(new Set(rows.results.map((r) => r.id)).size).toBe(10);
-    const logs = await env.DB.prepare("SELECT count(*) AS n, min(actor_email) AS who FROM activity_logs WHERE entity_type = 'command' AND entity_id IN (SELECT id FROM commands WHERE batch_id = ?)")
+    const logs = await env.DB.prepare(
+      "SELECT count(*) AS n, min(actor_email) AS who FROM activity_logs WHERE entity_type = 'command' AND entity_id IN (SELECT id FROM commands WHERE batch_id = ?)",
+    )
       .bind(answer.batchId)
       .first<{ n: number; who: string }>();
     expect(logs?.n).toBe(10);
     // A filter over the whole account: the radio with a full queue (radios[4]) is skipped.
-    const all = data(await call<{ queued: number; skipped: number }>("commands.sendBulk", { accountId, selection: { filter: {} }, type: "ping" }, owner));
+    const all = data(
+      await call<{ queued: number; skipped: number }>(
+        "commands.sendBulk",
+        { accountId, selection: { filter: {} }, type: "ping" },
+        owner,
+      ),
+    );
     expect(all.queued + all.skipped).toBe(30);
     expect(all.skipped).toBe(1);
-    expect((await call("commands.sendBulk", { accountId, selection: { uids: chosen }, type: "stun" }, owner)).error?.data.code).toBe("BAD_REQUEST");
+    expect(
+      (await call("commands.sendBulk", { accountId, selection: { uids: chosen }, type: "stun" }, owner)).error?.data.code,
+    ).toBe("BAD_REQUEST");
   });
 });
 

@@ -8,6 +8,7 @@ import { FormAlert } from "@/ui/form-alert";
 import { PageHeader } from "@/ui/page-header";
 import { postedValues } from "../settings/procedure-refusal";
 import { type ActionResult, definePage, type PageProps, type RouteContext } from "../types";
+import { memoryFrom } from "./answer-commands";
 import { type RadioDisplay, type SimulatorStep, simulate } from "./radio-session";
 
 const steps: SimulatorStep[] = ["check-in", "accept", "fail", "reject", "delay"];
@@ -30,13 +31,24 @@ function Screen({ display }: { display: RadioDisplay }) {
   const deployment = check?.deployment;
   const runningIsDesired = Boolean(check?.desiredRevision && display.running === check.desiredRevision.id);
   return (
-    <section aria-labelledby="screen-heading" className="rounded-2xl border-4 border-slate-800 bg-slate-900 p-4 font-mono text-sm text-green-200 shadow-lg" data-testid="radio-screen">
+    <section
+      aria-labelledby="screen-heading"
+      className="rounded-2xl border-4 border-slate-800 bg-slate-900 p-4 font-mono text-sm text-green-200 shadow-lg"
+      data-testid="radio-screen"
+    >
       <h2 id="screen-heading" className="mb-2 text-base font-bold text-green-100">
         {display.uid}
       </h2>
+      {display.memory?.stunned && (
+        <p className="mb-2 rounded bg-red-700 px-2 py-1 font-bold text-white" data-testid="radio-stunned">
+          {t("simulator.stunned")}
+        </p>
+      )}
       <p data-testid="radio-revision">
         {check?.desiredRevision
-          ? t(runningIsDesired ? "simulator.runningRevision" : "simulator.desiredRevision", { number: check.desiredRevision.number })
+          ? t(runningIsDesired ? "simulator.runningRevision" : "simulator.desiredRevision", {
+              number: check.desiredRevision.number,
+            })
           : t("simulator.noRevision")}
       </p>
       {deployment && (
@@ -47,7 +59,9 @@ function Screen({ display }: { display: RadioDisplay }) {
       <dl className="mt-2 space-y-1">
         <div>
           <dt className="inline text-green-400">{t("simulator.channels")}: </dt>
-          <dd className="inline" data-testid="radio-channels">{channels.join(", ") || "—"}</dd>
+          <dd className="inline" data-testid="radio-channels">
+            {channels.join(", ") || "—"}
+          </dd>
         </div>
         <div>
           <dt className="inline text-green-400">{t("simulator.contacts")}: </dt>
@@ -59,7 +73,35 @@ function Screen({ display }: { display: RadioDisplay }) {
         </div>
         <div>
           <dt className="inline text-green-400">{t("simulator.messages")}: </dt>
-          <dd className="inline">{t("simulator.noMessages")}</dd>
+          <dd className="inline" data-testid="radio-messages">
+            {display.memory?.messages.length
+              ? display.memory.messages.map((text, i) => (
+                  // biome-ignore lint/suspicious/noArrayIndexKey: display lines have no identity; the same text may repeat
+                  <span key={`${i + 1}-${text}`} className="block text-green-100">
+                    ✉ {text}
+                  </span>
+                ))
+              : t("simulator.noMessages")}
+          </dd>
+        </div>
+        <div>
+          <dt className="inline text-green-400">{t("simulator.commands")}: </dt>
+          <dd className="inline" data-testid="radio-commands">
+            {display.memory?.answered.length
+              ? display.memory.answered.map((a, i) => (
+                  // biome-ignore lint/suspicious/noArrayIndexKey: display lines have no identity; the same command type may repeat
+                  <span key={`${i + 1}-${a.type}`} className="block">
+                    {a.beep
+                      ? t("simulator.beep", {
+                          seconds: a.beep.seconds,
+                          latitude: a.beep.latitude.toFixed(5),
+                          longitude: a.beep.longitude.toFixed(5),
+                        })
+                      : t("simulator.answered", { type: t(`commands.types.${a.type}`), state: t(`commands.states.${a.state}`) })}
+                  </span>
+                ))
+              : t("simulator.noCommands")}
+          </dd>
         </div>
         {check?.redirect && (
           <div>
@@ -82,10 +124,17 @@ function Simulator({ data, form }: PageProps<Data>) {
   } catch {
     display = null;
   }
-  const error = form?.errors.form ? String(t(form.errors.form)) : display?.error ? String(t("simulator.refused", { status: display.status })) : undefined;
+  const error = form?.errors.form
+    ? String(t(form.errors.form))
+    : display?.error
+      ? String(t("simulator.refused", { status: display.status }))
+      : undefined;
   const signedIn = display && display.status === 200;
   const deployment = display?.checkIn?.deployment;
-  const offer = deployment && !["applied", "failed", "rejected", "already_in_sync"].includes(deployment.yourState) && display?.running !== deployment.revision.id;
+  const offer =
+    deployment &&
+    !["applied", "failed", "rejected", "already_in_sync"].includes(deployment.yourState) &&
+    display?.running !== deployment.revision.id;
   return (
     <div className="mx-auto max-w-3xl px-4 py-8">
       <PageHeader title={String(t("routes.simulator"))} description={t("simulator.lead")} />
@@ -98,12 +147,28 @@ function Simulator({ data, form }: PageProps<Data>) {
                 label={String(t("simulator.demoRadio"))}
                 name="demo"
                 defaultValue={values.demo ?? ""}
-                options={[{ value: "", label: String(t("simulator.ownRadio")) }, ...demoRadios.map((uid) => ({ value: uid, label: uid }))]}
+                options={[
+                  { value: "", label: String(t("simulator.ownRadio")) },
+                  ...demoRadios.map((uid) => ({ value: uid, label: uid })),
+                ]}
                 className="sm:col-span-2"
               />
             )}
-            <Field label={String(t("simulator.uid"))} name="uid" defaultValue={values.uid ?? ""} autoComplete="off" maxLength={64} />
-            <Field label={String(t("simulator.secret"))} name="secret" type="password" defaultValue="" autoComplete="off" maxLength={256} />
+            <Field
+              label={String(t("simulator.uid"))}
+              name="uid"
+              defaultValue={values.uid ?? ""}
+              autoComplete="off"
+              maxLength={64}
+            />
+            <Field
+              label={String(t("simulator.secret"))}
+              name="secret"
+              type="password"
+              defaultValue=""
+              autoComplete="off"
+              maxLength={256}
+            />
           </div>
         )}
         {signedIn && display && (
@@ -112,6 +177,12 @@ function Simulator({ data, form }: PageProps<Data>) {
             <input type="hidden" name="secret" value={values.secret ?? ""} />
             <input type="hidden" name="running" value={display.running} />
             <input type="hidden" name="deploymentId" value={deployment?.id ?? ""} />
+            <input type="hidden" name="stunned" value={display.memory?.stunned ? "1" : ""} />
+            <input
+              type="hidden"
+              name="memory"
+              value={JSON.stringify({ messages: display.memory?.messages ?? [], answered: display.memory?.answered ?? [] })}
+            />
             <Screen display={display} />
             {offer && deployment && (
               <div className="rounded-lg border border-amber-300 bg-amber-50 p-4" data-testid="radio-offer">
@@ -125,7 +196,14 @@ function Simulator({ data, form }: PageProps<Data>) {
                 </p>
                 <div className="flex flex-wrap gap-2">
                   {steps.slice(1).map((step) => (
-                    <Button key={step} type="submit" name="step" value={step} size="sm" variant={step === "accept" ? "primary" : step === "delay" ? "white" : "danger"}>
+                    <Button
+                      key={step}
+                      type="submit"
+                      name="step"
+                      value={step}
+                      size="sm"
+                      variant={step === "accept" ? "primary" : step === "delay" ? "white" : "danger"}
+                    >
                       {t(`simulator.steps.${step}`)}
                     </Button>
                   ))}
@@ -170,6 +248,7 @@ async function step(c: RouteContext): Promise<ActionResult> {
     running: (posted.running ?? "").slice(0, 64),
     step: chosen,
     deploymentId: (posted.deploymentId ?? "").slice(0, 64),
+    memory: memoryFrom({ stunned: posted.stunned, memory: (posted.memory ?? "").slice(0, 8000) }),
   });
   return {
     ok: false,

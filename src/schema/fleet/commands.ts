@@ -5,14 +5,12 @@ import { z } from "zod";
  * command goes through, and the limits. Shared by the procedures, the forms, the device
  * protocol and the simulator, so each refuses the same things.
  */
-export const commandTypes = ["ping", "locate", "message", "reboot", "sync", "stun", "revive"] as const;
-export type CommandType = (typeof commandTypes)[number];
+import { type CommandState, type CommandType, commandTypes } from "./command-kinds";
+
+export { type CommandState, type CommandType, commandStates, commandTypes, expiryChoices } from "./command-kinds";
 
 /** Types a bulk send may use: stunning many radios at once is not offered (each stun names its radio). */
 export const bulkCommandTypes = commandTypes.filter((type) => type !== "stun");
-
-export const commandStates = ["queued", "sent", "delivered", "succeeded", "failed", "expired", "cancelled"] as const;
-export type CommandState = (typeof commandStates)[number];
 
 /** Not yet handed over for good: the radio's queue (these count against its limit). */
 export const waitingStates: readonly CommandState[] = ["queued", "sent"];
@@ -41,19 +39,29 @@ export function priorityOf(type: CommandType): number {
 export const commandParams = {
   ping: z.object({}).strict(),
   locate: z
-    .object({ beepSeconds: z.coerce.number().int("validation.Invalid").min(0, "validation.Invalid").max(120, "validation.Invalid").default(10) })
+    .object({
+      beepSeconds: z.coerce
+        .number()
+        .int("validation.Invalid")
+        .min(0, "validation.Invalid")
+        .max(120, "validation.Invalid")
+        .default(10),
+    })
     .strict(),
   message: z
     .object({
-      text: z
-        .string()
-        .trim()
-        .min(1, "validation.Required")
-        .max(commandLimits.messageLength, "validation.MessageTooLong"),
+      text: z.string().trim().min(1, "validation.Required").max(commandLimits.messageLength, "validation.MessageTooLong"),
     })
     .strict(),
   reboot: z
-    .object({ delaySeconds: z.coerce.number().int("validation.Invalid").min(0, "validation.Invalid").max(3600, "validation.Invalid").default(0) })
+    .object({
+      delaySeconds: z.coerce
+        .number()
+        .int("validation.Invalid")
+        .min(0, "validation.Invalid")
+        .max(3600, "validation.Invalid")
+        .default(0),
+    })
     .strict(),
   sync: z.object({}).strict(),
   stun: z.object({}).strict(),
@@ -62,7 +70,9 @@ export const commandParams = {
 
 /** What a radio answers when a command succeeded (failures carry a code and detail only). */
 export const commandResults = {
-  ping: z.object({ battery: z.number().int().min(0).max(100).optional(), signal: z.number().int().min(-150).max(0).optional() }).strict(),
+  ping: z
+    .object({ battery: z.number().int().min(0).max(100).optional(), signal: z.number().int().min(-150).max(0).optional() })
+    .strict(),
   locate: z
     .object({
       latitude: z.number().min(-90).max(90),
@@ -88,9 +98,6 @@ export const expiryHours = z.coerce
   .min(1, "validation.ExpiryRange")
   .max(commandLimits.maxExpiryHours, "validation.ExpiryRange")
   .default(commandLimits.defaultExpiryHours);
-
-/** The choices the send forms offer (hours). */
-export const expiryChoices = [1, 4, 24, 72, 168] as const;
 
 /** What a radio may report about a command (POST /device/v1/commands/{id}/status). */
 export const commandReportStates = ["delivered", "succeeded", "failed"] as const;

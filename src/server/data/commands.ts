@@ -181,7 +181,12 @@ export function insertBulkStatement(
 }
 
 /** One activity entry per command of a bulk send, written by SQLite from the batch's rows. */
-export function bulkActivityStatement(db: Db, batchId: string, actor: { id: string; email: string }, at: string): D1PreparedStatement {
+export function bulkActivityStatement(
+  db: Db,
+  batchId: string,
+  actor: { id: string; email: string },
+  at: string,
+): D1PreparedStatement {
   return statement(
     db,
     `INSERT INTO activity_logs (id, org_id, account_id, actor_id, actor_email, action, entity_type, entity_id, entity_label, diff, deployable, created_at)
@@ -305,7 +310,12 @@ export async function listCommands(
     where += " AND (created_at, id) < (?, ?)";
     params.push(after.createdAt, after.id);
   }
-  const rows = await all<Row>(db, `SELECT ${columns} FROM commands WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT ?`, ...params, limit + 1);
+  const rows = await all<Row>(
+    db,
+    `SELECT ${columns} FROM commands WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT ?`,
+    ...params,
+    limit + 1,
+  );
   const at = new Date().toISOString();
   const items = rows.slice(0, limit).map((row) => toCommand(row, at));
   const last = items.at(-1);

@@ -10,7 +10,13 @@ import type { Db } from "../data/db";
  * that was cancelled or expired answers 409, so the radio knows not to run it.
  */
 export function commandForRadio(command: Command) {
-  return { id: command.id, type: command.type, params: command.params, expiresAt: command.expiresAt, queuedAt: command.createdAt };
+  return {
+    id: command.id,
+    type: command.type,
+    params: command.params,
+    expiresAt: command.expiresAt,
+    queuedAt: command.createdAt,
+  };
 }
 
 const reportBody = z
@@ -31,18 +37,33 @@ export async function reportCommand(db: Db, uid: string, id: string, body: unkno
   const parsed = reportBody.safeParse(body);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    return { ok: false, fail: { status: 400, code: "BAD_REQUEST", message: issue ? `${issue.path.join(".") || "body"}: ${issue.message}` : "Invalid body." } };
+    return {
+      ok: false,
+      fail: {
+        status: 400,
+        code: "BAD_REQUEST",
+        message: issue ? `${issue.path.join(".") || "body"}: ${issue.message}` : "Invalid body.",
+      },
+    };
   }
   const command = ID.test(id) ? await findCommand(db, id) : null;
   // Another radio's command is as unknown as one that does not exist.
-  if (!command || command.uid !== uid) return { ok: false, fail: { status: 404, code: "NOT_FOUND", message: "No such command for this radio." } };
+  if (!command || command.uid !== uid)
+    return { ok: false, fail: { status: 404, code: "NOT_FOUND", message: "No such command for this radio." } };
   const report = parsed.data;
   let result: unknown;
   if (report.state === "succeeded") {
     const checked = commandResults[command.type].safeParse(report.result ?? {});
     if (!checked.success) {
       const issue = checked.error.issues[0];
-      return { ok: false, fail: { status: 400, code: "BAD_REQUEST", message: `result${issue?.path.length ? `.${issue.path.join(".")}` : ""}: ${issue?.message ?? "invalid"}` } };
+      return {
+        ok: false,
+        fail: {
+          status: 400,
+          code: "BAD_REQUEST",
+          message: `result${issue?.path.length ? `.${issue.path.join(".")}` : ""}: ${issue?.message ?? "invalid"}`,
+        },
+      };
     }
     result = checked.data;
   }

@@ -1,13 +1,19 @@
 import { Hono } from "hono";
 import { z } from "zod";
-import { desiredConfig } from "@/schema/fleet/desired-config";
-import { isFinal, includes, phaseOfBucket } from "@/schema/fleet/desired-deployment";
 import { progressOf, reportStates, terminalStates } from "@/schema/fleet/deployment-plan";
+import { desiredConfig } from "@/schema/fleet/desired-config";
+import { includes, isFinal, phaseOfBucket } from "@/schema/fleet/desired-deployment";
 import type { D1PreparedStatement } from "../cloudflare";
 import { markSentStatement } from "../data/commands";
 import { batch } from "../data/db";
-import { checkInWrite, confirmRedirectStatement, copyDeployedAttributesStatement, type RadioRow, reportedRevisionStatement } from "../data/device-checkins";
 import { findDeployment, upsertReportStatement } from "../data/deployments";
+import {
+  checkInWrite,
+  confirmRedirectStatement,
+  copyDeployedAttributesStatement,
+  type RadioRow,
+  reportedRevisionStatement,
+} from "../data/device-checkins";
 import { revisionContent } from "../data/revisions";
 import type { AppEnv } from "../env";
 import { commandForRadio, reportCommand } from "./command-reports";
@@ -36,7 +42,8 @@ function failure(f: Fail): Response {
   return new Response(JSON.stringify({ error: { code: f.code, message: f.message } }), { status: f.status, headers });
 }
 
-const unauthorized = () => failure({ status: 401, code: "UNAUTHORIZED", message: "Unknown, retired or wrong device credentials." });
+const unauthorized = () =>
+  failure({ status: 401, code: "UNAUTHORIZED", message: "Unknown, retired or wrong device credentials." });
 
 async function sha256Hex(text: string): Promise<string> {
   const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
@@ -62,7 +69,10 @@ export function credentialsOf(header: string | undefined): { uid: string; secret
  * subprotocol `auth.<base64url of uid:secret>` next to `device-v1`.
  */
 export function subprotocolCredentials(header: string | undefined): { uid: string; secret: string } | null {
-  const token = header?.split(",").map((p) => p.trim()).find((p) => p.startsWith("auth."));
+  const token = header
+    ?.split(",")
+    .map((p) => p.trim())
+    .find((p) => p.startsWith("auth."));
   if (!token || token.length > 400) return null;
   try {
     return credentialsOf(`Bearer ${atob(token.slice(5).replaceAll("-", "+").replaceAll("_", "/"))}`);
@@ -77,7 +87,8 @@ async function authenticate(
   allowSubprotocol = false,
 ): Promise<RadioState | null> {
   const credentials =
-    credentialsOf(c.req.header("authorization")) ?? (allowSubprotocol ? subprotocolCredentials(c.req.header("sec-websocket-protocol")) : null);
+    credentialsOf(c.req.header("authorization")) ??
+    (allowSubprotocol ? subprotocolCredentials(c.req.header("sec-websocket-protocol")) : null);
   if (!credentials) return null;
   const [loaded, hash] = await Promise.all([loadRadio(c.env.DB, credentials.uid), sha256Hex(credentials.secret)]);
   const radio = loaded.radio;
@@ -90,12 +101,15 @@ async function authenticate(
 /** A JSON body of at most MAX_BODY_BYTES, or a failure. An empty body is `{}`. */
 async function jsonBody(request: Request): Promise<unknown | Fail> {
   const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > MAX_BODY_BYTES) return { status: 413, code: "PAYLOAD_TOO_LARGE", message: `Bodies are at most ${MAX_BODY_BYTES} bytes.` };
+  if (declared > MAX_BODY_BYTES)
+    return { status: 413, code: "PAYLOAD_TOO_LARGE", message: `Bodies are at most ${MAX_BODY_BYTES} bytes.` };
   const text = await request.text();
-  if (text.length > MAX_BODY_BYTES) return { status: 413, code: "PAYLOAD_TOO_LARGE", message: `Bodies are at most ${MAX_BODY_BYTES} bytes.` };
+  if (text.length > MAX_BODY_BYTES)
+    return { status: 413, code: "PAYLOAD_TOO_LARGE", message: `Bodies are at most ${MAX_BODY_BYTES} bytes.` };
   if (!text.trim()) return {};
   const type = request.headers.get("content-type") ?? "";
-  if (!type.includes("application/json")) return { status: 415, code: "UNSUPPORTED_MEDIA_TYPE", message: "Send application/json." };
+  if (!type.includes("application/json"))
+    return { status: 415, code: "UNSUPPORTED_MEDIA_TYPE", message: "Send application/json." };
   try {
     return JSON.parse(text) as unknown;
   } catch {
@@ -109,7 +123,11 @@ function isFail(value: unknown): value is Fail {
 
 function invalid(error: z.ZodError): Fail {
   const issue = error.issues[0];
-  return { status: 400, code: "BAD_REQUEST", message: issue ? `${issue.path.join(".") || "body"}: ${issue.message}` : "Invalid body." };
+  return {
+    status: 400,
+    code: "BAD_REQUEST",
+    message: issue ? `${issue.path.join(".") || "body"}: ${issue.message}` : "Invalid body.",
+  };
 }
 
 const checkInBody = z
@@ -180,7 +198,8 @@ deviceProtocol.post("/check-in", async (c) => {
   const writes: D1PreparedStatement[] = [];
   const write = checkInWrite(c.env.DB, state.radio, parsed.data, at);
   if (write) writes.push(write);
-  if (parsed.data.redirectAccepted && redirectOf(state.radio)) writes.push(confirmRedirectStatement(c.env.DB, state.radio.uid, at.toISOString()));
+  if (parsed.data.redirectAccepted && redirectOf(state.radio))
+    writes.push(confirmRedirectStatement(c.env.DB, state.radio.uid, at.toISOString()));
   // Commands handed over now are sent (a check-in with none writes nothing for them).
   const handed = state.commands.filter((command) => command.state === "queued").map((command) => command.id);
   if (handed.length) writes.push(markSentStatement(c.env.DB, handed, at.toISOString()));
@@ -212,7 +231,11 @@ deviceProtocol.get("/config", async (c) => {
   if (!content) return failure({ status: 404, code: "NOT_FOUND", message: "Revision not found." });
   if (state.takesNewAttributes) await batch(c.env.DB, [copyDeployedAttributesStatement(c.env.DB, state.radio.uid)]);
   return json(
-    { revision: { id: d.revisionId, number: d.revisionNumber }, deployment: deploymentView(state), config: desiredConfig(content, state.attributes) },
+    {
+      revision: { id: d.revisionId, number: d.revisionNumber },
+      deployment: deploymentView(state),
+      config: desiredConfig(content, state.attributes),
+    },
     { headers },
   );
 });
@@ -242,7 +265,11 @@ deviceProtocol.post("/deployments/:id/status", async (c) => {
   }
   const shares = deployment.plan.phases.map((p) => p.share);
   if (!previous && !includes({ ...deployment, shares }, state.radio.rollout_bucket, undefined)) {
-    return failure({ status: 409, code: "CONFLICT", message: `The deployment is ${deployment.state} and does not include this radio now.` });
+    return failure({
+      status: 409,
+      code: "CONFLICT",
+      message: `The deployment is ${deployment.state} and does not include this radio now.`,
+    });
   }
   const phase = previous?.phase ?? phaseOfBucket(shares, state.radio.rollout_bucket);
   const at = new Date().toISOString();

@@ -22,7 +22,8 @@ export class DeviceShard {
     private readonly ctx: DurableObjectState,
     _env: Env,
   ) {
-    const Pair = (globalThis as unknown as { WebSocketRequestResponsePair: AutoResponseConstructor }).WebSocketRequestResponsePair;
+    const Pair = (globalThis as unknown as { WebSocketRequestResponsePair: AutoResponseConstructor })
+      .WebSocketRequestResponsePair;
     ctx.setWebSocketAutoResponse(new Pair(PING, PONG));
   }
 
@@ -50,18 +51,25 @@ export class DeviceShard {
     server.serializeAttachment({ uid, accountId, bucket } satisfies Attachment);
     server.send(JSON.stringify({ type: "hello", uid }));
     const protocol = request.headers.get("x-radio-subprotocol");
-    return new Response(null, { status: 101, webSocket: client, headers: protocol ? { "sec-websocket-protocol": protocol } : {} } as ResponseInit);
+    return new Response(null, {
+      status: 101,
+      webSocket: client,
+      headers: protocol ? { "sec-websocket-protocol": protocol } : {},
+    } as ResponseInit);
   }
 
   private notify(accountId: string, message: LiveMessage): number {
     if (message.type === "commands-queued") return this.wake(message.uids);
     const text = JSON.stringify(message);
     const sockets =
-      message.type === "command-queued" ? this.ctx.getWebSockets(`radio:${message.uid}`) : this.ctx.getWebSockets(`account:${accountId}`);
+      message.type === "command-queued"
+        ? this.ctx.getWebSockets(`radio:${message.uid}`)
+        : this.ctx.getWebSockets(`account:${accountId}`);
     let sent = 0;
     for (const socket of sockets) {
       const attachment = socket.deserializeAttachment() as Attachment | null;
-      if (message.type === "check-in" && message.upToBucket !== undefined && (attachment?.bucket ?? 0) >= message.upToBucket) continue;
+      if (message.type === "check-in" && message.upToBucket !== undefined && (attachment?.bucket ?? 0) >= message.upToBucket)
+        continue;
       try {
         socket.send(text);
         sent++;

@@ -2,9 +2,7 @@ import { attributesKey, fingerprint } from "@/schema/fleet/desired-config";
 import { desiredDeployment } from "@/schema/fleet/desired-deployment";
 import type { MatchableDevice } from "@/schema/rules";
 import { type Command, toCommands, waitingCommandsStatement } from "../data/commands";
-import type { RadioRow } from "../data/device-checkins";
-import { radioStatement } from "../data/device-checkins";
-import { type Db } from "../data/db";
+import type { Db } from "../data/db";
 import {
   type Deployment,
   type DeviceReport,
@@ -13,6 +11,8 @@ import {
   toDeployment,
   toReports,
 } from "../data/deployments";
+import type { RadioRow } from "../data/device-checkins";
+import { radioStatement } from "../data/device-checkins";
 
 /**
  * A radio as the device protocol sees it: its row, its account's recent deployments and its
@@ -60,14 +60,25 @@ export async function loadRadio(
   };
 }
 
-export function radioState(radio: RadioRow, deployments: Deployment[], reports: Map<string, DeviceReport>, commands: Command[] = []): RadioState {
+export function radioState(
+  radio: RadioRow,
+  deployments: Deployment[],
+  reports: Map<string, DeviceReport>,
+  commands: Command[] = [],
+): RadioState {
   const candidates = radio.account_id ? deployments.filter((d) => d.accountId === radio.account_id) : [];
   const desired = desiredDeployment(
     candidates.map((d) => ({ ...d, shares: d.plan.phases.map((p) => p.share) })),
     radio.rollout_bucket,
     reports,
   );
-  const current: MatchableDevice = { uid: radio.uid, siteId: radio.site_id, locationId: radio.location_id, model: radio.model, tags: tagsOf(radio.tags) };
+  const current: MatchableDevice = {
+    uid: radio.uid,
+    siteId: radio.site_id,
+    locationId: radio.location_id,
+    model: radio.model,
+    tags: tagsOf(radio.tags),
+  };
   const changedAt = radio.attributes_changed_at;
   const newer = !changedAt || (desired !== null && desired.createdAt > changedAt);
   const attributes: MatchableDevice =
@@ -80,7 +91,9 @@ export function radioState(radio: RadioRow, deployments: Deployment[], reports: 
           model: radio.deployed_model,
           tags: tagsOf(radio.deployed_tags),
         };
-  const etag = desired ? `"${desired.revisionNumber}-${fingerprint(`${desired.revisionId}|${attributesKey(attributes)}`)}"` : '"none"';
+  const etag = desired
+    ? `"${desired.revisionNumber}-${fingerprint(`${desired.revisionId}|${attributesKey(attributes)}`)}"`
+    : '"none"';
   return {
     radio,
     deployments,

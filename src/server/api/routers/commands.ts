@@ -125,7 +125,8 @@ export const commandsRouter = router({
       const device = await radioInScope(ctx, input);
       if (device.status !== "active") refuse(ctx, "PRECONDITION_FAILED", "commands.errors.retired");
       const params = checkedParams(ctx, input.type, input.params);
-      if (input.type === "stun" && input.confirmUid?.trim() !== device.uid) refuse(ctx, "BAD_REQUEST", "commands.errors.confirmUid", "confirmUid");
+      if (input.type === "stun" && input.confirmUid?.trim() !== device.uid)
+        refuse(ctx, "BAD_REQUEST", "commands.errors.confirmUid", "confirmUid");
       const created = new Date();
       const command = {
         id: crypto.randomUUID(),
@@ -202,7 +203,11 @@ export const commandsRouter = router({
     )
     .mutation(async ({ ctx, input }) => {
       if (input.type === "stun") refuse(ctx, "BAD_REQUEST", "commands.errors.noBulkStun", "type");
-      const base = await resolveFilter(ctx, input, "filter" in input.selection ? input.selection.filter : listFilterInput.parse({}));
+      const base = await resolveFilter(
+        ctx,
+        input,
+        "filter" in input.selection ? input.selection.filter : listFilterInput.parse({}),
+      );
       const filter = "uids" in input.selection ? { ...base, uids: input.selection.uids } : base;
       const params = checkedParams(ctx, input.type, input.params);
       const matched = await countDevices(ctx.db, filter, BULK_COUNT_CAP);
