@@ -152,7 +152,7 @@ describe("the queue", () => {
     expect(checkIn.commands[0]?.id).toBe(stun.id);
     expect(checkIn.commands[1]).toMatchObject({ type: "message", params: { text: "Hello 0" } });
     expect(checkIn.commands).toHaveLength(10);
-  });
+  }, 30_000);
 
   it("cancels what is not yet delivered and refuses to cancel what is", async () => {
     const uid = radios[5] ?? "";

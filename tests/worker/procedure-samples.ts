@@ -40,6 +40,12 @@ export const procedureSamples: Record<string, (t: Tenant) => unknown> = {
   "accounts.getConfiguredEntitiesSummary": (t) => ({ accountId: t.accountId }),
   "accounts.getLastConfigurationActivity": (t) => ({ accountId: t.accountId }),
   "devices.getConfiguredDeviceCounts": (t) => ({ accountId: t.accountId }),
+  // Commands name a radio inside the tenant's account: no such radio answers NOT_FOUND past the permission check.
+  "commands.list": (t) => ({ uid: "MATRIX-RADIO", accountId: t.accountId }),
+  "commands.get": (t) => ({ uid: "MATRIX-RADIO", id: "00000000-0000-4000-8000-000000000000", accountId: t.accountId }),
+  "commands.send": (t) => ({ uid: "MATRIX-RADIO", accountId: t.accountId, type: "ping" }),
+  "commands.cancel": (t) => ({ uid: "MATRIX-RADIO", id: "00000000-0000-4000-8000-000000000000", accountId: t.accountId }),
+  "commands.sendBulk": (t) => ({ accountId: t.accountId, selection: { filter: {} }, type: "ping" }),
   // Without `enabled: false`: that answers empty without asking, which would prove no isolation.
   "activityLogs.list": (t) => ({ accountId: t.accountId }),
   "activityLogs.listChangesToDeploy": (t) => ({ accountId: t.accountId }),
