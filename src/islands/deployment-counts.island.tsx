@@ -2,7 +2,10 @@ import { useEffect, useState } from "react";
 import { type ShownState, shownStates } from "@/schema/fleet/states";
 import { type Messages, translate } from "./runtime/messages";
 
-type Counts = { total: Partial<Record<ShownState, number>>; phases: { targeted: number; counts: Partial<Record<ShownState, number>> }[] };
+type Counts = {
+  total: Partial<Record<ShownState, number>>;
+  phases: { targeted: number; counts: Partial<Record<ShownState, number>> }[];
+};
 
 export type DeploymentCountsProps = {
   messages: Messages;
@@ -21,7 +24,14 @@ const POLL_MS = 2000;
  * page's Refresh link updates it without JavaScript); in the browser it asks again every two
  * seconds while the deployment is active, and says when the state changed.
  */
-export default function DeploymentCounts({ messages, deploymentId, counts: initial, state: initialState, phaseIndex: initialPhase, live }: DeploymentCountsProps) {
+export default function DeploymentCounts({
+  messages,
+  deploymentId,
+  counts: initial,
+  state: initialState,
+  phaseIndex: initialPhase,
+  live,
+}: DeploymentCountsProps) {
   const [counts, setCounts] = useState(initial);
   const [state, setState] = useState(initialState);
   const [phaseIndex, setPhaseIndex] = useState(initialPhase);
@@ -34,7 +44,9 @@ export default function DeploymentCounts({ messages, deploymentId, counts: initi
         const input = encodeURIComponent(JSON.stringify({ id: deploymentId }));
         const response = await fetch(`/api/deployments.get?input=${input}`, { headers: { Accept: "application/json" } });
         if (response.ok) {
-          const body = (await response.json()) as { result?: { data: { deployment: { state: string; phaseIndex: number }; counts: Counts } } };
+          const body = (await response.json()) as {
+            result?: { data: { deployment: { state: string; phaseIndex: number }; counts: Counts } };
+          };
           const data = body.result?.data;
           if (data && !stopped) {
             setCounts(data.counts);
@@ -54,6 +66,7 @@ export default function DeploymentCounts({ messages, deploymentId, counts: initi
     };
   }, [deploymentId, live]);
   const n = (value: number | undefined) => (value ?? 0).toLocaleString();
+  const phases = counts.phases.map((phase, i) => ({ ...phase, number: i + 1 }));
   return (
     <div>
       <p className="mb-2 text-sm text-slate-700" aria-live="polite" data-testid="deployment-live-state">
@@ -70,9 +83,9 @@ export default function DeploymentCounts({ messages, deploymentId, counts: initi
               <th scope="col" className="px-3 py-2 text-right font-semibold">
                 {t("deployments.overall")}
               </th>
-              {counts.phases.map((phase, i) => (
-                <th key={`phase-${i + 1}`} scope="col" className="px-3 py-2 text-right font-semibold">
-                  {t("deployments.phaseTargeted", { phase: i + 1, targeted: n(phase.targeted) })}
+              {phases.map((phase) => (
+                <th key={phase.number} scope="col" className="px-3 py-2 text-right font-semibold">
+                  {t("deployments.phaseTargeted", { phase: phase.number, targeted: n(phase.targeted) })}
                 </th>
               ))}
             </tr>
@@ -86,8 +99,8 @@ export default function DeploymentCounts({ messages, deploymentId, counts: initi
                 <td className="px-3 py-1.5 text-right tabular-nums" data-testid={`count-${s}`}>
                   {n(counts.total[s])}
                 </td>
-                {counts.phases.map((phase, i) => (
-                  <td key={`phase-${i + 1}`} className="px-3 py-1.5 text-right tabular-nums">
+                {phases.map((phase) => (
+                  <td key={phase.number} className="px-3 py-1.5 text-right tabular-nums">
                     {n(phase.counts[s])}
                   </td>
                 ))}

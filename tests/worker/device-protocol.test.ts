@@ -28,7 +28,11 @@ function data<T>(answer: Answer<T>): T {
   return answer.result.data;
 }
 
-function device(path: string, uid: string, init: { method?: string; body?: unknown; headers?: Record<string, string>; secret?: string } = {}) {
+function device(
+  path: string,
+  uid: string,
+  init: { method?: string; body?: unknown; headers?: Record<string, string>; secret?: string } = {},
+) {
   return request(`/device/v1${path}`, {
     method: init.method ?? (init.body === undefined ? "GET" : "POST"),
     headers: {
@@ -102,9 +106,13 @@ describe("check-in", () => {
   it("writes last-seen at most once a minute and nothing when nothing changed", async () => {
     const uid = radios[1] ?? "";
     await device("/check-in", uid, { body: { firmware: "1.0.0", battery: 90 } });
-    const first = await env.DB.prepare("SELECT last_seen_at, battery FROM devices WHERE uid = ?").bind(uid).first<{ last_seen_at: string; battery: number }>();
+    const first = await env.DB.prepare("SELECT last_seen_at, battery FROM devices WHERE uid = ?")
+      .bind(uid)
+      .first<{ last_seen_at: string; battery: number }>();
     await device("/check-in", uid, { body: { firmware: "1.0.0", battery: 89 } });
-    const second = await env.DB.prepare("SELECT last_seen_at, battery FROM devices WHERE uid = ?").bind(uid).first<{ last_seen_at: string; battery: number }>();
+    const second = await env.DB.prepare("SELECT last_seen_at, battery FROM devices WHERE uid = ?")
+      .bind(uid)
+      .first<{ last_seen_at: string; battery: number }>();
     expect(second).toEqual(first);
     // A new firmware is written at once.
     await device("/check-in", uid, { body: { firmware: "1.1.0" } });
@@ -148,8 +156,17 @@ describe("deployments through the protocol", () => {
     expect((await device(path, uid, { body: { state: "delivered" } })).status).toBe(409);
     expect((await device(path, uid, { body: { state: "failed" } })).status).toBe(409);
     expect((await device(path, uid, { body: { state: "exploded" } })).status).toBe(400);
-    const reported = await env.DB.prepare("SELECT reported_revision FROM devices WHERE uid = ?").bind(uid).first<{ reported_revision: string }>();
-    const got = data(await call<{ deployment: { revisionId: string }; counts: { total: Record<string, number> } }>("deployments.get", { id: deploymentId }, cookie, "GET"));
+    const reported = await env.DB.prepare("SELECT reported_revision FROM devices WHERE uid = ?")
+      .bind(uid)
+      .first<{ reported_revision: string }>();
+    const got = data(
+      await call<{ deployment: { revisionId: string }; counts: { total: Record<string, number> } }>(
+        "deployments.get",
+        { id: deploymentId },
+        cookie,
+        "GET",
+      ),
+    );
     expect(reported?.reported_revision).toBe(got.deployment.revisionId);
     // One radio (radios[5]) is retired: five targeted, one applied, four pending.
     expect(got.counts.total).toMatchObject({ applied: 1, pending: 4 });
@@ -180,15 +197,23 @@ describe("deployments through the protocol", () => {
 describe("state machine", () => {
   it("answers CONFLICT for illegal transitions and logs every legal one", async () => {
     const d = data(await call<{ id: string }>("deployments.create", { accountId, note: "second" }, cookie, "POST"));
-    expect(data(await call<{ state: string }>("deployments.act", { id: d.id, action: "pause" }, cookie, "POST")).state).toBe("paused");
+    expect(data(await call<{ state: string }>("deployments.act", { id: d.id, action: "pause" }, cookie, "POST")).state).toBe(
+      "paused",
+    );
     expect((await call("deployments.act", { id: d.id, action: "pause" }, cookie, "POST")).error?.data.code).toBe("CONFLICT");
-    expect(data(await call<{ state: string }>("deployments.act", { id: d.id, action: "resume" }, cookie, "POST")).state).toBe("running");
+    expect(data(await call<{ state: string }>("deployments.act", { id: d.id, action: "resume" }, cookie, "POST")).state).toBe(
+      "running",
+    );
     expect((await call("deployments.act", { id: d.id, action: "resume" }, cookie, "POST")).error?.data.code).toBe("CONFLICT");
-    expect(data(await call<{ state: string }>("deployments.act", { id: d.id, action: "cancel" }, cookie, "POST")).state).toBe("cancelled");
+    expect(data(await call<{ state: string }>("deployments.act", { id: d.id, action: "cancel" }, cookie, "POST")).state).toBe(
+      "cancelled",
+    );
     for (const action of ["pause", "resume", "advance", "cancel"]) {
       expect((await call("deployments.act", { id: d.id, action }, cookie, "POST")).error?.data.code).toBe("CONFLICT");
     }
-    const logged = await env.DB.prepare("SELECT count(*) AS n FROM activity_logs WHERE entity_type = 'deployment' AND entity_id = ?")
+    const logged = await env.DB.prepare(
+      "SELECT count(*) AS n FROM activity_logs WHERE entity_type = 'deployment' AND entity_id = ?",
+    )
       .bind(d.id)
       .first<{ n: number }>();
     expect(logged?.n).toBe(4);
@@ -211,8 +236,24 @@ describe("phases and thresholds", () => {
     const ownerCookie = await sessionCookie(owner.email);
     const plan = {
       phases: [
-        { share: 50, successPercent: 100, successAction: "next", errorKind: "count", errorValue: 2, errorMinimum: 0, waitMinutes: 0 },
-        { share: 100, successPercent: 100, successAction: "next", errorKind: "percent", errorValue: 50, errorMinimum: 2, waitMinutes: 0 },
+        {
+          share: 50,
+          successPercent: 100,
+          successAction: "next",
+          errorKind: "count",
+          errorValue: 2,
+          errorMinimum: 0,
+          waitMinutes: 0,
+        },
+        {
+          share: 100,
+          successPercent: 100,
+          successAction: "next",
+          errorKind: "percent",
+          errorValue: 50,
+          errorMinimum: 2,
+          waitMinutes: 0,
+        },
       ],
     };
     const d = data(await call<{ id: string }>("deployments.create", { accountId: acc, plan }, ownerCookie, "POST"));
@@ -222,12 +263,16 @@ describe("phases and thresholds", () => {
     // A radio of the second phase is not included yet.
     const early = (await (await device("/check-in", secondPhase[0] ?? "", { body: {} })).json()) as CheckIn;
     expect(early.desiredRevision).toBeNull();
-    expect((await device(`/deployments/${d.id}/status`, secondPhase[0] ?? "", { body: { state: "delivered" } })).status).toBe(409);
+    expect((await device(`/deployments/${d.id}/status`, secondPhase[0] ?? "", { body: { state: "delivered" } })).status).toBe(
+      409,
+    );
     await device(`/deployments/${d.id}/status`, firstPhase[0] ?? "", { body: { state: "failed", code: "E42" } });
     const still = data(await call<{ deployment: { state: string } }>("deployments.get", { id: d.id }, ownerCookie, "GET"));
     expect(still.deployment.state).toBe("running");
     await device(`/deployments/${d.id}/status`, firstPhase[1] ?? "", { body: { state: "rejected" } });
-    const paused = data(await call<{ deployment: { state: string; pauseReason: string } }>("deployments.get", { id: d.id }, ownerCookie, "GET"));
+    const paused = data(
+      await call<{ deployment: { state: string; pauseReason: string } }>("deployments.get", { id: d.id }, ownerCookie, "GET"),
+    );
     expect(paused.deployment).toMatchObject({ state: "paused", pauseReason: "error-threshold" });
     // Paused: a radio that had not started does not start.
     const waiting = (await (await device("/check-in", firstPhase[2] ?? "", { body: {} })).json()) as CheckIn;
@@ -236,14 +281,23 @@ describe("phases and thresholds", () => {
     data(await call("deployments.act", { id: d.id, action: "resume" }, ownerCookie, "POST"));
     await device(`/deployments/${d.id}/status`, firstPhase[0] ?? "", { body: { state: "applied" } }); // refused: final already
     for (const uid of firstPhase.slice(2)) await device(`/deployments/${d.id}/status`, uid, { body: { state: "applied" } });
-    const afterSuccess = data(await call<{ deployment: { state: string; phaseIndex: number } }>("deployments.get", { id: d.id }, ownerCookie, "GET"));
+    const afterSuccess = data(
+      await call<{ deployment: { state: string; phaseIndex: number } }>("deployments.get", { id: d.id }, ownerCookie, "GET"),
+    );
     // Phase one needs 100 % applied: two failed, so it waits for a person.
     expect(afterSuccess.deployment).toMatchObject({ state: "running", phaseIndex: 0 });
     data(await call("deployments.act", { id: d.id, action: "advance" }, ownerCookie, "POST"));
     const opened = (await (await device("/check-in", secondPhase[0] ?? "", { body: {} })).json()) as CheckIn;
     expect(opened.deployment?.id).toBe(d.id);
     for (const uid of secondPhase) await device(`/deployments/${d.id}/status`, uid, { body: { state: "applied" } });
-    const done = data(await call<{ deployment: { state: string }; counts: { phases: { targeted: number }[] } }>("deployments.get", { id: d.id }, ownerCookie, "GET"));
+    const done = data(
+      await call<{ deployment: { state: string }; counts: { phases: { targeted: number }[] } }>(
+        "deployments.get",
+        { id: d.id },
+        ownerCookie,
+        "GET",
+      ),
+    );
     expect(done.deployment.state).toBe("finished");
     expect(done.counts.phases.map((p) => p.targeted)).toEqual([firstPhase.length, secondPhase.length]);
   });
@@ -257,10 +311,14 @@ describe("cancel and roll back", () => {
     const [a = "", b = ""] = await registerRadios(org, acc, "RB", 2);
     const owner = await createUser({ role: "owner", orgId: org });
     const ownerCookie = await sessionCookie(owner.email);
-    await env.DB.prepare("UPDATE accounts SET network_config = ? WHERE id = ?").bind(JSON.stringify({ dnsServers: ["1.1.1.1"] }), acc).run();
+    await env.DB.prepare("UPDATE accounts SET network_config = ? WHERE id = ?")
+      .bind(JSON.stringify({ dnsServers: ["1.1.1.1"] }), acc)
+      .run();
     const first = data(await call<{ id: string }>("deployments.create", { accountId: acc }, ownerCookie, "POST"));
     for (const uid of [a, b]) await device(`/deployments/${first.id}/status`, uid, { body: { state: "applied" } });
-    await env.DB.prepare("UPDATE accounts SET network_config = ? WHERE id = ?").bind(JSON.stringify({ dnsServers: ["9.9.9.9"] }), acc).run();
+    await env.DB.prepare("UPDATE accounts SET network_config = ? WHERE id = ?")
+      .bind(JSON.stringify({ dnsServers: ["9.9.9.9"] }), acc)
+      .run();
     const second = data(await call<{ id: string }>("deployments.create", { accountId: acc }, ownerCookie, "POST"));
     await device(`/deployments/${second.id}/status`, a, { body: { state: "applied" } });
     data(await call("deployments.act", { id: second.id, action: "cancel" }, ownerCookie, "POST"));
@@ -268,13 +326,17 @@ describe("cancel and roll back", () => {
     const checkB = (await (await device("/check-in", b, { body: {} })).json()) as CheckIn;
     expect(checkA.desiredRevision?.number).toBe(2);
     expect(checkB.desiredRevision?.number).toBe(1);
-    const counts = data(await call<{ counts: { total: Record<string, number> } }>("deployments.get", { id: second.id }, ownerCookie, "GET"));
+    const counts = data(
+      await call<{ counts: { total: Record<string, number> } }>("deployments.get", { id: second.id }, ownerCookie, "GET"),
+    );
     expect(counts.counts.total).toMatchObject({ applied: 1, cancelled: 1 });
     const rolled = data(await call<{ id: string }>("deployments.rollback", { id: second.id }, ownerCookie, "POST"));
     const afterA = (await (await device("/check-in", a, { body: {} })).json()) as CheckIn;
     expect(afterA.deployment?.id).toBe(rolled.id);
     expect(afterA.desiredRevision?.number).toBe(1);
-    const revisions = await env.DB.prepare("SELECT count(*) AS n FROM revisions WHERE account_id = ?").bind(acc).first<{ n: number }>();
+    const revisions = await env.DB.prepare("SELECT count(*) AS n FROM revisions WHERE account_id = ?")
+      .bind(acc)
+      .first<{ n: number }>();
     expect(revisions?.n).toBe(2);
   });
 });

@@ -15,11 +15,9 @@ export async function sha256Hex(text: string): Promise<string> {
 export async function giveSeats(orgId: string, accountId: string, quantity: number): Promise<void> {
   const subscription = `sub_${crypto.randomUUID().slice(0, 12)}`;
   await env.DB.batch([
-    env.DB.prepare("INSERT INTO subscriptions (id, org_id, plan, quantity, starts_at) VALUES (?, ?, 'Fleet', ?, '2025-01-01')").bind(
-      subscription,
-      orgId,
-      quantity,
-    ),
+    env.DB.prepare(
+      "INSERT INTO subscriptions (id, org_id, plan, quantity, starts_at) VALUES (?, ?, 'Fleet', ?, '2025-01-01')",
+    ).bind(subscription, orgId, quantity),
     env.DB.prepare("INSERT INTO allocations (id, subscription_id, account_id, quantity) VALUES (?, ?, ?, ?)").bind(
       `alc_${crypto.randomUUID().slice(0, 12)}`,
       subscription,

@@ -31,16 +31,23 @@ function SampleDiff({ uid, lines }: { uid: string; lines: ConfigDiffLine[] }) {
   return (
     <details className="rounded-md border border-slate-200 bg-white p-3" open={lines.length > 0 && lines.length < 12}>
       <summary className="cursor-pointer font-mono text-sm">
-        {uid} — {lines.length === 0 ? t("confirmDeployment.noDifference") : t("confirmDeployment.differences", { count: lines.length })}
+        {uid} —{" "}
+        {lines.length === 0 ? t("confirmDeployment.noDifference") : t("confirmDeployment.differences", { count: lines.length })}
       </summary>
       {lines.length > 0 && (
         <table className="mt-2 w-full text-left text-xs">
           <caption className="sr-only">{t("confirmDeployment.diffCaption", { uid })}</caption>
           <thead>
             <tr>
-              <th scope="col" className="py-1 pr-2">{t("confirmDeployment.setting")}</th>
-              <th scope="col" className="py-1 pr-2">{t("confirmDeployment.before")}</th>
-              <th scope="col" className="py-1">{t("confirmDeployment.after")}</th>
+              <th scope="col" className="py-1 pr-2">
+                {t("confirmDeployment.setting")}
+              </th>
+              <th scope="col" className="py-1 pr-2">
+                {t("confirmDeployment.before")}
+              </th>
+              <th scope="col" className="py-1">
+                {t("confirmDeployment.after")}
+              </th>
             </tr>
           </thead>
           <tbody className="font-mono">
@@ -69,17 +76,44 @@ function PlanForm({ accountId, form }: { accountId: string; form?: PageProps<Dat
     </label>
   );
   return (
-    <form method="post" action={confirmDeploymentHref(accountId)} className="space-y-5 rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
+    <form
+      method="post"
+      action={confirmDeploymentHref(accountId)}
+      className="space-y-5 rounded-lg border border-slate-200 bg-white p-4 shadow-sm"
+    >
       <FormAlert message={error("form")} />
       <fieldset className="space-y-2">
         <legend className="font-semibold text-slate-900">{t("confirmDeployment.plan")}</legend>
         {radio("planKind", "all", String(t("confirmDeployment.allAtOnce")))}
         {radio("planKind", "phases", String(t("confirmDeployment.inPhases")))}
-        {error("planKind") && <p role="alert" className="text-sm text-red-700">{error("planKind")}</p>}
+        {error("planKind") && (
+          <p role="alert" className="text-sm text-red-700">
+            {error("planKind")}
+          </p>
+        )}
         <div className="grid gap-3 sm:grid-cols-2">
-          <Field label={String(t("confirmDeployment.shares"))} name="shares" defaultValue={values.shares} hint={String(t("confirmDeployment.sharesHint"))} error={error("shares")} />
-          <Field label={String(t("confirmDeployment.waitMinutes"))} name="waitMinutes" inputMode="numeric" defaultValue={values.waitMinutes} hint={String(t("confirmDeployment.waitHint"))} error={error("waitMinutes")} />
-          <Field label={String(t("confirmDeployment.successPercent"))} name="successPercent" inputMode="numeric" defaultValue={values.successPercent} error={error("successPercent")} />
+          <Field
+            label={String(t("confirmDeployment.shares"))}
+            name="shares"
+            defaultValue={values.shares}
+            hint={String(t("confirmDeployment.sharesHint"))}
+            error={error("shares")}
+          />
+          <Field
+            label={String(t("confirmDeployment.waitMinutes"))}
+            name="waitMinutes"
+            inputMode="numeric"
+            defaultValue={values.waitMinutes}
+            hint={String(t("confirmDeployment.waitHint"))}
+            error={error("waitMinutes")}
+          />
+          <Field
+            label={String(t("confirmDeployment.successPercent"))}
+            name="successPercent"
+            inputMode="numeric"
+            defaultValue={values.successPercent}
+            error={error("successPercent")}
+          />
           <SelectField
             label={String(t("confirmDeployment.successAction"))}
             name="successAction"
@@ -98,8 +132,21 @@ function PlanForm({ accountId, form }: { accountId: string; form?: PageProps<Dat
               { value: "count", label: String(t("confirmDeployment.errorCount")) },
             ]}
           />
-          <Field label={String(t("confirmDeployment.errorValue"))} name="errorValue" inputMode="numeric" defaultValue={values.errorValue} error={error("errorValue")} />
-          <Field label={String(t("confirmDeployment.errorMinimum"))} name="errorMinimum" inputMode="numeric" defaultValue={values.errorMinimum} hint={String(t("confirmDeployment.errorMinimumHint"))} error={error("errorMinimum")} />
+          <Field
+            label={String(t("confirmDeployment.errorValue"))}
+            name="errorValue"
+            inputMode="numeric"
+            defaultValue={values.errorValue}
+            error={error("errorValue")}
+          />
+          <Field
+            label={String(t("confirmDeployment.errorMinimum"))}
+            name="errorMinimum"
+            inputMode="numeric"
+            defaultValue={values.errorMinimum}
+            hint={String(t("confirmDeployment.errorMinimumHint"))}
+            error={error("errorMinimum")}
+          />
         </div>
       </fieldset>
       <fieldset className="space-y-2">
@@ -107,13 +154,35 @@ function PlanForm({ accountId, form }: { accountId: string; form?: PageProps<Dat
         {radio("switchover", "delivery", String(t("confirmDeployment.onDelivery")))}
         {radio("switchover", "at", String(t("confirmDeployment.atTime")))}
         {radio("switchover", "user-delay", String(t("confirmDeployment.userDelay")))}
-        {error("switchover") && <p role="alert" className="text-sm text-red-700">{error("switchover")}</p>}
+        {error("switchover") && (
+          <p role="alert" className="text-sm text-red-700">
+            {error("switchover")}
+          </p>
+        )}
         <div className="grid gap-3 sm:grid-cols-2">
-          <Field label={String(t("confirmDeployment.switchoverAt"))} name="switchoverAt" type="datetime-local" defaultValue={values.switchoverAt} error={error("switchoverAt")} />
-          <Field label={String(t("confirmDeployment.maxDelay"))} name="maxDelayMinutes" inputMode="numeric" defaultValue={values.maxDelayMinutes} error={error("maxDelayMinutes")} />
+          <Field
+            label={String(t("confirmDeployment.switchoverAt"))}
+            name="switchoverAt"
+            type="datetime-local"
+            defaultValue={values.switchoverAt}
+            error={error("switchoverAt")}
+          />
+          <Field
+            label={String(t("confirmDeployment.maxDelay"))}
+            name="maxDelayMinutes"
+            inputMode="numeric"
+            defaultValue={values.maxDelayMinutes}
+            error={error("maxDelayMinutes")}
+          />
         </div>
       </fieldset>
-      <TextareaField label={String(t("confirmDeployment.note"))} name="note" defaultValue={values.note} maxLength={500} error={error("note")} />
+      <TextareaField
+        label={String(t("confirmDeployment.note"))}
+        name="note"
+        defaultValue={values.note}
+        maxLength={500}
+        error={error("note")}
+      />
       <div className="flex flex-wrap gap-3">
         <Button type="submit">{t("confirmDeployment.deploy")}</Button>
         <ButtonLink href={changesHref(accountId)} variant="white">
@@ -134,7 +203,9 @@ function ConfirmDeployment({ data, form }: PageProps<Data>) {
       <div className="space-y-6">
         <StatusMessage tone="info">
           {t("confirmDeployment.targets", { count: preview.targeted, formatted: formatNumber(language, preview.targeted) })}
-          {preview.currentRevision ? ` ${t("confirmDeployment.currentRevision", { number: preview.currentRevision.number })}` : ""}
+          {preview.currentRevision
+            ? ` ${t("confirmDeployment.currentRevision", { number: preview.currentRevision.number })}`
+            : ""}
         </StatusMessage>
         <section aria-labelledby="pending-heading">
           <h2 id="pending-heading" className="mb-2 text-lg font-semibold">
@@ -182,7 +253,12 @@ async function confirm(c: RouteContext): Promise<ActionResult> {
   const parsed = parsePlanForm(values);
   if (!parsed.ok) return { ok: false, status: 400, form: { values, errors: parsed.errors } };
   try {
-    const created = await api(c).deployments.create({ accountId, plan: parsed.plan, switchover: parsed.switchover, note: parsed.note });
+    const created = await api(c).deployments.create({
+      accountId,
+      plan: parsed.plan,
+      switchover: parsed.switchover,
+      note: parsed.note,
+    });
     return {
       ok: true,
       redirect: deploymentHref(accountId, created.id),

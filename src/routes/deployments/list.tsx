@@ -48,19 +48,30 @@ function DeploymentsList({ data }: PageProps<Data>) {
             ),
           },
           { key: "state", header: String(t("deployments.columns.state")), cell: (d) => <StateBadge state={d.state} /> },
-          { key: "revision", header: String(t("deployments.columns.revision")), cell: (d) => t("deployments.revision", { number: d.revisionNumber }) },
+          {
+            key: "revision",
+            header: String(t("deployments.columns.revision")),
+            cell: (d) => t("deployments.revision", { number: d.revisionNumber }),
+          },
           {
             key: "phase",
             header: String(t("deployments.columns.phase")),
             cell: (d) => t("deployments.phaseOf", { phase: d.phaseIndex + 1, phases: d.plan.phases.length }),
           },
-          { key: "created", header: String(t("deployments.columns.created")), cell: (d) => formatDateTime(language, d.createdAt, account.timezone) },
+          {
+            key: "created",
+            header: String(t("deployments.columns.created")),
+            cell: (d) => formatDateTime(language, d.createdAt, account.timezone),
+          },
           { key: "by", header: String(t("deployments.columns.by")), cell: (d) => d.createdBy },
           { key: "note", header: String(t("deployments.columns.note")), cell: (d) => d.note },
         ]}
       />
       {nextBefore !== null && (
-        <a className="mt-4 inline-block text-sm font-medium text-brand-700 hover:underline" href={`${deploymentsHref(account._id)}?before=${nextBefore}`}>
+        <a
+          className="mt-4 inline-block text-sm font-medium text-brand-700 hover:underline"
+          href={`${deploymentsHref(account._id)}?before=${nextBefore}`}
+        >
           {t("deployments.older")}
         </a>
       )}
@@ -77,7 +88,12 @@ export const deploymentsListPage = definePage<Data>({
       accountDetails(c, accountId),
       api(c).deployments.list({ accountId, limit: PAGE, ...(Number.isInteger(before) && before > 0 ? { before } : {}) }),
     ]);
-    return { account, items: page.items, nextBefore: page.nextBefore, canDeploy: Boolean(c.get("user")?.permissions["create-deployments"]) };
+    return {
+      account,
+      items: page.items,
+      nextBefore: page.nextBefore,
+      canDeploy: Boolean(c.get("user")?.permissions["create-deployments"]),
+    };
   },
   Component: DeploymentsList,
 });

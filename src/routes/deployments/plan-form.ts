@@ -50,7 +50,10 @@ export function parsePlanForm(values: Record<string, string>): Parsed {
   if (note.length > 500) errors.note = "validation.NoteTooLong";
   let plan: Plan = allAtOnce();
   if (values.planKind === "phases") {
-    const shares = (values.shares ?? "").split(/[,\s]+/).filter(Boolean).map((s) => whole(s.replace("%", ""), 1, 100));
+    const shares = (values.shares ?? "")
+      .split(/[,\s]+/)
+      .filter(Boolean)
+      .map((s) => whole(s.replace("%", ""), 1, 100));
     const valid =
       shares.length >= 1 &&
       shares.length <= MAX_PHASES &&
@@ -60,7 +63,8 @@ export function parsePlanForm(values: Record<string, string>): Parsed {
     const successPercent = whole(values.successPercent, 1, 100);
     if (successPercent === null) errors.successPercent = "validation.Percent";
     const errorValue = whole(values.errorValue, 1, 100_000);
-    if (errorValue === null || (values.errorKind === "percent" && errorValue > 100)) errors.errorValue = "validation.ErrorThreshold";
+    if (errorValue === null || (values.errorKind === "percent" && errorValue > 100))
+      errors.errorValue = "validation.ErrorThreshold";
     const errorMinimum = whole(values.errorMinimum || "0", 0, 100_000);
     if (errorMinimum === null) errors.errorMinimum = "validation.Count";
     const waitMinutes = whole(values.waitMinutes || "0", 0, MAX_WAIT_MINUTES);

@@ -17,5 +17,10 @@ export const deploymentRoutes: RouteDefinition[] = [
     page: confirmDeploymentPage,
   },
   { path: "/accounts/:accountId/deployments", title: "routes.deployments", access: "signed-in", page: deploymentsListPage },
-  { path: "/accounts/:accountId/deployments/:deploymentId", title: "routes.deployment", access: "signed-in", page: deploymentPage },
+  {
+    path: "/accounts/:accountId/deployments/:deploymentId",
+    title: "routes.deployment",
+    access: "signed-in",
+    page: deploymentPage,
+  },
 ];

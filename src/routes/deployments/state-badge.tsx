@@ -12,5 +12,9 @@ const tones: Record<DeploymentState, string> = {
 
 export function StateBadge({ state }: { state: DeploymentState }) {
   const { t } = usePage();
-  return <span className={`inline-block rounded px-2 py-0.5 text-xs font-semibold ${tones[state]}`}>{t(`deployments.states.${state}`)}</span>;
+  return (
+    <span className={`inline-block rounded px-2 py-0.5 text-xs font-semibold ${tones[state]}`}>
+      {t(`deployments.states.${state}`)}
+    </span>
+  );
 }

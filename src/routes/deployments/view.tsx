@@ -49,10 +49,16 @@ function Facts({ deployment, timeZone }: { deployment: Deployment; timeZone: str
   return (
     <dl className="grid gap-x-8 text-sm sm:grid-cols-2">
       {row(String(t("deployments.columns.revision")), t("deployments.revision", { number: deployment.revisionNumber }))}
-      {row(String(t("deployments.columns.phase")), t("deployments.phaseOf", { phase: deployment.phaseIndex + 1, phases: deployment.plan.phases.length }))}
+      {row(
+        String(t("deployments.columns.phase")),
+        t("deployments.phaseOf", { phase: deployment.phaseIndex + 1, phases: deployment.plan.phases.length }),
+      )}
       {row(String(t("deployments.targeted")), deployment.targeted.toLocaleString(language))}
       {row(String(t("deployments.switchover")), switchover)}
-      {row(String(t("deployments.columns.created")), `${formatDateTime(language, deployment.createdAt, timeZone)} · ${deployment.createdBy}`)}
+      {row(
+        String(t("deployments.columns.created")),
+        `${formatDateTime(language, deployment.createdAt, timeZone)} · ${deployment.createdBy}`,
+      )}
       {deployment.nextStepAt && row(String(t("deployments.nextStep")), formatDateTime(language, deployment.nextStepAt, timeZone))}
       {deployment.note && row(String(t("deployments.columns.note")), deployment.note)}
       <div className="py-1 sm:col-span-2">
@@ -60,11 +66,12 @@ function Facts({ deployment, timeZone }: { deployment: Deployment; timeZone: str
         <dd>
           <ol className="ml-5 list-decimal">
             {deployment.plan.phases.map((phase, i) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: phases are positional and never reorder
               <li key={`${phase.share}-${i + 1}`}>
                 {t("deployments.phaseSummary", {
                   share: phase.share,
                   success: phase.successPercent,
-                  then: t(phase.successAction === "pause" ? "confirmDeployment.successPause" : "confirmDeployment.successNext"),
+                  next: t(phase.successAction === "pause" ? "confirmDeployment.successPause" : "confirmDeployment.successNext"),
                   error:
                     phase.errorKind === "count"
                       ? t("deployments.errorCount", { value: phase.errorValue })
@@ -91,7 +98,9 @@ function Actions({ account, deployment }: { account: AccountDetails; deployment:
           <input type="hidden" name="do" value={action} />
           <input type="hidden" name="version" value={String(deployment.version)} />
           <Button type="submit" size="sm" variant={action === "cancel" ? "danger" : action === "pause" ? "secondary" : "primary"}>
-            {t(`deployments.actions.${action === "advance" && deployment.phaseIndex + 1 >= deployment.plan.phases.length ? "finish" : action}`)}
+            {t(
+              `deployments.actions.${action === "advance" && deployment.phaseIndex + 1 >= deployment.plan.phases.length ? "finish" : action}`,
+            )}
           </Button>
         </form>
       ))}
@@ -139,7 +148,13 @@ function DeploymentView({ data }: PageProps<Data>) {
           </div>
           <Island
             name="deployment-counts"
-            props={{ deploymentId: deployment.id, counts, state: deployment.state, phaseIndex: deployment.phaseIndex, live: isActive(deployment.state) }}
+            props={{
+              deploymentId: deployment.id,
+              counts,
+              state: deployment.state,
+              phaseIndex: deployment.phaseIndex,
+              live: isActive(deployment.state),
+            }}
           />
         </section>
         <section aria-labelledby="radios-heading">
@@ -167,11 +182,18 @@ function DeploymentView({ data }: PageProps<Data>) {
               { key: "name", header: String(t("deployments.radioName")), cell: (r) => r.name },
               { key: "state", header: String(t("deployments.radioState")), cell: (r) => t(`deployments.radioStates.${r.state}`) },
               { key: "code", header: String(t("deployments.code")), cell: (r) => [r.code, r.detail].filter(Boolean).join(" — ") },
-              { key: "at", header: String(t("deployments.reportedAt")), cell: (r) => (r.updatedAt ? formatDateTime(language, r.updatedAt, account.timezone) : "") },
+              {
+                key: "at",
+                header: String(t("deployments.reportedAt")),
+                cell: (r) => (r.updatedAt ? formatDateTime(language, r.updatedAt, account.timezone) : ""),
+              },
             ]}
           />
           {nextAfter && (
-            <a className="mt-3 inline-block text-sm font-medium text-brand-700 hover:underline" href={`${href}?state=${filter}&after=${encodeURIComponent(nextAfter)}`}>
+            <a
+              className="mt-3 inline-block text-sm font-medium text-brand-700 hover:underline"
+              href={`${href}?state=${filter}&after=${encodeURIComponent(nextAfter)}`}
+            >
               {t("deployments.moreRadios")}
             </a>
           )}
@@ -190,15 +212,28 @@ async function act(c: RouteContext): Promise<ActionResult> {
   try {
     if (what === "rollback") {
       const created = await api(c).deployments.rollback({ id });
-      return { ok: true, redirect: deploymentHref(accountId, created.id), flash: { type: "success", key: "deployments.rolledBack", values: { number: created.number } } };
+      return {
+        ok: true,
+        redirect: deploymentHref(accountId, created.id),
+        flash: { type: "success", key: "deployments.rolledBack", values: { number: created.number } },
+      };
     }
-    if (!(actions as string[]).includes(what)) return { ok: true, redirect: here, flash: { type: "error", key: "validation.Invalid" } };
+    if (!(actions as string[]).includes(what))
+      return { ok: true, redirect: here, flash: { type: "error", key: "validation.Invalid" } };
     const version = Number(posted.version ?? "");
-    await api(c).deployments.act({ id, action: what as DeploymentAction, ...(Number.isInteger(version) && version > 0 ? { version } : {}) });
+    await api(c).deployments.act({
+      id,
+      action: what as DeploymentAction,
+      ...(Number.isInteger(version) && version > 0 ? { version } : {}),
+    });
     return { ok: true, redirect: here, flash: { type: "success", key: `deployments.done.${what}` } };
   } catch (error) {
     if (error instanceof TRPCError && (error.code === "CONFLICT" || error.code === "PRECONDITION_FAILED")) {
-      return { ok: true, redirect: here, flash: { type: "error", key: error.code === "CONFLICT" ? "deployments.conflict" : "errors.nothingToRollBack" } };
+      return {
+        ok: true,
+        redirect: here,
+        flash: { type: "error", key: error.code === "CONFLICT" ? "deployments.conflict" : "errors.nothingToRollBack" },
+      };
     }
     throw error;
   }

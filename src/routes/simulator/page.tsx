@@ -222,9 +222,11 @@ function Simulator({ data, form }: PageProps<Data>) {
           <details className="mt-2 text-xs text-slate-600">
             <summary>{t("simulator.log")}</summary>
             <ol className="font-mono">
-              {display.log.map((line, i) => (
-                <li key={`${i + 1}-${line}`}>{line}</li>
-              ))}
+              {display.log
+                .map((line, i) => ({ line, n: i + 1 }))
+                .map((entry) => (
+                  <li key={entry.n}>{entry.line}</li>
+                ))}
             </ol>
           </details>
         </div>

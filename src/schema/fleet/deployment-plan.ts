@@ -32,10 +32,10 @@ export const planSchema = z
     /** Start later (ISO instant); until then the deployment is scheduled. */
     startAt: z.iso.datetime().optional(),
   })
-  .refine(
-    (plan) => plan.phases.every((phase, i) => i === 0 || phase.share > (plan.phases[i - 1]?.share ?? 0)),
-    { message: "validation.PhaseOrder", path: ["phases"] },
-  )
+  .refine((plan) => plan.phases.every((phase, i) => i === 0 || phase.share > (plan.phases[i - 1]?.share ?? 0)), {
+    message: "validation.PhaseOrder",
+    path: ["phases"],
+  })
   .refine((plan) => plan.phases.at(-1)?.share === 100, { message: "validation.LastPhase", path: ["phases"] });
 export type Plan = z.infer<typeof planSchema>;
 
@@ -50,7 +50,15 @@ export type Switchover = z.infer<typeof switchoverSchema>;
 export function allAtOnce(): Plan {
   return {
     phases: [
-      { share: 100, successPercent: 100, successAction: "next", errorKind: "percent", errorValue: 20, errorMinimum: 10, waitMinutes: 0 },
+      {
+        share: 100,
+        successPercent: 100,
+        successAction: "next",
+        errorKind: "percent",
+        errorValue: 20,
+        errorMinimum: 10,
+        waitMinutes: 0,
+      },
     ],
   };
 }

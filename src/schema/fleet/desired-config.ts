@@ -26,7 +26,9 @@ export type DesiredConfig = {
 };
 
 export function desiredConfig(content: RevisionContent, device: MatchableDevice): DesiredConfig {
-  const levels: { level: NetworkLevel; config: Record<string, unknown> }[] = [{ level: "account", config: content.network.account }];
+  const levels: { level: NetworkLevel; config: Record<string, unknown> }[] = [
+    { level: "account", config: content.network.account },
+  ];
   const site = device.siteId ? content.network.sites[device.siteId] : undefined;
   if (site) levels.push({ level: "site", config: site });
   const location = device.locationId ? content.network.locations[device.locationId] : undefined;
@@ -37,7 +39,8 @@ export function desiredConfig(content: RevisionContent, device: MatchableDevice)
     if (!rule.enabled || !matchesDevice(rule.conditions, device)) continue;
     for (const id of rule.profileIds) {
       const profile = content.profiles[id];
-      if (profile && !profiles[profile.type]) profiles[profile.type] = { id, name: profile.name, rule: rule.name, settings: profile.settings };
+      if (profile && !profiles[profile.type])
+        profiles[profile.type] = { id, name: profile.name, rule: rule.name, settings: profile.settings };
     }
   }
   return { network: merged.config, networkSources: merged.sources, profiles };
@@ -45,7 +48,15 @@ export function desiredConfig(content: RevisionContent, device: MatchableDevice)
 
 /** The attributes a check-in uses, as one short string for the config's ETag. */
 export function attributesKey(device: MatchableDevice): string {
-  return [device.siteId ?? "", device.locationId ?? "", device.model.toLowerCase(), [...device.tags].map((t) => t.toLowerCase()).sort().join(",")].join("|");
+  return [
+    device.siteId ?? "",
+    device.locationId ?? "",
+    device.model.toLowerCase(),
+    [...device.tags]
+      .map((t) => t.toLowerCase())
+      .sort()
+      .join(","),
+  ].join("|");
 }
 
 /** FNV-1a 32-bit, hex: a cheap, stable fingerprint for ETags (not a security boundary). */
@@ -65,7 +76,10 @@ export function withoutSecrets(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withoutSecrets);
   if (value && typeof value === "object") {
     return Object.fromEntries(
-      Object.entries(value).map(([key, inner]) => [key, SECRET_KEYS.test(key) && typeof inner === "string" ? "••••" : withoutSecrets(inner)]),
+      Object.entries(value).map(([key, inner]) => [
+        key,
+        SECRET_KEYS.test(key) && typeof inner === "string" ? "••••" : withoutSecrets(inner),
+      ]),
     );
   }
   return value;

@@ -1,4 +1,4 @@
-import { type DeploymentState, terminalStates, type ReportState } from "./deployment-plan";
+import { type DeploymentState, type ReportState, terminalStates } from "./deployment-plan";
 import { bucketRange } from "./rollout";
 
 /**

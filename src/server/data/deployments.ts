@@ -1,4 +1,3 @@
-import { bucketRange } from "@/schema/fleet/rollout";
 import {
   type DeploymentState,
   type Plan,
@@ -8,6 +7,7 @@ import {
   type Switchover,
   switchoverSchema,
 } from "@/schema/fleet/deployment-plan";
+import { bucketRange } from "@/schema/fleet/rollout";
 import type { D1PreparedStatement } from "../cloudflare";
 import { all, type Bindable, type Db, first, statement } from "./db";
 
@@ -73,7 +73,11 @@ const columns = `d.id, d.account_id, d.org_id, d.number, d.revision_id, r.number
   d.targeted, d.note, d.created_by, d.created_at, d.started_at, d.ended_at, d.updated_at, d.version`;
 const from = "deployments d JOIN revisions r ON r.id = d.revision_id";
 
-function parsed<T>(schema: { safeParse(v: unknown): { success: true; data: T } | { success: false } }, json: string, fallback: T): T {
+function parsed<T>(
+  schema: { safeParse(v: unknown): { success: true; data: T } | { success: false } },
+  json: string,
+  fallback: T,
+): T {
   try {
     const result = schema.safeParse(JSON.parse(json));
     return result.success ? result.data : fallback;
@@ -83,7 +87,17 @@ function parsed<T>(schema: { safeParse(v: unknown): { success: true; data: T } |
 }
 
 const FALLBACK_PLAN: Plan = {
-  phases: [{ share: 100, successPercent: 100, successAction: "next", errorKind: "count", errorValue: 1, errorMinimum: 0, waitMinutes: 0 }],
+  phases: [
+    {
+      share: 100,
+      successPercent: 100,
+      successAction: "next",
+      errorKind: "count",
+      errorValue: 1,
+      errorMinimum: 0,
+      waitMinutes: 0,
+    },
+  ],
 };
 
 export function toDeployment(row: Row): Deployment {
@@ -251,8 +265,14 @@ export function transitionStatement(
   } else if (input.to !== "running") {
     sets.push("next_step_at = NULL");
   }
-  if (input.to === "running") sets.push("started_at = COALESCE(started_at, ?)"), params.push(input.at);
-  if (input.to === "finished" || input.to === "cancelled") sets.push("ended_at = ?"), params.push(input.at);
+  if (input.to === "running") {
+    sets.push("started_at = COALESCE(started_at, ?)");
+    params.push(input.at);
+  }
+  if (input.to === "finished" || input.to === "cancelled") {
+    sets.push("ended_at = ?");
+    params.push(input.at);
+  }
   const where = [`id = ?`, `state IN (${input.from.map(() => "?").join(", ")})`];
   params.push(input.id, ...input.from);
   if (input.version !== undefined) {
@@ -264,13 +284,24 @@ export function transitionStatement(
 
 /** Deployments whose timed step (next phase, scheduled start) is due. */
 export async function dueDeployments(db: Db, at: string): Promise<string[]> {
-  const rows = await all<{ id: string }>(db, "SELECT id FROM deployments WHERE next_step_at IS NOT NULL AND next_step_at <= ? LIMIT 100", at);
+  const rows = await all<{ id: string }>(
+    db,
+    "SELECT id FROM deployments WHERE next_step_at IS NOT NULL AND next_step_at <= ? LIMIT 100",
+    at,
+  );
   return rows.map((row) => row.id);
 }
 
 // ---- What radios report ----
 
-export type DeviceReport = { deploymentId: string; state: ReportState; phase: number; code: string; detail: string; updatedAt: string };
+export type DeviceReport = {
+  deploymentId: string;
+  state: ReportState;
+  phase: number;
+  code: string;
+  detail: string;
+  updatedAt: string;
+};
 
 export function reportsOfDeviceStatement(db: Db, uid: string): D1PreparedStatement {
   return statement(
@@ -284,7 +315,10 @@ export function toReports(
   rows: { deployment_id: string; state: ReportState; phase: number; code: string; detail: string; updated_at: string }[],
 ): Map<string, DeviceReport> {
   return new Map(
-    rows.map((r) => [r.deployment_id, { deploymentId: r.deployment_id, state: r.state, phase: r.phase, code: r.code, detail: r.detail, updatedAt: r.updated_at }]),
+    rows.map((r) => [
+      r.deployment_id,
+      { deploymentId: r.deployment_id, state: r.state, phase: r.phase, code: r.code, detail: r.detail, updatedAt: r.updated_at },
+    ]),
   );
 }
 
@@ -326,7 +360,11 @@ export async function deploymentCounts(db: Db, deployment: Deployment): Promise<
   const shares = deployment.plan.phases.map((phase) => phase.share);
   const ranges = shares.map((_, i) => bucketRange(shares, i));
   const [grouped, targets] = await db.batch([
-    statement(db, "SELECT phase, state, count(*) AS n FROM deployment_devices WHERE deployment_id = ? GROUP BY phase, state", deployment.id),
+    statement(
+      db,
+      "SELECT phase, state, count(*) AS n FROM deployment_devices WHERE deployment_id = ? GROUP BY phase, state",
+      deployment.id,
+    ),
     statement(
       db,
       `SELECT ${ranges.map((_, i) => `sum(rollout_bucket >= ?${i * 2 + 2} AND rollout_bucket < ?${i * 2 + 3}) AS p${i}`).join(", ")}
@@ -353,7 +391,10 @@ export async function deploymentCounts(db: Db, deployment: Deployment): Promise<
     unreported += left;
   });
   if (unreported > 0) {
-    const openLeft = phases.reduce((sum, p, i) => sum + (deployment.state === "finished" || i <= deployment.phaseIndex ? (p.counts[rest] ?? 0) : 0), 0);
+    const openLeft = phases.reduce(
+      (sum, p, i) => sum + (deployment.state === "finished" || i <= deployment.phaseIndex ? (p.counts[rest] ?? 0) : 0),
+      0,
+    );
     if (rest === "cancelled") {
       total.cancelled = openLeft;
       if (unreported - openLeft > 0) total.pending = unreported - openLeft;
@@ -389,7 +430,14 @@ export async function phaseTargeted(db: Db, deployment: Deployment, phase: numbe
   return row?.n ?? 0;
 }
 
-export type DeploymentRadio = { uid: string; name: string; state: ShownState; code: string; detail: string; updatedAt: string | null };
+export type DeploymentRadio = {
+  uid: string;
+  name: string;
+  state: ShownState;
+  code: string;
+  detail: string;
+  updatedAt: string | null;
+};
 
 /**
  * The radios of a deployment in one state, by uid after `after` (keyset). Reported states read
@@ -421,7 +469,14 @@ export async function listDeploymentRadios(
     return rows.map((row) => ({ uid: row.uid, name: row.name, state, code: "", detail: "", updatedAt: null }));
   }
   if (state === "timed_out") return [];
-  const rows = await all<{ uid: string; name: string | null; state: ShownState; code: string; detail: string; updated_at: string }>(
+  const rows = await all<{
+    uid: string;
+    name: string | null;
+    state: ShownState;
+    code: string;
+    detail: string;
+    updated_at: string;
+  }>(
     db,
     `SELECT x.uid, d.name, x.state, x.code, x.detail, x.updated_at FROM deployment_devices x LEFT JOIN devices d ON d.uid = x.uid
      WHERE x.deployment_id = ? AND x.state = ? AND x.uid > ? ORDER BY x.uid LIMIT ?`,
@@ -430,12 +485,22 @@ export async function listDeploymentRadios(
     after,
     limit,
   );
-  return rows.map((row) => ({ uid: row.uid, name: row.name ?? "", state: row.state, code: row.code, detail: row.detail, updatedAt: row.updated_at }));
+  return rows.map((row) => ({
+    uid: row.uid,
+    name: row.name ?? "",
+    state: row.state,
+    code: row.code,
+    detail: row.detail,
+    updatedAt: row.updated_at,
+  }));
 }
 
 /** When the next timed step of any deployment is due, if one is. */
 export async function nextStepDue(db: Db): Promise<string | null> {
-  const row = await first<{ at: string | null }>(db, "SELECT min(next_step_at) AS at FROM deployments WHERE next_step_at IS NOT NULL");
+  const row = await first<{ at: string | null }>(
+    db,
+    "SELECT min(next_step_at) AS at FROM deployments WHERE next_step_at IS NOT NULL",
+  );
   return row?.at ?? null;
 }
 

@@ -80,7 +80,12 @@ export function copyDeployedAttributesStatement(db: Db, uid: string): D1Prepared
 }
 
 export function confirmRedirectStatement(db: Db, uid: string, at: string): D1PreparedStatement {
-  return statement(db, "UPDATE devices SET redirect_confirmed_at = ? WHERE uid = ? AND redirect_url IS NOT NULL AND redirect_confirmed_at IS NULL", at, uid);
+  return statement(
+    db,
+    "UPDATE devices SET redirect_confirmed_at = ? WHERE uid = ? AND redirect_url IS NOT NULL AND redirect_confirmed_at IS NULL",
+    at,
+    uid,
+  );
 }
 
 /** The radio applied (or already had) a deployment's revision. */

@@ -1,6 +1,7 @@
+import type { MiddlewareHandler } from "hono";
 import type { DurableObjectState } from "../cloudflare";
 import { expireDue, nextExpiry } from "../data/commands";
-import type { Env } from "../env";
+import type { AppEnv, Env } from "../env";
 
 /**
  * The timer that marks commands expired (DESIGN.md §7): a Durable Object alarm set for the
@@ -46,3 +47,24 @@ export async function armCommandClock(env: Env, at: Date): Promise<void> {
     console.error("arming the command clock failed", error);
   }
 }
+
+let rearmed = false;
+
+/**
+ * workerd forgets alarms across a restart (TOOLCHAIN.md): the first radio call an isolate
+ * serves marks what expired meanwhile and arms the clock for the next expiry.
+ */
+export const rearmCommandClockOnce: MiddlewareHandler<AppEnv> = async (c, next) => {
+  if (!rearmed) {
+    rearmed = true;
+    const rearm = sweepExpiredCommands(c.env)
+      .then((at) => (at ? armCommandClock(c.env, new Date(at)) : undefined))
+      .catch((error: unknown) => console.error("re-arming the command clock failed", error));
+    try {
+      c.executionCtx.waitUntil(rearm);
+    } catch {
+      await rearm;
+    }
+  }
+  await next();
+};

@@ -5,13 +5,13 @@ import {
   failureStates,
   type Plan,
   type ReportState,
-  successStates,
   type Switchover,
+  successStates,
 } from "@/schema/fleet/deployment-plan";
 import { bucketRange } from "@/schema/fleet/rollout";
 import type { D1PreparedStatement } from "../cloudflare";
 import { activityStatement } from "../data/activity-logs";
-import { type Db, batch, newId } from "../data/db";
+import { batch, type Db, newId } from "../data/db";
 import {
   currentRevisionId,
   type Deployment,
@@ -48,7 +48,13 @@ export class TransitionConflict extends Error {
   }
 }
 
-function logStatement(db: Db, d: Pick<Deployment, "orgId" | "accountId" | "id" | "number">, actor: Actor, action: "create" | "update", diff: Record<string, { before?: unknown; after?: unknown }>) {
+function logStatement(
+  db: Db,
+  d: Pick<Deployment, "orgId" | "accountId" | "id" | "number">,
+  actor: Actor,
+  action: "create" | "update",
+  diff: Record<string, { before?: unknown; after?: unknown }>,
+) {
   return activityStatement(db, {
     orgId: d.orgId,
     accountId: d.accountId,
@@ -64,6 +70,8 @@ function logStatement(db: Db, d: Pick<Deployment, "orgId" | "accountId" | "id" |
 
 /** Notifies connected radios of the account; `upToBucket` for the opened phases only. */
 async function announce(env: Env, d: Deployment, reason: "deployment" | "pause" | "cancel") {
+  // An account without radios has nobody to tell.
+  if (d.targeted === 0) return;
   const shares = d.plan.phases.map((p) => p.share);
   const upToBucket = reason === "deployment" && d.state !== "finished" ? bucketRange(shares, d.phaseIndex).to : undefined;
   await notifyShards(env, d.accountId, { type: "check-in", reason, deploymentId: d.id, upToBucket });
@@ -97,7 +105,10 @@ export async function confirmDeployment({ db, env }: Deps, input: ConfirmInput):
     const contentHash = await contentHashOf(content);
     const existing = await findRevisionByHash(db, input.accountId, contentHash);
     revisionId = existing?.id ?? newId("rev");
-    if (!existing) statements.push(insertRevisionStatement(db, { id: revisionId, accountId: input.accountId, content, contentHash, createdAt }));
+    if (!existing)
+      statements.push(
+        insertRevisionStatement(db, { id: revisionId, accountId: input.accountId, content, contentHash, createdAt }),
+      );
   }
   const id = newId("dep");
   const startAt = input.plan.startAt ? new Date(input.plan.startAt) : null;
@@ -153,7 +164,9 @@ function transitionOf(d: Deployment, action: DeploymentAction): Transition {
     case "cancel":
       return { to: "cancelled", pauseReason: null };
     case "advance":
-      return d.phaseIndex >= last ? { to: "finished", pauseReason: null } : { to: "running", pauseReason: null, phaseIndex: d.phaseIndex + 1, nextStepAt: null };
+      return d.phaseIndex >= last
+        ? { to: "finished", pauseReason: null }
+        : { to: "running", pauseReason: null, phaseIndex: d.phaseIndex + 1, nextStepAt: null };
   }
 }
 
@@ -251,7 +264,13 @@ async function phaseSucceeded({ db, env }: Deps, d: Deployment): Promise<void> {
   if (plan.waitMinutes > 0) {
     const at = new Date(Date.now() + plan.waitMinutes * 60_000);
     const results = await db.batch([
-      transitionStatement(db, { id: d.id, from: ["running"], at: new Date().toISOString(), to: "running", nextStepAt: at.toISOString() }),
+      transitionStatement(db, {
+        id: d.id,
+        from: ["running"],
+        at: new Date().toISOString(),
+        to: "running",
+        nextStepAt: at.toISOString(),
+      }),
     ]);
     if ((results[0]?.meta.changes ?? 0) > 0) await armClock(env, at);
     return;
@@ -260,7 +279,9 @@ async function phaseSucceeded({ db, env }: Deps, d: Deployment): Promise<void> {
 }
 
 async function openNextPhase({ db, env }: Deps, d: Deployment): Promise<void> {
-  if (await applyTransition(db, d, { to: "running", phaseIndex: d.phaseIndex + 1, nextStepAt: null }, SYSTEM_ACTOR, ["running"])) {
+  if (
+    await applyTransition(db, d, { to: "running", phaseIndex: d.phaseIndex + 1, nextStepAt: null }, SYSTEM_ACTOR, ["running"])
+  ) {
     await announce(env, { ...d, phaseIndex: d.phaseIndex + 1 }, "deployment");
   }
 }

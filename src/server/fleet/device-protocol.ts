@@ -6,7 +6,7 @@ import { includes, isFinal, phaseOfBucket } from "@/schema/fleet/desired-deploym
 import type { D1PreparedStatement } from "../cloudflare";
 import { markSentStatement } from "../data/commands";
 import { batch } from "../data/db";
-import { findDeployment, upsertReportStatement } from "../data/deployments";
+import { findDeployment, nextStepDue, upsertReportStatement } from "../data/deployments";
 import {
   checkInWrite,
   confirmRedirectStatement,
@@ -16,7 +16,9 @@ import {
 } from "../data/device-checkins";
 import { revisionContent } from "../data/revisions";
 import type { AppEnv } from "../env";
+import { rearmCommandClockOnce } from "./command-clock";
 import { commandForRadio, reportCommand } from "./command-reports";
+import { armClock } from "./deployment-clock";
 import { evaluateThresholds } from "./deployment-engine";
 import { shardOf } from "./live";
 import { loadRadio, type RadioState, radioState } from "./radio-state";
@@ -187,6 +189,27 @@ const json = (body: unknown, init: { status?: number; headers?: Record<string, s
 
 export const deviceProtocol = new Hono<AppEnv>();
 
+// The same for the command clock (issue 13): expired commands marked, the next expiry armed.
+deviceProtocol.use(rearmCommandClockOnce);
+
+// workerd forgets Durable Object alarms across a restart (TOOLCHAIN.md): the first radio call
+// an isolate serves re-arms the deployment clock for the next due step, if there is one.
+let clockChecked = false;
+deviceProtocol.use(async (c, next) => {
+  if (!clockChecked) {
+    clockChecked = true;
+    const rearm = nextStepDue(c.env.DB)
+      .then((at) => (at ? armClock(c.env, new Date(at)) : undefined))
+      .catch((error: unknown) => console.error("re-arming the deployment clock failed", error));
+    try {
+      c.executionCtx.waitUntil(rearm);
+    } catch {
+      await rearm;
+    }
+  }
+  await next();
+});
+
 deviceProtocol.post("/check-in", async (c) => {
   const state = await authenticate(c);
   if (!state) return unauthorized();
@@ -222,7 +245,7 @@ deviceProtocol.get("/config", async (c) => {
   if (!state) return unauthorized();
   const headers = { etag: state.etag, "cache-control": "private, no-cache" };
   const known = c.req.header("if-none-match");
-  if (known && known.split(",").some((tag) => tag.trim().replace(/^W\//, "") === state.etag)) {
+  if (known?.split(",").some((tag) => tag.trim().replace(/^W\//, "") === state.etag)) {
     return new Response(null, { status: 304, headers });
   }
   const d = state.desired;
@@ -310,7 +333,7 @@ deviceProtocol.get("/connect", async (c) => {
   const namespace = c.env.DEVICE_SHARDS;
   if (!namespace) return failure({ status: 501, code: "NOT_IMPLEMENTED", message: "Live connections are not configured." });
   const stub = namespace.get(namespace.idFromName(`shard-${shardOf(state.radio.uid)}`));
-  return stub.fetch("https://shard/connect", {
+  const upgraded = (await stub.fetch("https://shard/connect", {
     headers: {
       upgrade: "websocket",
       "x-radio-uid": state.radio.uid,
@@ -318,7 +341,13 @@ deviceProtocol.get("/connect", async (c) => {
       "x-radio-bucket": String(state.radio.rollout_bucket),
       ...(c.req.header("sec-websocket-protocol")?.includes("device-v1") ? { "x-radio-subprotocol": "device-v1" } : {}),
     },
-  }) as unknown as Response;
+  })) as unknown as Response & { webSocket?: unknown };
+  // A fresh response around the object's socket: middleware (security headers) may then add headers.
+  return new Response(null, {
+    status: upgraded.status,
+    headers: new Headers(upgraded.headers),
+    webSocket: upgraded.webSocket,
+  } as ResponseInit);
 });
 
 deviceProtocol.all("*", () => failure({ status: 404, code: "NOT_FOUND", message: "No such device call." }));

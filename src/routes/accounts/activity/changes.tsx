@@ -1,3 +1,4 @@
+import { confirmDeploymentHref, deploymentsHref } from "@/routes/deployments/paths";
 import { definePage, type PageProps } from "@/routes/types";
 import { formatNumber } from "@/schema/format";
 import { api } from "@/server/api/procedures-route";
@@ -5,11 +6,10 @@ import { type AccountDetails, accountDetails } from "@/server/current-account";
 import type { ActivityEntry } from "@/server/data/activity-logs";
 import { usePage } from "@/server/render/page-context";
 import { ActivityEntryView, textOf } from "@/ui/activity/activity-entry";
+import { ButtonLink } from "@/ui/button";
 import { EmptyState } from "@/ui/empty-state";
 import { PageHeader } from "@/ui/page-header";
 import { AccountLayout } from "@/ui/shell/account-layout";
-import { ButtonLink } from "@/ui/button";
-import { confirmDeploymentHref, deploymentsHref } from "@/routes/deployments/paths";
 
 const CHANGES_SHOWN = 100;
 

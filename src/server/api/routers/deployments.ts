@@ -1,9 +1,8 @@
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
-import { type ConfigDiffLine, configDiff, desiredConfig } from "@/schema/fleet/desired-config";
 import { allAtOnce, deploymentActions, planSchema, shownStates, switchoverSchema } from "@/schema/fleet/deployment-plan";
+import { type ConfigDiffLine, configDiff, desiredConfig } from "@/schema/fleet/desired-config";
 import { listChangesToDeploy } from "@/server/data/activity-logs";
-import { sampleRadios } from "@/server/data/device-checkins";
 import {
   currentRevisionId,
   type Deployment,
@@ -13,6 +12,7 @@ import {
   listDeployments,
   radiosOfAccount,
 } from "@/server/data/deployments";
+import { sampleRadios } from "@/server/data/device-checkins";
 import { driftCounts } from "@/server/data/fleet-drift";
 import { findRevision, revisionContent, snapshotAccountConfig } from "@/server/data/revisions";
 import { actOnDeployment, confirmDeployment, TransitionConflict } from "@/server/fleet/deployment-engine";
@@ -41,7 +41,10 @@ async function deploymentInScope(ctx: Ctx, deploymentId: string): Promise<Deploy
 
 function conflict(ctx: Ctx, error: unknown): never {
   if (error instanceof TransitionConflict) {
-    throw new TRPCError({ code: "CONFLICT", message: String(ctx.t("errors.deploymentConflict", { state: ctx.t(`deployments.states.${error.state}`) })) });
+    throw new TRPCError({
+      code: "CONFLICT",
+      message: String(ctx.t("errors.deploymentConflict", { state: ctx.t(`deployments.states.${error.state}`) })),
+    });
   }
   throw error;
 }
@@ -52,7 +55,13 @@ function conflict(ctx: Ctx, error: unknown): never {
  */
 export const deploymentsRouter = router({
   list: signedInProcedure
-    .input(z.object({ accountId: id, before: z.number().int().positive().optional(), limit: z.number().int().min(1).max(PAGE_MAX).default(25) }))
+    .input(
+      z.object({
+        accountId: id,
+        before: z.number().int().positive().optional(),
+        limit: z.number().int().min(1).max(PAGE_MAX).default(25),
+      }),
+    )
     .query(async ({ ctx, input }) => {
       const account = await accountInScope(ctx, input.accountId);
       const rows = await listDeployments(ctx.db, account._id, input.before ?? null, input.limit + 1);
@@ -68,7 +77,14 @@ export const deploymentsRouter = router({
 
   /** The radios of a deployment in one state, by uid (keyset). */
   radios: signedInProcedure
-    .input(z.object({ id, state: z.enum(shownStates), after: z.string().max(64).default(""), limit: z.number().int().min(1).max(PAGE_MAX).default(50) }))
+    .input(
+      z.object({
+        id,
+        state: z.enum(shownStates),
+        after: z.string().max(64).default(""),
+        limit: z.number().int().min(1).max(PAGE_MAX).default(50),
+      }),
+    )
     .query(async ({ ctx, input }) => {
       const deployment = await deploymentInScope(ctx, input.id);
       const rows = await listDeploymentRadios(ctx.db, deployment, input.state, input.after, input.limit + 1);
@@ -93,7 +109,13 @@ export const deploymentsRouter = router({
       ]);
       const before = currentId ? await revisionContent(ctx.db, currentId) : null;
       const samples: { uid: string; lines: ConfigDiffLine[] }[] = radios.map((radio) => {
-        const device = { uid: radio.uid, siteId: radio.site_id, locationId: radio.location_id, model: radio.model, tags: parseTags(radio.tags) };
+        const device = {
+          uid: radio.uid,
+          siteId: radio.site_id,
+          locationId: radio.location_id,
+          model: radio.model,
+          tags: parseTags(radio.tags),
+        };
         return { uid: radio.uid, lines: configDiff(before ? desiredConfig(before, device) : {}, desiredConfig(content, device)) };
       });
       return { changes, targeted, samples, currentRevision: currentId ? await findRevision(ctx.db, currentId) : null };
@@ -127,7 +149,13 @@ export const deploymentsRouter = router({
     .mutation(async ({ ctx, input }) => {
       const deployment = await deploymentInScope(ctx, input.id);
       try {
-        const after = await actOnDeployment(ctx, deployment, input.action, { id: ctx.user.id, email: ctx.user.email }, input.version);
+        const after = await actOnDeployment(
+          ctx,
+          deployment,
+          input.action,
+          { id: ctx.user.id, email: ctx.user.email },
+          input.version,
+        );
         return { id: after.id, state: after.state, phaseIndex: after.phaseIndex, version: after.version };
       } catch (error) {
         conflict(ctx, error);
