@@ -116,8 +116,13 @@ function AccountHome({ data }: PageProps<Data>) {
             <Count key={key} label={String(t(`accountHome.deviceCounts.${key}`))} value={devices[key]} href={null} />
           ))}
         </dl>
-        {/* Devices come with the inventory (a later issue); until then every count is zero. */}
-        <p className="mt-3 text-sm text-slate-600">{t("accountHome.devicesLater")}</p>
+        {user?.permissions["view-devices-in-accounts"] ? (
+          <p className="mt-3 text-sm">
+            <a href={`${base}/registry/devices`} className="font-medium text-brand-700 hover:underline">
+              {t("accountHome.seeDevices")}
+            </a>
+          </p>
+        ) : null}
       </section>
 
       <section aria-labelledby="home-drift" className="mt-8">

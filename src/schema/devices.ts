@@ -22,16 +22,16 @@ export const deviceModel = z
   .trim()
   .min(1, "validation.Required")
   .max(deviceLimits.model, "validation.TooLong")
-  .regex(new RegExp(LABEL_SOURCE), "validation.ModelInvalid");
+  .regex(new RegExp(LABEL_SOURCE), "validation.DeviceModelInvalid");
 export const deviceName = z.string().trim().max(deviceLimits.name, "validation.NameTooLong");
 export const deviceNotes = z.string().trim().max(deviceLimits.notes, "validation.TooLong");
 
 const tag = z
   .string()
   .trim()
-  .min(1, "validation.TagInvalid")
-  .max(deviceLimits.tag, "validation.TagInvalid")
-  .regex(new RegExp(LABEL_SOURCE), "validation.TagInvalid");
+  .min(1, "validation.DeviceTagInvalid")
+  .max(deviceLimits.tag, "validation.DeviceTagInvalid")
+  .regex(new RegExp(LABEL_SOURCE), "validation.DeviceTagInvalid");
 
 /** Tags without repeats (compared without case), at most 20. */
 export const deviceTags = z

@@ -15,7 +15,9 @@ import { expiryFromForm, paramsFromForm, sendFields, typeFromForm } from "./send
  * The inventory's selection or filter, as it arrives in the URL (?uid=…&uid=… or the list's
  * filter fields) and travels on in the form's hidden fields.
  */
-const filterFields = ["search", "account", "siteId", "model", "firmware", "assignment", "seen"] as const;
+const filterFields = ["q", "account", "site", "model", "firmware", "assignment", "seen"] as const;
+/** The inventory's query names (src/routes/devices/list-query.ts) as the procedures' filter names. */
+const filterNames: Record<string, string> = { q: "search", site: "siteId" };
 const SELECTION_MAX = 500;
 
 type Chosen = { uids: string[] } | { filter: Record<string, string> };
@@ -89,7 +91,14 @@ async function sendBulk(c: RouteContext): Promise<ActionResult> {
   try {
     const sent = await api(c).commands.sendBulk({
       ...(scope.accountId ? { accountId: scope.accountId } : {}),
-      selection: "uids" in chosen ? { uids: chosen.uids } : { filter: chosen.filter },
+      selection:
+        "uids" in chosen
+          ? { uids: chosen.uids }
+          : {
+              filter: Object.fromEntries(
+                Object.entries(chosen.filter).map(([name, value]) => [filterNames[name] ?? name, value]),
+              ),
+            },
       type: type as Exclude<typeof type, "stun">,
       params: paramsFromForm(type, posted),
       ...(expiryFromForm(posted) !== undefined ? { expiryHours: expiryFromForm(posted) } : {}),

@@ -59,5 +59,7 @@ export function translatedErrors(
   t: (key: string) => unknown,
 ): Record<string, string> {
   // A message translated already (a refusal with values) has spaces; keys never do.
-  return Object.fromEntries(Object.entries(errors ?? {}).map(([field, key]) => [field, key.includes(" ") ? key : String(t(key))]));
+  return Object.fromEntries(
+    Object.entries(errors ?? {}).map(([field, key]) => [field, key.includes(" ") ? key : String(t(key))]),
+  );
 }

@@ -49,6 +49,16 @@ export const listFilterInput = z.object({
 });
 export type ListFilterInput = z.input<typeof listFilterInput>;
 
+/**
+ * The brand a new radio gets when none is given: the vendor's brand as its name spells it
+ * ("Northwind" of "Northwind Radio") when that is the filter, else the filter itself.
+ */
+export function defaultBrand(ctx: Pick<ApiContext, "env">): string {
+  const settings = resolveSettings(ctx.env);
+  const word = settings.brandName.split(" ")[0] ?? "";
+  return word.toLowerCase() === settings.deviceBrandFilter.toLowerCase() ? word : settings.deviceBrandFilter;
+}
+
 /** The brand filter in force (spec §1): radios of other brands are not listed. */
 export function brandFilter(ctx: Pick<ApiContext, "env">): string {
   return resolveSettings(ctx.env).deviceBrandFilter;

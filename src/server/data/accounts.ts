@@ -124,6 +124,16 @@ export async function listAccountNames(
   );
 }
 
+/** One organization's own accounts (id and name, by name), for choosing where radios go. */
+export async function listOrgAccounts(db: Db, orgId: string, limit: number) {
+  return all<{ id: string; name: string }>(
+    db,
+    "SELECT id, name FROM accounts WHERE org_id = ? ORDER BY name COLLATE NOCASE, id LIMIT ?",
+    orgId,
+    limit,
+  );
+}
+
 export function insertAccountStatement(
   db: Db,
   input: { orgId: string; name: string; subscriptionLevel: SubscriptionLevel; timezone: string },

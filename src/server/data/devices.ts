@@ -787,3 +787,26 @@ export async function importPlaces(db: Db, orgId: string) {
   ]);
   return { accounts, sites, locations };
 }
+
+/** An account's places as choices: each site, and each location under its site (by name). */
+export async function placeOptions(
+  db: Db,
+  accountId: string,
+): Promise<{ siteId: string; locationId: string | null; label: string }[]> {
+  const rows = await all<{ site_id: string; site_name: string; location_id: string | null; location_name: string | null }>(
+    db,
+    `SELECT s.id AS site_id, s.name AS site_name, l.id AS location_id, l.name AS location_name
+     FROM sites s LEFT JOIN locations l ON l.site_id = s.id
+     WHERE s.account_id = ? ORDER BY s.name COLLATE NOCASE, s.id, l.name COLLATE NOCASE LIMIT 500`,
+    accountId,
+  );
+  const options: { siteId: string; locationId: string | null; label: string }[] = [];
+  let lastSite = "";
+  for (const row of rows) {
+    if (row.site_id !== lastSite) options.push({ siteId: row.site_id, locationId: null, label: row.site_name });
+    lastSite = row.site_id;
+    if (row.location_id)
+      options.push({ siteId: row.site_id, locationId: row.location_id, label: `${row.site_name} › ${row.location_name}` });
+  }
+  return options;
+}

@@ -63,7 +63,12 @@ function byNameOrId<T extends { id: string; name: string }>(items: T[], cell: st
  * Checks every record: fields, the brand filter, uids repeated in the file, places that exist
  * in the organization. What exists already and seats are checked after, against the database.
  */
-export function checkRecords(records: Record<string, string>[], places: Places, brandFilter: string): ParsedImport {
+export function checkRecords(
+  records: Record<string, string>[],
+  places: Places,
+  brandFilter: string,
+  defaultBrand = brandFilter,
+): ParsedImport {
   const problems: ImportProblem[] = [];
   const rows: ParsedImport["rows"] = [];
   const seen = new Map<string, number>();
@@ -83,7 +88,7 @@ export function checkRecords(records: Record<string, string>[], places: Places, 
       return undefined;
     };
     const uid = check<string>("uid", deviceUid, record.uid ?? "");
-    const brand = check<string>("brand", deviceBrand, record.brand || brandFilter || "");
+    const brand = check<string>("brand", deviceBrand, record.brand || defaultBrand || "");
     if (brand && brandFilter && brand.toLowerCase() !== brandFilter.toLowerCase())
       problem("brand", "devices.errors.brandNotAllowed");
     const model = check<string>("model", deviceModel, record.model ?? "");

@@ -13,7 +13,7 @@ import {
   tagChangeWhere,
 } from "@/server/data/devices";
 import { checkRecords, checkSeats, type ImportProblem, readCsv, splitExisting } from "@/server/devices/csv-import";
-import { brandFilter, listFilterInput, newDeviceSecret, resolveFilter } from "../device-inputs";
+import { brandFilter, defaultBrand, listFilterInput, newDeviceSecret, resolveFilter } from "../device-inputs";
 import { inventoryOrg, targetAccount } from "../device-scope";
 import { refuse, refuseWith } from "../refusal";
 import { accountInScope } from "../tenancy";
@@ -82,7 +82,8 @@ export const deviceBulkProcedures = {
         if (String(error).includes("seats exhausted") && target.accountId) return refuseBulkSeats(ctx, target.accountId, count);
         throw error;
       }
-      const changed = results[1]?.meta.changes ?? 0;
+      // Counted by the activity entries (one per radio moved): an UPDATE's count includes its triggers' rows.
+      const changed = results[0]?.meta.changes ?? 0;
       if (changed === 0 && target.accountId) return refuseBulkSeats(ctx, target.accountId, count);
       return { changed };
     }),
@@ -110,7 +111,7 @@ export const deviceBulkProcedures = {
         }),
         ...bulkTagStatements(ctx.db, filter, input.tag, input.add),
       ]);
-      return { changed: results[1]?.meta.changes ?? 0 };
+      return { changed: results[0]?.meta.changes ?? 0 };
     }),
 
   /**
@@ -135,7 +136,7 @@ export const deviceBulkProcedures = {
       const read = readCsv(input.csv);
       if (read.problems.length) return importAnswer(ctx, read.problems, 0, 0, null);
       const records = scopeAccount ? read.records.map((r) => ({ ...r, account: r.account || scopeAccount._id })) : read.records;
-      const parsed = checkRecords(records, await importPlaces(ctx.db, orgId), brandFilter(ctx));
+      const parsed = checkRecords(records, await importPlaces(ctx.db, orgId), brandFilter(ctx), defaultBrand(ctx));
       const existing = await existingUids(
         ctx.db,
         parsed.rows.map((row) => row.uid),

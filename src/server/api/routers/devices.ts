@@ -3,7 +3,7 @@ import { deviceBrand, deviceModel, deviceName, deviceNotes, deviceTags, deviceUi
 import { effectiveConfiguration } from "@/schema/effective-configuration";
 import { viewOf } from "@/schema/network-config";
 import type { D1Result } from "@/server/cloudflare";
-import { findAccountNetworkConfig } from "@/server/data/accounts";
+import { findAccountNetworkConfig, listOrgAccounts } from "@/server/data/accounts";
 import { activityStatement, diffOf, listEntityActivity } from "@/server/data/activity-logs";
 import {
   accountDeviceCounts,
@@ -15,6 +15,7 @@ import {
   insertDeviceStatements,
   listDevices,
   placeBelongs,
+  placeOptions,
   retireStatement,
   rotateSecretStatement,
   updateDeviceStatements,
@@ -76,7 +77,7 @@ export const devicesRouter = router({
         filter: listFilterInput.default({ search: "", status: "active" }),
         sort: z.enum(deviceSorts).default("uid"),
         cursor: z.string().max(400).optional(),
-        limit: z.number().int().min(1).max(200).default(50),
+        limit: z.number().int().min(1).max(1000).default(50),
       }),
     )
     .query(async ({ ctx, input }) => {
@@ -94,11 +95,21 @@ export const devicesRouter = router({
     .input(z.object({ orgId: id.optional(), accountId: id.optional() }))
     .query(async ({ ctx, input }) => {
       const filter = await resolveFilter(ctx, input, listFilterInput.parse({}));
-      const [facets, sites] = await Promise.all([
+      const [facets, sites, accounts] = await Promise.all([
         deviceFacets(ctx.db, filter),
         filter.scopeAccountId ? listSiteOptions(ctx.db, filter.scopeAccountId, 200) : Promise.resolve([]),
+        // The organization's own accounts: its radios are assigned only there.
+        listOrgAccounts(ctx.db, filter.orgId, 500),
       ]);
-      return { ...facets, sites, orgId: filter.orgId };
+      return { ...facets, sites, accounts, orgId: filter.orgId };
+    }),
+
+  /** Where radios of an account can go: its sites and their locations. */
+  places: procedureWith("view-devices-in-accounts")
+    .input(z.object({ accountId: id }))
+    .query(async ({ ctx, input }) => {
+      const account = await accountInScope(ctx, input.accountId);
+      return placeOptions(ctx.db, account._id);
     }),
 
   /** One radio, its recent activity and (for its account) the seats; another tenant's uid is NOT_FOUND. */
