@@ -33,11 +33,11 @@ async function send(page: Page, uid: string, type: RegExp, fill?: (page: Page) =
   await page.getByRole("radio", { name: type }).check();
   if (fill) await fill(page);
   await page.getByRole("button", { name: "Send command" }).click();
-  await expect(page).toHaveURL(new RegExp(`${REGISTRY}/${uid}/commands/[0-9a-f-]{36}$`));
+  await expect(page).toHaveURL(new RegExp(`${REGISTRY}/${uid}/commands/[0-9a-f-]{36}$`), { timeout: 20_000 });
 }
 
 test("a technician pings, locates and messages a demo radio and watches each reach the simulator", async ({ browser, baseURL }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(180_000);
   const context = await browser.newContext({ baseURL });
   const page = await context.newPage();
   const radio = await context.newPage();
@@ -45,17 +45,17 @@ test("a technician pings, locates and messages a demo radio and watches each rea
   await switchOn(radio, "HD-0004", true);
 
   await send(page, "HD-0004", /^Ping/);
-  await expect(page.getByTestId("command-live")).toHaveAttribute("data-state", "succeeded", { timeout: 10_000 });
+  await expect(page.getByTestId("command-live")).toHaveAttribute("data-state", "succeeded", { timeout: 20_000 });
   await expect(page.getByTestId("command-live").locator('[data-step="delivered"]')).toHaveAttribute("data-done", "yes");
 
   await send(page, "HD-0004", /^Locate/, (p) => p.getByLabel("Beep for (seconds, locate)").fill("7"));
-  await expect(radio.getByTestId("radio-commands")).toContainText("♪ Beep for 7 s — position 45.", { timeout: 10_000 });
-  await expect(page.getByTestId("command-position")).toContainText("Position: 45.", { timeout: 10_000 });
+  await expect(radio.getByTestId("radio-commands")).toContainText("♪ Beep for 7 s — position 45.", { timeout: 20_000 });
+  await expect(page.getByTestId("command-position")).toContainText("Position: 45.", { timeout: 20_000 });
 
   const text = `Meet at dock ${Date.now() % 1000}`;
   await send(page, "HD-0004", /^Message/, (p) => p.getByLabel("Message text").fill(text));
-  await expect(radio.getByTestId("radio-messages")).toContainText(text, { timeout: 10_000 });
-  await expect(page.getByTestId("command-live")).toHaveAttribute("data-state", "succeeded", { timeout: 10_000 });
+  await expect(radio.getByTestId("radio-messages")).toContainText(text, { timeout: 20_000 });
+  await expect(page.getByTestId("command-live")).toHaveAttribute("data-state", "succeeded", { timeout: 20_000 });
 
   // The radio's history lists all three, newest first, with who sent them.
   await page.goto(`${REGISTRY}/HD-0004/commands`);
@@ -67,12 +67,12 @@ test("a technician pings, locates and messages a demo radio and watches each rea
   // The connectivity test shows each step and the round trip.
   await page.goto(`${REGISTRY}/test/HD-0004`);
   await page.getByRole("button", { name: "Start the test" }).click();
-  await expect(page.getByTestId("round-trip")).toContainText(/The radio answered in [\d,]+ ms/, { timeout: 10_000 });
+  await expect(page.getByTestId("round-trip")).toContainText(/The radio answered in [\d,]+ ms/, { timeout: 20_000 });
   await context.close();
 });
 
 test("an admin stuns a radio, which then obeys nothing but revive", async ({ browser, baseURL }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(180_000);
   const context = await browser.newContext({ baseURL });
   const page = await context.newPage();
   const radio = await context.newPage();
@@ -88,14 +88,14 @@ test("an admin stuns a radio, which then obeys nothing but revive", async ({ bro
   await page.getByLabel(/To stun, type the radio's uid/).fill("HD-0005");
   await page.getByRole("button", { name: "Send command" }).click();
   await expect(page).toHaveURL(/\/commands\/[0-9a-f-]{36}$/);
-  await expect(radio.getByTestId("radio-stunned")).toBeVisible({ timeout: 10_000 });
+  await expect(radio.getByTestId("radio-stunned")).toBeVisible({ timeout: 20_000 });
 
   await send(page, "HD-0005", /^Ping/);
-  await expect(page.getByTestId("command-live")).toHaveAttribute("data-state", "failed", { timeout: 10_000 });
+  await expect(page.getByTestId("command-live")).toHaveAttribute("data-state", "failed", { timeout: 20_000 });
   await expect(page.getByTestId("command-live")).toContainText("STUNNED");
 
   await send(page, "HD-0005", /^Revive/);
-  await expect(page.getByTestId("command-live")).toHaveAttribute("data-state", "succeeded", { timeout: 10_000 });
+  await expect(page.getByTestId("command-live")).toHaveAttribute("data-state", "succeeded", { timeout: 20_000 });
   await expect(radio.getByTestId("radio-stunned")).toHaveCount(0);
   await context.close();
 });
@@ -104,7 +104,7 @@ test("without JavaScript a message goes out by a plain form and arrives at the r
   browser,
   baseURL,
 }) => {
-  test.setTimeout(60_000);
+  test.setTimeout(120_000);
   const context = await browser.newContext({ javaScriptEnabled: false, baseURL });
   const page = await context.newPage();
   const radio = await context.newPage();
