@@ -12,6 +12,7 @@ import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
 import { launchChromium } from "./browser.mjs";
 import { jsBytesTable, jsChunksTable, measureJsBytes } from "./js-bytes.mjs";
+import { measureCommandLatency } from "./commands-latency.mjs";
 import { measureMobileLoad, mobileTable } from "./mobile-load.mjs";
 import { formatTable, kb, markdownTable } from "./report.mjs";
 import { BENCH_CONFIG, buildApp, ROOT, startServer } from "./server.mjs";
@@ -72,9 +73,17 @@ async function main() {
   say(`[3/3] Mobile load (${elapsed()})`);
   const mobile = await measureMobileLoad({ baseUrl: server.url, browser, log: say });
 
+  say(`[4/4] Command to a live radio (${elapsed()})`);
+  const commands = await measureCommandLatency(server.url);
+  const commandBudget = {
+    name: "a command reaches a live simulated radio, p95 ≤ 1000 ms",
+    value: `p50 ${commands.p50.toFixed(0)} ms, p95 ${commands.p95.toFixed(0)} ms (${commands.runs} runs)`,
+    pass: commands.p95 <= 1000,
+  };
+
   await cleanUp();
 
-  const budgets = [...jsBytes.budgets, ...ssr.budgets];
+  const budgets = [...jsBytes.budgets, ...ssr.budgets, commandBudget];
   const meta = {
     generatedAt: new Date().toISOString(),
     commit: git(["rev-parse", "--short", "HEAD"]),
@@ -116,7 +125,7 @@ async function main() {
   for (const line of budgetLines) say(line);
 
   await mkdir(RESULTS, { recursive: true });
-  await writeFile(join(RESULTS, "latest.json"), `${JSON.stringify({ meta, jsBytes, ssr, mobile, budgets }, null, 2)}\n`);
+  await writeFile(join(RESULTS, "latest.json"), `${JSON.stringify({ meta, jsBytes, ssr, mobile, commands, budgets }, null, 2)}\n`);
   await writeFile(join(RESULTS, "latest.md"), markdown({ meta, jsBytes, ssr, mobile, tables, ssrLines, budgetLines }));
   say(`\nWrote bench/results/latest.json and bench/results/latest.md (${elapsed()} in all)`);
 

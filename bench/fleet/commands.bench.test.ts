@@ -61,11 +61,14 @@ function countingEnv() {
                       counts.shards++;
                       return s.fetch(...a);
                     };
-                  return Reflect.get(s, key, r);
+                  const value = Reflect.get(s, key, r);
+                  return typeof value === "function" ? value.bind(s) : value;
                 },
               });
             };
-          return Reflect.get(target, name, receiver);
+          // The runtime's methods want their own object as `this`, not the proxy.
+          const value = Reflect.get(target, name, receiver);
+          return typeof value === "function" ? value.bind(target) : value;
         },
       })
     : undefined;
