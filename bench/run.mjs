@@ -11,6 +11,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
 import { launchChromium } from "./browser.mjs";
+import { inventoryBudgets, measureInventory, writeInventoryResults } from "./inventory.mjs";
 import { jsBytesTable, jsChunksTable, measureJsBytes } from "./js-bytes.mjs";
 import { measureCommandLatency } from "./commands-latency.mjs";
 import { measureMobileLoad, mobileTable } from "./mobile-load.mjs";
@@ -83,7 +84,16 @@ async function main() {
 
   await cleanUp();
 
-  const budgets = [...jsBytes.budgets, ...ssr.budgets, commandBudget];
+  say(`[5/5] Inventory at 100, 10,000 and 100,000 radios (${elapsed()})`);
+  const inventory = await measureInventory();
+  say(await writeInventoryResults(inventory));
+
+  const budgets = [
+    ...jsBytes.budgets,
+    ...ssr.budgets,
+    commandBudget,
+    ...inventoryBudgets(inventory).map((c) => ({ name: `inventory ${c.name}`, value: `${c.ratio.toFixed(2)}x`, pass: c.ok })),
+  ];
   const meta = {
     generatedAt: new Date().toISOString(),
     commit: git(["rev-parse", "--short", "HEAD"]),

@@ -126,7 +126,10 @@ for (const javaScript of [true, false]) {
       await expect(last).toContainText("Network settings");
       await expect(last).toContainText(dns);
       const devices = page.getByRole("region", { name: "Devices" });
-      await expect(devices).toContainText("Devices arrive with the inventory; until then these counts stay at zero.");
+      await expect(devices.getByRole("link", { name: "See the account's radios" })).toHaveAttribute(
+        "href",
+        `/accounts/${HARBOR}/registry/devices`,
+      );
       await expect(page.getByRole("link", { name: /^Sites: \d+$/ })).toHaveAttribute("href", `/accounts/${HARBOR}/sites`);
     });
 

@@ -62,13 +62,13 @@ describe("device screens without JavaScript", () => {
     expect(list).toContain("PG-0001");
     expect(list).toContain("PG-0002");
     const first = await post(
-      "/devices/uid/PG-0001/edit?account=" + account,
+      `/devices/uid/PG-0001/edit?account=${account}`,
       { version: "1", accountId: account, place: "" },
       owner,
     );
     expect(first.status).toBe(303);
     const second = await post(
-      "/devices/uid/PG-0002/edit?account=" + account,
+      `/devices/uid/PG-0002/edit?account=${account}`,
       { version: "1", accountId: account, place: "" },
       owner,
     );
