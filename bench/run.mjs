@@ -11,9 +11,9 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
 import { launchChromium } from "./browser.mjs";
+import { measureCommandLatency } from "./commands-latency.mjs";
 import { inventoryBudgets, measureInventory, writeInventoryResults } from "./inventory.mjs";
 import { jsBytesTable, jsChunksTable, measureJsBytes } from "./js-bytes.mjs";
-import { measureCommandLatency } from "./commands-latency.mjs";
 import { measureMobileLoad, mobileTable } from "./mobile-load.mjs";
 import { formatTable, kb, markdownTable } from "./report.mjs";
 import { BENCH_CONFIG, buildApp, ROOT, startServer } from "./server.mjs";
@@ -135,7 +135,10 @@ async function main() {
   for (const line of budgetLines) say(line);
 
   await mkdir(RESULTS, { recursive: true });
-  await writeFile(join(RESULTS, "latest.json"), `${JSON.stringify({ meta, jsBytes, ssr, mobile, commands, budgets }, null, 2)}\n`);
+  await writeFile(
+    join(RESULTS, "latest.json"),
+    `${JSON.stringify({ meta, jsBytes, ssr, mobile, commands, budgets }, null, 2)}\n`,
+  );
   await writeFile(join(RESULTS, "latest.md"), markdown({ meta, jsBytes, ssr, mobile, tables, ssrLines, budgetLines }));
   say(`\nWrote bench/results/latest.json and bench/results/latest.md (${elapsed()} in all)`);
 

@@ -36,7 +36,10 @@ async function send(page: Page, uid: string, type: RegExp, fill?: (page: Page) =
   await expect(page).toHaveURL(new RegExp(`${REGISTRY}/${uid}/commands/[0-9a-f-]{36}$`), { timeout: 20_000 });
 }
 
-test("a technician pings, locates and messages a demo radio and watches each reach the simulator", async ({ browser, baseURL }) => {
+test("a technician pings, locates and messages a demo radio and watches each reach the simulator", async ({
+  browser,
+  baseURL,
+}) => {
   test.setTimeout(180_000);
   const context = await browser.newContext({ baseURL });
   const page = await context.newPage();

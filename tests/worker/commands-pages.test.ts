@@ -33,7 +33,11 @@ describe("send and cancel without JavaScript", () => {
     const html = await form.text();
     expect(html).toContain('name="type"');
     expect(html).toContain('name="text"');
-    const posted = await postForm(`/devices/${uid}/send-command`, { type: "message", text: "Come to gate 4", expiryHours: "4" }, { Cookie: owner });
+    const posted = await postForm(
+      `/devices/${uid}/send-command`,
+      { type: "message", text: "Come to gate 4", expiryHours: "4" },
+      { Cookie: owner },
+    );
     expect(posted.status).toBe(303);
     const location = posted.headers.get("location") ?? "";
     expect(location).toMatch(new RegExp(`^/devices/${uid}/commands/[0-9a-f-]{36}$`));
@@ -73,9 +77,15 @@ describe("send and cancel without JavaScript", () => {
     const chosen = radios.slice(3, 5).join(",");
     const page = await request(`${registry()}/send-command?uid=${chosen}`, { headers: { Cookie: owner } });
     expect(await page.text()).toContain("2 selected radios.");
-    const posted = await postForm(`${registry()}/send-command?uid=${chosen}`, { uid: chosen, type: "ping", expiryHours: "24" }, { Cookie: owner });
+    const posted = await postForm(
+      `${registry()}/send-command?uid=${chosen}`,
+      { uid: chosen, type: "ping", expiryHours: "24" },
+      { Cookie: owner },
+    );
     expect(posted.status).toBe(303);
-    const rows = await env.DB.prepare("SELECT count(*) AS n FROM commands WHERE uid IN (?, ?)").bind(radios[3], radios[4]).first<{ n: number }>();
+    const rows = await env.DB.prepare("SELECT count(*) AS n FROM commands WHERE uid IN (?, ?)")
+      .bind(radios[3], radios[4])
+      .first<{ n: number }>();
     expect(rows?.n).toBe(2);
   });
 });
