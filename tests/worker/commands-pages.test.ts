@@ -90,6 +90,35 @@ describe("send and cancel without JavaScript", () => {
   });
 });
 
+describe("from the inventory", () => {
+  it("offers 'Send a command' among the bulk actions and carries the selection or the filter to the send form", async () => {
+    const list = await (await request(registry(), { headers: { Cookie: owner } })).text();
+    expect(list).toContain('value="command"');
+    const chosen = await request(registry(), {
+      method: "POST",
+      body: new URLSearchParams([
+        ["scope", "selected"],
+        ["bulkAction", "command"],
+        ["uid", radios[0] ?? ""],
+        ["uid", radios[1] ?? ""],
+      ]),
+      headers: { Origin: "http://config.test", "Content-Type": "application/x-www-form-urlencoded", Cookie: owner },
+      redirect: "manual",
+    });
+    expect(chosen.status).toBe(303);
+    expect(chosen.headers.get("location")).toBe(`${registry()}/send-command?uid=${radios[0]}&uid=${radios[1]}`);
+    const form = await (await request(chosen.headers.get("location") ?? "", { headers: { Cookie: owner } })).text();
+    expect(form).toContain("2 selected radios.");
+    const all = await request(`${registry()}?model=NW-400`, {
+      method: "POST",
+      body: new URLSearchParams({ scope: "all", bulkAction: "command", filter_model: "NW-400" }),
+      headers: { Origin: "http://config.test", "Content-Type": "application/x-www-form-urlencoded", Cookie: owner },
+      redirect: "manual",
+    });
+    expect(all.headers.get("location")).toBe(`${registry()}/send-command?model=NW-400`);
+  });
+});
+
 describe("who may open what", () => {
   it("lets a viewer read a radio's commands in the registry, not in the inventory, and never send", async () => {
     const uid = radios[0] ?? "";
