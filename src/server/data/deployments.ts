@@ -516,3 +516,13 @@ export async function radiosOfAccount(db: Db, accountId: string): Promise<number
   const row = await first<{ n: number }>(db, "SELECT devices_in_use AS n FROM accounts WHERE id = ?", accountId);
   return row?.n ?? 0;
 }
+
+/** The number the account's next deployment gets (its activity entry's label). */
+export async function nextDeploymentNumber(db: Db, accountId: string): Promise<number> {
+  const row = await first<{ n: number }>(
+    db,
+    "SELECT COALESCE(MAX(number), 0) + 1 AS n FROM deployments WHERE account_id = ?",
+    accountId,
+  );
+  return row?.n ?? 1;
+}

@@ -19,6 +19,7 @@ import {
   findDeployment,
   insertDeploymentStatement,
   linkPendingChangesStatement,
+  nextDeploymentNumber,
   nextStepDue,
   phaseCounts,
   phaseTargeted,
@@ -97,7 +98,10 @@ export type ConfirmInput = {
 export async function confirmDeployment({ db, env }: Deps, input: ConfirmInput): Promise<Deployment> {
   const at = new Date();
   const createdAt = at.toISOString();
-  const previousRevisionId = await currentRevisionId(db, input.accountId);
+  const [previousRevisionId, number] = await Promise.all([
+    currentRevisionId(db, input.accountId),
+    nextDeploymentNumber(db, input.accountId),
+  ]);
   const statements: D1PreparedStatement[] = [];
   let revisionId = input.revisionId;
   if (!revisionId) {
@@ -138,7 +142,7 @@ export async function confirmDeployment({ db, env }: Deps, input: ConfirmInput):
       action: "create",
       entityType: "deployment",
       entityId: id,
-      entityLabel: "",
+      entityLabel: `#${number}`,
       diff: { state: { after: scheduled ? "scheduled" : "running" }, ...(input.note ? { note: { after: input.note } } : {}) },
       deployable: false,
     }),
