@@ -1,10 +1,13 @@
 import type { ComponentType } from "react";
+import { commandTypes, expiryChoices } from "../schema/fleet/command-kinds";
 import { activityEntryMessageKeys } from "../ui/activity/entity-types";
 import AccountDelete from "./account-delete.island";
 import AccountForm from "./account-form.island";
 import AccountSwitcher from "./account-switcher.island";
 import ActivityLogMore from "./activity-log-more.island";
 import ChangePassword from "./change-password.island";
+import CommandForm, { commandFormMessageKeys } from "./command-form.island";
+import CommandLive, { commandLiveMessageKeys } from "./command-live.island";
 import ConfirmForm from "./confirm-form.island";
 import DeploymentCounts, { deploymentCountsMessageKeys } from "./deployment-counts.island";
 import IdentityForm from "./identity-form.island";
@@ -83,6 +86,8 @@ export const islands = {
   "sign-out": define(SignOut, ["header.signOut"]),
   "confirm-form": define(ConfirmForm, ["identityForm.networkError"]),
   "deployment-counts": define(DeploymentCounts, deploymentCountsMessageKeys),
+  "command-form": define(CommandForm, commandFormMessageKeys(commandTypes, expiryChoices)),
+  "command-live": define(CommandLive, commandLiveMessageKeys),
   "simulator-live": define(SimulatorLive, ["simulator.live.connecting", "simulator.live.connected", "simulator.live.closed"]),
   "profile-menu": define(ProfileMenu, [
     "header.signedInAs",
