@@ -1,5 +1,6 @@
 import type { ComponentType } from "react";
 import { activityEntryMessageKeys } from "../ui/activity/entity-types";
+import { errorSummaryKeys } from "../ui/error-summary";
 import AccountDelete from "./account-delete.island";
 import AccountForm from "./account-form.island";
 import AccountSwitcher from "./account-switcher.island";
@@ -34,6 +35,7 @@ function define<P>(component: ComponentType<P>, messageKeys: readonly string[]):
 export const islands = {
   toaster: define(Toaster, ["toast.notifications"]),
   "identity-form": define(IdentityForm, [
+    ...errorSummaryKeys,
     "identityForm.networkError",
     "validation.EmailRequired",
     "validation.EmailInvalid",
@@ -46,6 +48,7 @@ export const islands = {
     "validation.NameTooLong",
   ]),
   "sign-in": define(SignIn, [
+    ...errorSummaryKeys,
     "signIn.email",
     "signIn.password",
     "signIn.continue",
@@ -114,6 +117,7 @@ export const islands = {
     "api.unknown",
   ]),
   "settings-form": define(SettingsForm, [
+    ...errorSummaryKeys,
     "settings.networkError",
     "subscriptions.networkError",
     "identityForm.networkError",
@@ -135,6 +139,7 @@ export const islands = {
   ]),
   passkeys: define(Passkeys, ["passkeys.add", "passkeys.newName", "passkeys.newNamePlaceholder", ...passkeyMessageKeys]),
   "change-password": define(ChangePassword, [
+    ...errorSummaryKeys,
     "security.currentPassword",
     "security.newPassword",
     "security.newPasswordHint",
@@ -147,6 +152,7 @@ export const islands = {
     "validation.PasswordMismatch",
   ]),
   "account-form": define(AccountForm, [
+    ...errorSummaryKeys,
     "accounts.fields.name",
     "accounts.fields.level",
     "accounts.fields.levelHint",
@@ -163,12 +169,14 @@ export const islands = {
     "validation.NameTooLong",
   ]),
   "account-delete": define(AccountDelete, [
+    ...errorSummaryKeys,
     "accounts.delete.confirmLabel",
     "accounts.delete.submit",
     "accounts.networkError",
     "validation.ConfirmNameMismatch",
   ]),
   "network-config-form": define(NetworkConfigForm, [
+    ...errorSummaryKeys,
     "accounts.network.wifiHeading",
     "accounts.network.wifiLead",
     "accounts.network.networkLegend",
@@ -216,6 +224,7 @@ export const islands = {
     "validation.TooLong",
   ]),
   "profile-form": define(ProfileForm, [
+    ...errorSummaryKeys,
     "profiles.form.name",
     "profiles.form.cancel",
     "profiles.networkError",
@@ -224,6 +233,7 @@ export const islands = {
     "validation.Invalid",
   ]),
   "rule-form": define(RuleForm, [
+    ...errorSummaryKeys,
     "rules.form.name",
     "rules.form.enabled",
     "rules.form.enabledHint",

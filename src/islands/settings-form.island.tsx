@@ -1,9 +1,9 @@
-import { type FormEvent, useCallback, useState } from "react";
+import { useCallback } from "react";
 import { Button, type ButtonVariant } from "../ui/button";
+import { ErrorSummary } from "../ui/error-summary";
 import { Field, SelectField } from "../ui/field";
-import { FormAlert } from "../ui/form-alert";
 import { type Messages, translate } from "./runtime/messages";
-import { type FieldErrors, useEnhancedForm } from "./runtime/use-form";
+import { type FieldErrors, summaryTexts, useEnhancedForm } from "./runtime/use-form";
 
 /**
  * The client rule of a field, the same as the procedures' zod schemas; the server checks
@@ -147,14 +147,12 @@ export default function SettingsForm(props: SettingsFormProps) {
     },
     [fields, messages],
   );
-  const form = useEnhancedForm({ validate, networkErrorText: translate(messages, networkErrorKey) });
-  // The server's errors stand until the first submit here replaces them.
-  const [submitted, setSubmitted] = useState(false);
-  const errors = submitted ? form.errors : props.errors;
-  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
-    setSubmitted(true);
-    return form.onSubmit(event);
-  };
+  const form = useEnhancedForm({
+    validate,
+    networkErrorText: translate(messages, networkErrorKey),
+    initialErrors: props.errors,
+  });
+  const { errors, onSubmit } = form;
 
   const button = (
     <Button
@@ -187,7 +185,7 @@ export default function SettingsForm(props: SettingsFormProps) {
       onChange={form.onChange}
       className="flex max-w-xl flex-col gap-4"
     >
-      <FormAlert message={errors.form} link={errors.conflict && reload ? reload : undefined} />
+      <ErrorSummary errors={errors} texts={summaryTexts(messages)} reload={reload} autoFocus={form.fromServer} />
       {fields.map((field) => {
         if (field.kind === "hidden") return hidden(field);
         if (field.kind === "note") {
