@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from "react";
+import { fieldMessage } from "../schema/field-messages";
 import { Button, ButtonLink } from "../ui/button";
 import { ErrorSummary } from "../ui/error-summary";
 import { Field, SelectField } from "../ui/field";
@@ -26,8 +27,8 @@ export type AccountFormProps = {
 function validate(messages: Messages) {
   return (values: Record<string, string>): FieldErrors => {
     const name = (values.name ?? "").trim();
-    if (!name) return { name: translate(messages, "validation.Required") };
-    if (name.length > NAME_MAX_LENGTH) return { name: translate(messages, "validation.NameTooLong") };
+    if (!name) return { name: translate(messages, fieldMessage("accountName", "required")) };
+    if (name.length > NAME_MAX_LENGTH) return { name: translate(messages, fieldMessage("accountName", "tooLong")) };
     return {};
   };
 }

@@ -1,4 +1,5 @@
 import { useState } from "react";
+import { fieldMessage } from "../schema/field-messages";
 import { Button } from "../ui/button";
 import { ErrorSummary } from "../ui/error-summary";
 import { Field } from "../ui/field";
@@ -20,8 +21,8 @@ function validate(messages: Messages) {
   return (values: Record<string, string>): FieldErrors => {
     const errors: FieldErrors = {};
     const next = values.newPassword ?? "";
-    if (!values.currentPassword) errors.currentPassword = translate(messages, "validation.PasswordRequired");
-    if (!next) errors.newPassword = translate(messages, "validation.PasswordRequired");
+    if (!values.currentPassword) errors.currentPassword = translate(messages, fieldMessage("currentPassword", "required"));
+    if (!next) errors.newPassword = translate(messages, fieldMessage("newPassword", "required"));
     else if (next.length < MIN_LENGTH) errors.newPassword = translate(messages, "validation.PasswordTooShort");
     else if (!values.confirmPassword) errors.confirmPassword = translate(messages, "validation.PasswordConfirmationRequired");
     else if (values.confirmPassword !== next) errors.confirmPassword = translate(messages, "validation.PasswordMismatch");

@@ -1,5 +1,6 @@
 import { type MouseEvent, type ReactNode, useEffect, useRef, useState } from "react";
 import type { EndpointRow, NetworkFormModel, WifiRow } from "../routes/accounts/network-form";
+import { fieldMessage } from "../schema/field-messages";
 import type { NetworkPart } from "../schema/network-inheritance";
 import { HOST_PATTERN, isPersonal, networkLimits as limits, type WifiSecurity, wifiSecurity } from "../schema/network-rules";
 import { Button } from "../ui/button";
@@ -59,7 +60,7 @@ function validate(values: Record<string, string>, rows: WifiRow[], endpoints: En
     const ssid = (values[`wifi.${n}.ssid`] ?? "").trim();
     const passphrase = values[`wifi.${n}.passphrase`] ?? "";
     const priority = (values[`wifi.${n}.priority`] ?? "").trim();
-    if (!ssid) errors[`wifi.${n}.ssid`] = t("validation.Required");
+    if (!ssid) errors[`wifi.${n}.ssid`] = t(fieldMessage("ssid", "required"));
     else if (ssid.length > limits.ssid) errors[`wifi.${n}.ssid`] = t("validation.SsidTooLong");
     if (passphrase.length > limits.passphraseMax) errors[`wifi.${n}.passphrase`] = t("validation.PassphraseTooLong");
     else if (isPersonal(row.security) && passphrase && passphrase.length < limits.passphraseMin)
@@ -78,11 +79,11 @@ function validate(values: Record<string, string>, rows: WifiRow[], endpoints: En
     const name = (values[`endpoints.${n}.name`] ?? "").trim();
     const url = (values[`endpoints.${n}.url`] ?? "").trim();
     if (values[`endpoints.${n}.remove`] !== undefined || (!name && !url)) return;
-    if (!name) errors[`endpoints.${n}.name`] = t("validation.Required");
-    else if (name.length > limits.endpointName) errors[`endpoints.${n}.name`] = t("validation.TooLong");
+    if (!name) errors[`endpoints.${n}.name`] = t(fieldMessage("endpointName", "required"));
+    else if (name.length > limits.endpointName) errors[`endpoints.${n}.name`] = t(fieldMessage("endpointName", "tooLong"));
     if (!isUrl(url)) errors[`endpoints.${n}.url`] = t("validation.UrlInvalid");
   });
-  if ((values["lte.apn"] ?? "").trim().length > limits.apn) errors["lte.apn"] = t("validation.TooLong");
+  if ((values["lte.apn"] ?? "").trim().length > limits.apn) errors["lte.apn"] = t(fieldMessage("apn", "tooLong"));
   return errors;
 }
 

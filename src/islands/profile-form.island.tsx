@@ -1,4 +1,5 @@
 import { type MouseEvent, useEffect, useRef, useState } from "react";
+import { fieldMessage } from "../schema/field-messages";
 import { type FieldSpec, type FormModel, type FormSpec, fieldProblem, isBlankRow } from "../schema/profiles/form-spec";
 import { Button, ButtonLink } from "../ui/button";
 import { ErrorSummary } from "../ui/error-summary";
@@ -29,15 +30,18 @@ export type ProfileFormProps = {
 type Row = { key: string; values: Record<string, string> };
 
 /** The browser's judgement of the form (the server checks the same and more, e.g. repeated names). */
-function validate(values: Record<string, string>, spec: FormSpec, rows: Row[], t: (key: string) => string): FieldErrors {
+type Translate = (key: string, values?: Record<string, string>) => string;
+
+function validate(values: Record<string, string>, spec: FormSpec, rows: Row[], t: Translate): FieldErrors {
   const errors: FieldErrors = {};
   const check = (field: FieldSpec, name: string) => {
     const problem = fieldProblem(field, values[name] ?? "", values);
-    if (problem) errors[name] = problem === "required" ? t("validation.Required") : (field.message ?? t("validation.Invalid"));
+    if (problem === "required") errors[name] = t("validation.fields.setting.required", { field: field.label });
+    else if (problem) errors[name] = field.message ?? t("validation.fields.setting.choose", { field: field.label });
   };
   const name = (values.name ?? "").trim();
-  if (!name) errors.name = t("validation.Required");
-  else if (name.length > NAME_MAX_LENGTH) errors.name = t("validation.NameTooLong");
+  if (!name) errors.name = t(fieldMessage("profileName", "required"));
+  else if (name.length > NAME_MAX_LENGTH) errors.name = t(fieldMessage("profileName", "tooLong"));
   for (const field of spec.fields) check(field, field.name);
   const rowsSpec = spec.rows;
   if (rowsSpec) {

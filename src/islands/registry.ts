@@ -16,7 +16,7 @@ import ProfileForm from "./profile-form.island";
 import ProfileMenu from "./profile-menu.island";
 import RuleForm from "./rule-form.island";
 import RuleOrder from "./rule-order.island";
-import SettingsForm from "./settings-form.island";
+import SettingsForm, { settingsFormMessageKeys } from "./settings-form.island";
 import SignIn from "./sign-in.island";
 import SignOut from "./sign-out.island";
 import Toaster from "./toaster.island";
@@ -26,10 +26,19 @@ import Toaster from "./toaster.island";
  * The browser loads `src/islands/<name>.island.tsx`, so a name here must match its file
  * (a test checks this).
  */
-export type IslandDefinition<P> = { component: ComponentType<P>; messageKeys: readonly string[] };
+export type IslandDefinition<P> = {
+  component: ComponentType<P>;
+  messageKeys: readonly string[];
+  /** More keys that depend on the props (a form's fields' own messages); missing ones are skipped. */
+  propMessageKeys?: (props: Omit<P, "messages">) => string[];
+};
 
-function define<P>(component: ComponentType<P>, messageKeys: readonly string[]): IslandDefinition<P> {
-  return { component, messageKeys };
+function define<P>(
+  component: ComponentType<P>,
+  messageKeys: readonly string[],
+  propMessageKeys?: (props: Omit<P, "messages">) => string[],
+): IslandDefinition<P> {
+  return { component, messageKeys, propMessageKeys };
 }
 
 export const islands = {
@@ -116,29 +125,35 @@ export const islands = {
     "api.unreadable",
     "api.unknown",
   ]),
-  "settings-form": define(SettingsForm, [
-    ...errorSummaryKeys,
-    "settings.networkError",
-    "subscriptions.networkError",
-    "identityForm.networkError",
-    "validation.Required",
-    "validation.NameTooLong",
-    "validation.EmailRequired",
-    "validation.EmailInvalid",
-    "validation.IssuerInvalid",
-    "validation.DomainsRequired",
-    "validation.DomainInvalid",
-    "validation.ChooseOne",
-    "validation.PlanTooLong",
-    "validation.ReferenceTooLong",
-    "validation.SeatsWholeNumber",
-    "validation.SeatsTooFew",
-    "validation.SeatsTooMany",
-    "validation.DateInvalid",
-    "validation.EndBeforeStart",
-  ]),
+  "settings-form": define(
+    SettingsForm,
+    [
+      ...errorSummaryKeys,
+      "settings.networkError",
+      "subscriptions.networkError",
+      "identityForm.networkError",
+      "validation.Required",
+      "validation.NameTooLong",
+      "validation.EmailRequired",
+      "validation.EmailInvalid",
+      "validation.IssuerInvalid",
+      "validation.DomainsRequired",
+      "validation.DomainInvalid",
+      "validation.ChooseOne",
+      "validation.PlanTooLong",
+      "validation.ReferenceTooLong",
+      "validation.SeatsWholeNumber",
+      "validation.SeatsTooFew",
+      "validation.SeatsTooMany",
+      "validation.DateInvalid",
+      "validation.EndBeforeStart",
+    ],
+    settingsFormMessageKeys,
+  ),
   passkeys: define(Passkeys, ["passkeys.add", "passkeys.newName", "passkeys.newNamePlaceholder", ...passkeyMessageKeys]),
   "change-password": define(ChangePassword, [
+    "validation.fields.currentPassword.required",
+    "validation.fields.newPassword.required",
     ...errorSummaryKeys,
     "security.currentPassword",
     "security.newPassword",
@@ -152,6 +167,8 @@ export const islands = {
     "validation.PasswordMismatch",
   ]),
   "account-form": define(AccountForm, [
+    "validation.fields.accountName.required",
+    "validation.fields.accountName.tooLong",
     ...errorSummaryKeys,
     "accounts.fields.name",
     "accounts.fields.level",
@@ -176,6 +193,10 @@ export const islands = {
     "validation.ConfirmNameMismatch",
   ]),
   "network-config-form": define(NetworkConfigForm, [
+    "validation.fields.ssid.required",
+    "validation.fields.endpointName.required",
+    "validation.fields.endpointName.tooLong",
+    "validation.fields.apn.tooLong",
     ...errorSummaryKeys,
     "accounts.network.wifiHeading",
     "accounts.network.wifiLead",
@@ -224,6 +245,10 @@ export const islands = {
     "validation.TooLong",
   ]),
   "profile-form": define(ProfileForm, [
+    "validation.fields.profileName.required",
+    "validation.fields.profileName.tooLong",
+    "validation.fields.setting.required",
+    "validation.fields.setting.choose",
     ...errorSummaryKeys,
     "profiles.form.name",
     "profiles.form.cancel",
@@ -233,6 +258,8 @@ export const islands = {
     "validation.Invalid",
   ]),
   "rule-form": define(RuleForm, [
+    "validation.fields.ruleName.required",
+    "validation.fields.ruleName.tooLong",
     ...errorSummaryKeys,
     "rules.form.name",
     "rules.form.enabled",

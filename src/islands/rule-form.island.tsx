@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import type { RuleFormModel } from "../routes/rules/rule-values";
+import { fieldMessage } from "../schema/field-messages";
 import { LABEL_SOURCE, ruleLimits, UID_PATTERN_SOURCE } from "../schema/rules";
 import { Button, ButtonLink } from "../ui/button";
 import { ErrorSummary } from "../ui/error-summary";
@@ -40,8 +41,8 @@ function listOf(text: string): string[] {
 function validate(values: Record<string, string>, t: (key: string) => string): FieldErrors {
   const errors: FieldErrors = {};
   const name = (values.name ?? "").trim();
-  if (!name) errors.name = t("validation.Required");
-  else if (name.length > NAME_MAX_LENGTH) errors.name = t("validation.NameTooLong");
+  if (!name) errors.name = t(fieldMessage("ruleName", "required"));
+  else if (name.length > NAME_MAX_LENGTH) errors.name = t(fieldMessage("ruleName", "tooLong"));
   for (const [field, many, bad] of [
     ["models", "validation.TooManyModels", "validation.ModelInvalid"],
     ["tags", "validation.TooManyTags", "validation.TagInvalid"],

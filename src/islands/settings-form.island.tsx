@@ -1,4 +1,5 @@
 import { useCallback } from "react";
+import { fieldMessage, fieldMessageKeys } from "../schema/field-messages";
 import { Button, type ButtonVariant } from "../ui/button";
 import { ErrorSummary } from "../ui/error-summary";
 import { Field, SelectField } from "../ui/field";
@@ -28,6 +29,8 @@ export type SettingsField =
       label: string;
       value: string;
       rule?: SettingsFieldRule;
+      /** Whose messages name it (validation.fields.<subject>.*); else the rule's, else the field's name. */
+      subject?: string;
       hint?: string;
       autoComplete?: string;
     }
@@ -39,6 +42,7 @@ export type SettingsField =
       options: { value: string; label: string }[];
       /** "choice": an empty option is no answer. */
       rule?: "choice";
+      subject?: string;
       hint?: string;
     }
   /** A fact shown, not changed ("Organization: Acme"). */
@@ -82,6 +86,39 @@ function isDay(value: string): boolean {
     DAY.test(value) &&
     !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) &&
     new Date(`${value}T00:00:00Z`).toISOString().startsWith(value)
+  );
+}
+
+/** Rules whose messages are about one thing whatever the field's name. */
+const RULE_SUBJECT: Partial<Record<SettingsFieldRule, string>> = {
+  plan: "plan",
+  reference: "reference",
+  seats: "seats",
+  start: "startDate",
+  end: "endDate",
+  issuer: "issuer",
+};
+
+type Checked = Exclude<SettingsField, { kind: "note" } | { kind: "hidden" }>;
+
+function subjectOf(field: Checked): string {
+  return field.subject ?? (field.rule && field.rule !== "choice" ? RULE_SUBJECT[field.rule] : undefined) ?? field.name;
+}
+
+/** Which generic message each of a field's own messages replaces. */
+const NAMED: Record<string, "required" | "tooLong" | "invalid"> = {
+  "validation.Required": "required",
+  "validation.ChooseOne": "required",
+  "validation.NameTooLong": "tooLong",
+  "validation.PlanTooLong": "tooLong",
+  "validation.ReferenceTooLong": "tooLong",
+  "validation.DateInvalid": "invalid",
+};
+
+/** The keys of the fields' own messages, for the registry (the server sends those that exist). */
+export function settingsFormMessageKeys(props: { fields: SettingsField[] }): string[] {
+  return props.fields.flatMap((field) =>
+    field.kind === "note" || field.kind === "hidden" ? [] : fieldMessageKeys(subjectOf(field)),
   );
 }
 
@@ -141,7 +178,10 @@ export default function SettingsForm(props: SettingsFormProps) {
       for (const field of fields) {
         if (field.kind === "hidden" || field.kind === "note") continue;
         const key = problemKey(field.rule, values[field.name] ?? "", values);
-        if (key) errors[field.name] = translate(messages, key);
+        if (!key) continue;
+        const problem = NAMED[key];
+        const named = problem && fieldMessage(subjectOf(field), problem);
+        errors[field.name] = translate(messages, named && named in messages ? named : key);
       }
       return errors;
     },
