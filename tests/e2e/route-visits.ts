@@ -34,11 +34,22 @@ export function sharedIds(context: BrowserContext, baseURL: string): Promise<Ids
 
 export type Visit = { visit: RouteVisit; url: string; context: BrowserContext };
 
+/** The route list cut into `count` parts of about equal size, so two workers share a spec. */
+export function parts(count: number): { name: string; index: number; count: number }[] {
+  return Array.from({ length: count }, (_, index) => ({ name: `part ${index + 1} of ${count}`, index, count }));
+}
+
 /** Each route's URL with the context it is opened in. */
-export function visitsOf(contexts: { signedIn: BrowserContext; signedOut: BrowserContext }, found: Ids): Visit[] {
-  return routeVisits.map((visit) => ({
-    visit,
-    url: visit.url(found),
-    context: visit.signedOut ? contexts.signedOut : contexts.signedIn,
-  }));
+export function visitsOf(
+  contexts: { signedIn: BrowserContext; signedOut: BrowserContext },
+  found: Ids,
+  part: { index: number; count: number },
+): Visit[] {
+  return routeVisits
+    .filter((_, n) => n % part.count === part.index)
+    .map((visit) => ({
+      visit,
+      url: visit.url(found),
+      context: visit.signedOut ? contexts.signedOut : contexts.signedIn,
+    }));
 }
