@@ -113,6 +113,8 @@ const NAMED: Record<string, "required" | "tooLong" | "invalid"> = {
   "validation.PlanTooLong": "tooLong",
   "validation.ReferenceTooLong": "tooLong",
   "validation.DateInvalid": "invalid",
+  "validation.EmailRequired": "required",
+  "validation.EmailInvalid": "invalid",
 };
 
 /** The keys of the fields' own messages, for the registry (the server sends those that exist). */

@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import { fieldMessage } from "@/schema/field-messages";
 import { Island } from "../islands/runtime/island";
 import { formatDate } from "../schema/format";
 import { api } from "../server/api/procedures-route";
@@ -12,7 +13,6 @@ import { PageHeader } from "../ui/page-header";
 import { type IdentityView, LinkedIdentities } from "./security-identities";
 import { PasskeyList, type PasskeyView } from "./security-passkeys";
 import { type ActionResult, definePage, type PageProps, type RouteContext } from "./types";
-import { fieldMessage } from "@/schema/field-messages";
 
 type Data = {
   email: string;

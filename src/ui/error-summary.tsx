@@ -20,10 +20,22 @@ type ErrorSummaryProps = {
   autoFocus?: boolean;
 };
 
+/** A message that links to its field; with JavaScript the click also puts the focus in the field. */
 function FieldLink({ name, text }: { name: string; text: string }) {
   const id = useFieldId(name);
   return (
-    <a href={`#${id}`} className="font-semibold text-red-800 underline">
+    <a
+      href={`#${id}`}
+      className="font-semibold text-red-800 underline"
+      onClick={(event) => {
+        const field = document.getElementById(id);
+        if (!field || !("focus" in field)) return;
+        event.preventDefault();
+        // The label above the field stays in view (GOV.UK): scroll to the field's group.
+        (field.parentElement ?? field).scrollIntoView({ block: "start" });
+        field.focus({ preventScroll: true });
+      }}
+    >
       {text}
     </a>
   );

@@ -66,7 +66,7 @@ async function addAccount(page: Page, javaScript: boolean, name: string): Promis
   await settle(page, javaScript);
   // Without a name the form says so and adds nothing.
   await page.getByRole("button", { name: "Add account" }).click();
-  await expect(page.getByText("This field is required.")).toBeVisible();
+  await expect(main(page).getByRole("alert").getByRole("link", { name: "Enter the account name." })).toBeVisible();
   await expect(page.getByLabel("Account name")).toHaveAttribute("aria-invalid", "true");
 
   await page.getByLabel("Account name").fill(name);

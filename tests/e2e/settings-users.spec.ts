@@ -87,10 +87,10 @@ for (const javaScriptEnabled of [true, false]) {
       await page.getByLabel("Kind").selectOption({ label: "Customer" });
       if (javaScriptEnabled) await page.evaluate(() => Object.assign(window, { stayedOnPage: true }));
       await page.getByRole("button", { name: "Add organization" }).click();
-      await expect(page.getByText("This field is required.")).toBeVisible();
+      await expect(page.getByRole("alert").getByRole("link", { name: "Enter the organization name." })).toBeVisible();
       await expect(page.getByLabel("Name")).toHaveAttribute("aria-invalid", "true");
+      await expect(page.locator("[data-error-summary]")).toBeFocused();
       if (javaScriptEnabled) {
-        await expect(page.getByLabel("Name")).toBeFocused();
         expect(await page.evaluate(() => "stayedOnPage" in window)).toBe(true);
       }
 
