@@ -261,7 +261,7 @@ export default function RuleForm(props: RuleFormProps) {
             const id = `field-${name}`;
             return (
               <li key={slot.key} className="flex flex-wrap items-end gap-2">
-                <div className="flex min-w-64 flex-1 flex-col gap-1">
+                <div className="flex min-w-[min(16rem,100%)] flex-1 flex-col gap-1">
                   <label htmlFor={id} className="text-sm font-medium text-slate-800">
                     {slotLabel}
                   </label>

@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page, test } from "./client-address";
 import { DEMO_PASSWORD, OWNER } from "./route-list";
 
@@ -97,6 +98,11 @@ async function expectGovUkErrors(page: Page, javaScript: boolean, language: Lang
   const field = page.getByLabel(t(form.label), { exact: true });
   await expect(field).toHaveAttribute("aria-invalid", "true");
   await expect(field).toHaveAccessibleDescription(new RegExp(escapeRegExp(t(form.message))));
+  // The form with its errors passes axe's WCAG 2.2 AA rules too.
+  const axe = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]).analyze();
+  expect(axe.violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target).join(", ")}`)).toEqual(
+    [],
+  );
   await link.click();
   if (javaScript) await expect(field).toBeFocused();
   else await expect(page).toHaveURL(new RegExp(`#field-${form.field}$`));
