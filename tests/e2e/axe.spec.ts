@@ -7,9 +7,9 @@ import { contextsFor, parts, sharedIds, visitsOf } from "./route-visits";
 
 const TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
 
-for (const part of parts(3)) {
+for (const part of parts(5)) {
   test(`every screen passes axe's WCAG 2.2 AA rules (${part.name})`, async ({ browser, baseURL }) => {
-    test.setTimeout(150_000);
+    test.setTimeout(240_000);
     const origin = baseURL ?? "";
     const contexts = await contextsFor(browser, { baseURL: origin, language: "en" });
     try {

@@ -10,7 +10,7 @@ const PHONE = { width: 320, height: 640 };
 for (const language of languages) {
   for (const part of parts(2)) {
     test(`no screen scrolls sideways at 320 px (${language}, ${part.name})`, async ({ browser, baseURL }) => {
-      test.setTimeout(120_000);
+      test.setTimeout(180_000);
       const origin = baseURL ?? "";
       const contexts = await contextsFor(browser, { baseURL: origin, language, viewport: PHONE });
       try {
