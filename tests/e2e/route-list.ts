@@ -61,6 +61,13 @@ export const routeVisits: RouteVisit[] = [
     note: "a CSV download, not a screen: its page is the activity log",
   },
   { route: "/accounts/:accountId/changes", url: () => acc("/changes") },
+  { route: "/accounts/:accountId/confirm-deployment", url: () => acc("/confirm-deployment") },
+  { route: "/accounts/:accountId/deployments", url: () => acc("/deployments") },
+  {
+    route: "/accounts/:accountId/deployments/:deploymentId",
+    url: () => acc("/deployments/dep_missing"),
+    note: "the demo has no deployment yet: the not-found screen",
+  },
   { route: "/accounts/:accountId/sites", url: () => acc("/sites") },
   { route: "/accounts/:accountId/sites/add", url: () => acc("/sites/add") },
   { route: "/accounts/:accountId/sites/:siteId{(?!add$)[^/]+}", url: (ids) => acc(`/sites/${ids.site}`) },
