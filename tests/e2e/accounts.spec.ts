@@ -159,7 +159,7 @@ async function deleteAccount(page: Page, javaScript: boolean, id: string, name: 
   await expect(section).toContainText("This cannot be undone.");
   await section.getByLabel(`Type “${name}” to confirm`).fill(name.toLowerCase());
   await section.getByRole("button", { name: "Delete account" }).click();
-  await expect(section.getByText("Type the exact name to confirm.")).toBeVisible();
+  await expect(section.getByRole("link", { name: "Type the account’s exact name to confirm." })).toBeVisible();
   await section.getByLabel(`Type “${name}” to confirm`).fill(name);
   await section.getByRole("button", { name: "Delete account" }).click();
   await expect(page).toHaveURL("/accounts");

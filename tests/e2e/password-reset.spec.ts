@@ -81,7 +81,9 @@ for (const javaScriptEnabled of [true, false]) {
       // An address that is not one is refused before anything is sent.
       await page.getByLabel("Email address").fill("not an address");
       await page.getByRole("button", { name: "Send reset link" }).click();
-      await expect(page.getByText("Enter an email address like name@example.com, without spaces.")).toBeVisible();
+      await expect(
+        page.getByRole("alert").getByRole("link", { name: "Enter an email address like name@example.com, without spaces." }),
+      ).toBeVisible();
       await page.getByLabel("Email address").fill(email);
       await page.getByRole("button", { name: "Send reset link" }).click();
       await expect(page).toHaveURL(/\/confirm-reset-code-sent$/);
@@ -149,8 +151,8 @@ for (const javaScriptEnabled of [true, false]) {
 
       // Nothing typed: every field says what it needs.
       await page.getByRole("button", { name: "Accept invitation" }).click();
-      await expect(page.getByText("Enter your name.")).toBeVisible();
-      await expect(page.getByText("Enter your password.")).toBeVisible();
+      await expect(page.getByRole("alert").getByRole("link", { name: "Enter your name." })).toBeVisible();
+      await expect(page.getByRole("alert").getByRole("link", { name: "Enter your password." })).toBeVisible();
       await expect(page.getByLabel("Your name")).toHaveAttribute("aria-invalid", "true");
 
       await page.getByLabel("Your name").fill("Nora Newcomer");

@@ -157,7 +157,7 @@ test.describe("with JavaScript, in English", () => {
       await page.getByLabel("Profile name").fill(deviceName);
       await page.getByLabel("Display brightness").fill("7");
       await page.getByRole("button", { name: "Add profile" }).click();
-      await expect(page.getByText("Enter a whole number from 1 to 5.")).toBeVisible();
+      await expect(page.getByRole("alert").getByRole("link", { name: "Enter a whole number from 1 to 5." })).toBeVisible();
       await page.getByLabel("Display brightness").fill("4");
       await page.getByLabel("Lowest volume").fill("10");
       await page.getByLabel("Highest volume").fill("5");

@@ -351,7 +351,9 @@ for (const javaScriptEnabled of [true, false]) {
       await page.getByLabel("Email domains").fill(`${domain}, ${DOMAIN}`);
       await page.getByRole("button", { name: "Add provider" }).click();
       // Refused: a plain-http issuer that is not this machine.
-      await expect(page.getByText("Enter the provider's issuer URL, starting with https://")).toBeVisible();
+      await expect(
+        page.getByRole("alert").getByRole("link", { name: "Enter the provider's issuer URL, starting with https://" }),
+      ).toBeVisible();
       await expect(page.getByLabel("Issuer URL")).toHaveAttribute("aria-invalid", "true");
       await expect(page.getByLabel("Name")).toHaveValue(name);
       await page.getByLabel("Issuer URL").fill("https://login.lakeside.example");

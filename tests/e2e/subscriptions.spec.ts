@@ -117,7 +117,7 @@ for (const javaScriptEnabled of [true, false]) {
       await expect(page.getByText(`Metro Rail Maintenance holds 5 seats of ${plan}; 7 more are free.`)).toBeVisible();
       await page.getByLabel("Seats").fill("0");
       await page.getByRole("button", { name: "Save changes" }).click();
-      await expect(page.getByText("Enter at least 1 seat.")).toBeVisible();
+      await expect(page.getByRole("alert").getByRole("link", { name: "Enter at least 1 seat." })).toBeVisible();
       await page.getByLabel("Seats").fill("9");
       await page.getByRole("button", { name: "Save changes" }).click();
       await expect(page).toHaveURL(`${baseURL}/settings/allocations?orgId=${METRO}`);
