@@ -99,11 +99,13 @@ for (const javaScriptEnabled of [true, false]) {
       await page.getByLabel("New password", { exact: true }).fill(NEW_PASSWORD);
       await page.getByLabel("Confirm new password").fill(`${NEW_PASSWORD}?`);
       await page.getByRole("button", { name: "Change password" }).click();
-      await expect(page.getByText("The passwords do not match.")).toBeVisible();
+      await expect(page.locator("[data-error-summary]").getByText("The passwords do not match.")).toBeVisible();
       await page.getByLabel("New password", { exact: true }).fill("password123");
       await page.getByLabel("Confirm new password").fill("password123");
       await page.getByRole("button", { name: "Change password" }).click();
-      await expect(page.getByText("This password is too common. Choose one that is harder to guess.")).toBeVisible();
+      await expect(
+        page.locator("[data-error-summary]").getByText("This password is too common. Choose one that is harder to guess."),
+      ).toBeVisible();
       await expect(page.getByLabel("New password", { exact: true })).toHaveAttribute("aria-invalid", "true");
 
       await page.getByLabel("New password", { exact: true }).fill(NEW_PASSWORD);

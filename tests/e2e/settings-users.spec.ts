@@ -122,7 +122,11 @@ for (const javaScriptEnabled of [true, false]) {
 
       // An address that already has an account is refused, and what was typed stays.
       await sendInvitation(page, "admin@example.com", "Viewer");
-      await expect(page.getByText("This email address already has an account. That person can sign in with it.")).toBeVisible();
+      await expect(
+        page
+          .locator("[data-error-summary]")
+          .getByText("This email address already has an account. That person can sign in with it."),
+      ).toBeVisible();
       await expect(page.getByLabel("Email")).toHaveValue("admin@example.com");
 
       await sendInvitation(page, email, "Technician");

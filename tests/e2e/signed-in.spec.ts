@@ -189,14 +189,14 @@ test.describe("changing the password with JavaScript", () => {
     await expect(page.getByRole("link", { name: "The password must be at least 8 characters." })).toBeVisible();
     await page.getByLabel("New password", { exact: true }).fill(NEW_PASSWORD);
     await page.getByLabel("Confirm new password").fill(`${NEW_PASSWORD}!`);
-    await expect(page.getByText("The passwords do not match.")).toBeVisible();
+    await expect(page.locator("[data-error-summary]").getByText("The passwords do not match.")).toBeVisible();
     await page.getByLabel("Confirm new password").fill(NEW_PASSWORD);
     await expect(page.getByText("The passwords do not match.")).toHaveCount(0);
     expect(posts).toEqual([]);
 
     // A wrong current password is the server's answer, shown inline without a reload.
     await page.getByRole("button", { name: "Change password" }).click();
-    await expect(page.getByText("That is not your current password.")).toBeVisible();
+    await expect(page.locator("[data-error-summary]").getByText("That is not your current password.")).toBeVisible();
     await expect(page.getByLabel("Current password")).toHaveAttribute("aria-invalid", "true");
     await expect(page.getByLabel("New password", { exact: true })).toHaveValue(NEW_PASSWORD);
 
@@ -223,14 +223,14 @@ test.describe("changing the password without JavaScript", () => {
     await page.goto("/security");
 
     await submitPasswordChange(page, "not-my-password", NEW_PASSWORD);
-    await expect(page.getByText("That is not your current password.")).toBeVisible();
+    await expect(page.locator("[data-error-summary]").getByText("That is not your current password.")).toBeVisible();
     await expect(page.getByLabel("Current password")).toHaveValue("");
 
     await submitPasswordChange(page, DEMO_PASSWORD, "short");
     await expect(page.getByRole("link", { name: "The password must be at least 8 characters." })).toBeVisible();
 
     await submitPasswordChange(page, DEMO_PASSWORD, NEW_PASSWORD, "something-else-entirely");
-    await expect(page.getByText("The passwords do not match.")).toBeVisible();
+    await expect(page.locator("[data-error-summary]").getByText("The passwords do not match.")).toBeVisible();
 
     await submitPasswordChange(page, DEMO_PASSWORD, NEW_PASSWORD);
     await expect(page).toHaveURL(`${baseURL}/security`);

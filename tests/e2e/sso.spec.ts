@@ -360,7 +360,9 @@ for (const javaScriptEnabled of [true, false]) {
       if (!javaScriptEnabled) await page.getByLabel("Client secret").fill(secret);
       await page.getByRole("button", { name: "Add provider" }).click();
       // Refused: one domain is the other provider's.
-      await expect(page.getByText("Another identity provider already has one of these domains.")).toBeVisible();
+      await expect(
+        page.locator("[data-error-summary]").getByText("Another identity provider already has one of these domains."),
+      ).toBeVisible();
       await page.getByLabel("Email domains").fill(domain);
       if (!javaScriptEnabled) await page.getByLabel("Client secret").fill(secret);
       await page.getByRole("button", { name: "Add provider" }).click();
