@@ -110,21 +110,23 @@ function AccountHome({ data }: PageProps<Data>) {
         </p>
       </section>
 
-      {/* The devices' state, once the inventory exists (src/schema/features.ts). */}
-      {isBuilt("devices") && (
-        <section aria-labelledby="home-devices" className="mt-8">
-          <h2 id="home-devices" className="mb-3 text-lg font-semibold text-slate-900">
-            {t("accountHome.devices")}
-          </h2>
-          <dl className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
-            {(["total", "upToDate", "pending", "neverSeen"] as const).map((key) => (
-              <Count key={key} label={String(t(`accountHome.deviceCounts.${key}`))} value={devices[key]} href={null} />
-            ))}
-          </dl>
-          {/* Devices come with the inventory (a later issue); until then every count is zero. */}
-          <p className="mt-3 text-sm text-slate-600">{t("accountHome.devicesLater")}</p>
-        </section>
-      )}
+      <section aria-labelledby="home-devices" className="mt-8">
+        <h2 id="home-devices" className="mb-3 text-lg font-semibold text-slate-900">
+          {t("accountHome.devices")}
+        </h2>
+        <dl className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
+          {(["total", "upToDate", "pending", "neverSeen"] as const).map((key) => (
+            <Count key={key} label={String(t(`accountHome.deviceCounts.${key}`))} value={devices[key]} href={null} />
+          ))}
+        </dl>
+        {user?.permissions["view-devices-in-accounts"] ? (
+          <p className="mt-3 text-sm">
+            <a href={`${base}/registry/devices`} className="font-medium text-brand-700 hover:underline">
+              {t("accountHome.seeDevices")}
+            </a>
+          </p>
+        ) : null}
+      </section>
 
       {/* Deployments exist (src/schema/features.ts): how the radios stand against the configuration. */}
       {isBuilt("deployments") && (

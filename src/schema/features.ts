@@ -6,13 +6,13 @@
  */
 export const builtAreas = {
   /** /devices, the device inventory and an account's registry (devices and subscriptions). */
-  devices: false,
+  devices: true,
   /** An account's reports. */
   reports: false,
   /** Deployments that push reviewed changes to the radios. */
   deployments: true,
   /** Commands sent to radios. */
-  commands: false,
+  commands: true,
 } as const;
 
 export type ProductArea = keyof typeof builtAreas;

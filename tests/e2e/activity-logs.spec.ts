@@ -125,8 +125,11 @@ for (const javaScript of [true, false]) {
       const last = page.getByRole("region", { name: "Last configuration change" });
       await expect(last).toContainText("Network settings");
       await expect(last).toContainText(dns);
-      // No devices section until the inventory exists (issue 9, §5).
-      await expect(page.getByRole("region", { name: "Devices" })).toHaveCount(0);
+      const devices = page.getByRole("region", { name: "Devices" });
+      await expect(devices.getByRole("link", { name: "See the account's radios" })).toHaveAttribute(
+        "href",
+        `/accounts/${HARBOR}/registry/devices`,
+      );
       await expect(page.getByRole("link", { name: /^Sites: \d+$/ })).toHaveAttribute("href", `/accounts/${HARBOR}/sites`);
     });
 

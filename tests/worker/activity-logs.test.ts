@@ -381,8 +381,7 @@ describe("the account home's summary", () => {
     const html = await (await get(`/accounts/${accountId}`, cookies.configurator)).text();
     expect(html).toContain("Configured in this account");
     expect(html).toMatch(new RegExp(`href="/accounts/${accountId}/sites"[^>]*aria-label="Sites: 2"`));
-    // No devices section or link until the inventory exists (src/schema/features.ts).
-    expect(html).not.toContain("Devices arrive with the inventory");
+    expect(html).toContain(`href="/accounts/${accountId}/registry/devices"`);
     expect(html).toContain("No configuration changes yet.");
     // A technician may not open the sites list: the count is there, not the link.
     const technician = await (await get(`/accounts/${accountId}`, cookies.technician)).text();

@@ -57,6 +57,7 @@ async function makeTenant(label: string): Promise<Tenant & { cookies: Record<Rol
   const templateId = `prf_tpl_${label}_${crypto.randomUUID().slice(0, 8)}`;
   const revisionId = `rev_${label}_${crypto.randomUUID().slice(0, 8)}`;
   const deploymentId = `dep_${label}_${crypto.randomUUID().slice(0, 8)}`;
+  const deviceUid = `MTX-${label}-${crypto.randomUUID().slice(0, 8)}`;
   const buttons = JSON.stringify({ side1: "monitor", side2: "scan", top: "none", emergency: "emergency-alarm" });
   await env.DB.batch([
     env.DB.prepare(
@@ -87,6 +88,9 @@ async function makeTenant(label: string): Promise<Tenant & { cookies: Record<Rol
       `INSERT INTO deployments (id, account_id, org_id, number, revision_id, previous_revision_id, state, plan, switchover, targeted, created_by)
        VALUES (?, ?, ?, 1, ?, ?, 'running', '{"phases":[{"share":100,"successPercent":100,"successAction":"next","errorKind":"count","errorValue":1,"errorMinimum":0,"waitMinutes":0}]}', '{"mode":"delivery"}', 0, 'matrix')`,
     ).bind(deploymentId, accountId, childOrgId, revisionId, revisionId),
+    env.DB.prepare(
+      "INSERT INTO devices (uid, org_id, account_id, brand, model, secret_hash) VALUES (?, ?, ?, 'Northwind', 'XR-7', 'x')",
+    ).bind(deviceUid, childOrgId, accountId),
   ]);
   const cookies = {} as Record<Role, string>;
   let userId = "";
@@ -108,6 +112,7 @@ async function makeTenant(label: string): Promise<Tenant & { cookies: Record<Rol
     ruleId,
     templateId,
     deploymentId,
+    deviceUid,
     cookies,
   };
 }
@@ -154,7 +159,8 @@ describe("permission matrix: each role × each procedure", { timeout: 60_000 }, 
         if (shouldRefuse !== (code === "FORBIDDEN") || code === "UNAUTHORIZED") wrong.push(`${procedure.path} → ${code}`);
       }
       expect(wrong).toEqual([]);
-    });
+      // Every procedure in turn, over HTTP: the matrix grows with the router.
+    }, 60_000);
   }
 
   it("refuses every procedure without a session", async () => {
@@ -162,7 +168,7 @@ describe("permission matrix: each role × each procedure", { timeout: 60_000 }, 
       procedures.map(async (p) => `${p.path} → ${await call(p.path, p.type, procedureSamples[p.path]?.(home) ?? {}, "")}`),
     );
     expect(answers.filter((a) => !a.endsWith("UNAUTHORIZED"))).toEqual([]);
-  });
+  }, 60_000);
 });
 
 describe("tenant isolation: another organization's owner, with this organization's ids", { timeout: 60_000 }, () => {
@@ -195,6 +201,7 @@ describe("tenant isolation: another organization's owner, with this organization
           target.ruleId,
           target.templateId,
           target.deploymentId,
+          target.deviceUid,
         ].some((id) => names.includes(id))
       )
         continue;
@@ -203,5 +210,5 @@ describe("tenant isolation: another organization's owner, with this organization
     }
     expect(leaks).toEqual([]);
     expect(await databaseFingerprint()).toBe(before);
-  });
+  }, 60_000);
 });

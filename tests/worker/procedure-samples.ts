@@ -20,6 +20,8 @@ export type Tenant = {
   templateId: string;
   /** A running deployment of accountId (revision 1, which is also its "previous" one). */
   deploymentId: string;
+  /** A radio of childOrgId assigned to accountId (one of its 2 seats). */
+  deviceUid: string;
 };
 
 const matrixButtons = { side1: "monitor", side2: "scan", top: "none", emergency: "emergency-alarm" };
@@ -42,6 +44,31 @@ export const procedureSamples: Record<string, (t: Tenant) => unknown> = {
   "accounts.getConfiguredEntitiesSummary": (t) => ({ accountId: t.accountId }),
   "accounts.getLastConfigurationActivity": (t) => ({ accountId: t.accountId }),
   "devices.getConfiguredDeviceCounts": (t) => ({ accountId: t.accountId }),
+  // Commands to the tenant's radio (a ping, or a command id that is not there).
+  "commands.list": (t) => ({ uid: t.deviceUid, accountId: t.accountId }),
+  "commands.get": (t) => ({ uid: t.deviceUid, id: "00000000-0000-4000-8000-000000000000", accountId: t.accountId }),
+  "commands.send": (t) => ({ uid: t.deviceUid, accountId: t.accountId, type: "ping" }),
+  "commands.cancel": (t) => ({ uid: t.deviceUid, id: "00000000-0000-4000-8000-000000000000", accountId: t.accountId }),
+  "commands.sendBulk": (t) => ({ accountId: t.accountId, selection: { filter: {} }, type: "ping" }),
+  "devices.seats": (t) => ({ accountId: t.accountId }),
+  "devices.list": (t) => ({ accountId: t.accountId }),
+  "devices.filterOptions": (t) => ({ accountId: t.accountId }),
+  "devices.places": (t) => ({ accountId: t.accountId }),
+  "devices.details": (t) => ({ uid: t.deviceUid }),
+  "devices.effectiveConfiguration": (t) => ({ uid: t.deviceUid }),
+  "devices.add": (t) => ({ orgId: t.childOrgId, uid: `${t.deviceUid}-NEW`, brand: "Northwind", model: "XR-7" }),
+  "devices.update": (t) => ({ uid: t.deviceUid, version: 1, name: "Matrix radio", model: "XR-7", tags: ["matrix"], notes: "" }),
+  "devices.rotateSecret": (t) => ({ uid: t.deviceUid, version: 1 }),
+  // Retiring the sample radio would take it out of its account for the roles after: a uid that is not there.
+  "devices.retire": (t) => ({ uid: `${t.deviceUid}-GONE`, version: 1 }),
+  "devices.assign": (t) => ({ uid: t.deviceUid, version: 1, accountId: t.accountId, siteId: t.siteId, locationId: t.locationId }),
+  "devices.bulkAssign": (t) => ({
+    accountId: t.accountId,
+    selection: { uids: [t.deviceUid] },
+    target: { accountId: t.accountId },
+  }),
+  "devices.bulkTag": (t) => ({ accountId: t.accountId, selection: { uids: [t.deviceUid] }, tag: "matrix", add: true }),
+  "devices.importCsv": (t) => ({ accountId: t.accountId, csv: `uid,model\n${t.deviceUid}-CSV,XR-7`, dryRun: true }),
   // Without `enabled: false`: that answers empty without asking, which would prove no isolation.
   "activityLogs.list": (t) => ({ accountId: t.accountId }),
   "activityLogs.listChangesToDeploy": (t) => ({ accountId: t.accountId }),

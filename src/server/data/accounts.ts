@@ -179,6 +179,16 @@ export async function listAccountNames(
   return rows.sort((x, y) => x.name.localeCompare(y.name, undefined, { sensitivity: "base" }) || x.id.localeCompare(y.id));
 }
 
+/** One organization's own accounts (id and name, by name), for choosing where radios go. */
+export async function listOrgAccounts(db: Db, orgId: string, limit: number) {
+  return all<{ id: string; name: string }>(
+    db,
+    "SELECT id, name FROM accounts WHERE org_id = ? ORDER BY name COLLATE NOCASE, id LIMIT ?",
+    orgId,
+    limit,
+  );
+}
+
 export function insertAccountStatement(
   db: Db,
   input: { orgId: string; name: string; subscriptionLevel: SubscriptionLevel; timezone: string },

@@ -209,3 +209,15 @@ export async function lastConfigurationActivity(db: Db, accountId: string): Prom
   );
   return row ? toEntry(row) : null;
 }
+
+/** One entity's newest entries (a radio's recent activity), from the activity_logs_entity index. */
+export async function listEntityActivity(db: Db, entityType: string, entityId: string, limit: number): Promise<ActivityEntry[]> {
+  const rows = await all<EntryRow>(
+    db,
+    `SELECT ${entryColumns} FROM activity_logs WHERE entity_type = ? AND entity_id = ? ORDER BY created_at DESC LIMIT ?`,
+    entityType,
+    entityId,
+    limit,
+  );
+  return rows.map(toEntry);
+}

@@ -16,6 +16,8 @@ type RenderOptions = {
   /** The whole title, already translated, when the key alone does not name the page (tab pages). */
   titleText?: string;
   status?: number;
+  /** The page shows a form's errors after a refused post: the title says so first. */
+  failed?: boolean;
   toaster?: boolean;
   body: ReactNode;
 };
@@ -42,13 +44,17 @@ export function createPageContext(c: RouteContext): PageContext {
 /** Renders a page inside the document shell and streams it. */
 export async function renderPage(
   c: RouteContext,
-  { title, titleText, status = 200, toaster, body }: RenderOptions,
+  { title, titleText, status = 200, failed = false, toaster, body }: RenderOptions,
 ): Promise<Response> {
   const page = createPageContext(c);
   page.currentAccount = await currentAccountOf(c);
   const stream = await renderToReadableStream(
     <PageContextValue value={page}>
-      <Document title={titleText ?? String(page.t(title))} signedIn={c.get("user") !== null} toaster={toaster}>
+      <Document
+        title={`${failed ? String(page.t("errorSummary.titlePrefix")) : ""}${titleText ?? String(page.t(title))}`}
+        signedIn={c.get("user") !== null}
+        toaster={toaster}
+      >
         {body}
       </Document>
     </PageContextValue>,

@@ -1,5 +1,6 @@
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
+import { requiredText } from "@/schema/field-messages";
 import { mergeSecrets, networkConfigInput, passphraseProblems, viewOf } from "@/schema/network-config";
 import type { D1Result } from "@/server/cloudflare";
 import {
@@ -14,13 +15,14 @@ import {
   updateAccountStatement,
 } from "@/server/data/accounts";
 import { activityStatement, diffOf } from "@/server/data/activity-logs";
+import { unassignAccountDevicesStatement } from "@/server/data/devices";
 import { cursorOf, pageInput } from "../list-input";
 import { accountInScope, assertOrganizationInScope } from "../tenancy";
 import { type ApiContext, procedureWith, router, signedInProcedure } from "../trpc";
 import { accountSummaryProcedures } from "./account-summary";
 
 const id = z.string().min(1).max(64);
-const name = z.string().trim().min(1, "validation.Required").max(120, "validation.NameTooLong");
+const name = requiredText("accountName", 120);
 const level = z.enum(["essential", "advanced"]);
 const timezone = z
   .string()
@@ -143,7 +145,10 @@ export const accountsRouter = router({
       if (input.confirmName.trim() !== account.name) {
         throw new TRPCError({ code: "PRECONDITION_FAILED", message: String(ctx.t("validation.ConfirmNameMismatch")) });
       }
-      const [result] = await ctx.db.batch([
+      // Its radios go back to the organization's inventory first, in the same batch: their seats
+      // are freed before the allocations go (whose trigger refuses to drop seats in use).
+      const [, result] = await ctx.db.batch([
+        unassignAccountDevicesStatement(ctx.db, account._id, input.version),
         deleteAccountStatement(ctx.db, account._id, input.version),
         activityStatement(ctx.db, {
           orgId: account.orgId,

@@ -1,5 +1,6 @@
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
+import { chosenId, fieldMessage, optionalText, requiredText } from "@/schema/field-messages";
 import { effectiveStatus, subscriptionLimits, subscriptionStatuses, today } from "@/schema/subscriptions";
 import type { D1Result } from "@/server/cloudflare";
 import { listAccountNames, listAccounts } from "@/server/data/accounts";
@@ -15,6 +16,7 @@ import {
   listAllocationsOfSubscription,
   updateAllocationStatement,
 } from "@/server/data/allocations";
+import { accountSeats } from "@/server/data/devices";
 import { findOrganization, isWithinOrganization, listOrganizationNodes } from "@/server/data/organizations";
 import {
   deleteSubscriptionStatement,
@@ -26,7 +28,7 @@ import {
   type SubscriptionFields,
   updateSubscriptionStatement,
 } from "@/server/data/subscriptions";
-import { refuse } from "../refusal";
+import { refuse, refuseWith } from "../refusal";
 import { accountInScope, assertOrganizationInScope } from "../tenancy";
 import { type ApiContext, procedureWith, router } from "../trpc";
 
@@ -43,27 +45,25 @@ import { type ApiContext, procedureWith, router } from "../trpc";
  */
 
 const id = z.string().min(1).max(64);
-const choice = z.string().min(1, "validation.ChooseOne").max(64, "validation.ChooseOne");
 const version = z.number().int().min(1);
 const seats = z
-  .number({ error: (issue) => (issue.input === undefined ? "validation.Required" : "validation.SeatsWholeNumber") })
+  .number({ error: (issue) => (issue.input === undefined ? fieldMessage("seats", "required") : "validation.SeatsWholeNumber") })
   .int("validation.SeatsWholeNumber")
   .min(1, "validation.SeatsTooFew")
   .max(subscriptionLimits.maxSeats, "validation.SeatsTooMany");
-const day = z.iso.date({
-  error: (issue) => (issue.input === undefined || issue.input === "" ? "validation.Required" : "validation.DateInvalid"),
-});
+/** A calendar day; `subject` names it in the messages (startDate, endDate). */
+const day = (subject: string) =>
+  z.iso.date({
+    error: (issue) =>
+      issue.input === undefined || issue.input === "" ? fieldMessage(subject, "required") : fieldMessage(subject, "invalid"),
+  });
 const subscriptionFields = {
-  plan: z
-    .string({ error: "validation.Required" })
-    .trim()
-    .min(1, "validation.Required")
-    .max(subscriptionLimits.planLength, "validation.PlanTooLong"),
+  plan: requiredText("plan", subscriptionLimits.planLength),
   quantity: seats,
-  startsAt: day,
-  endsAt: day.nullable().default(null),
-  status: z.enum(subscriptionStatuses, { error: "validation.ChooseOne" }).default("active"),
-  reference: z.string().trim().max(subscriptionLimits.referenceLength, "validation.ReferenceTooLong").default(""),
+  startsAt: day("startDate"),
+  endsAt: day("endDate").nullable().default(null),
+  status: z.enum(subscriptionStatuses, { error: fieldMessage("status", "required") }).default("active"),
+  reference: optionalText("reference", subscriptionLimits.referenceLength).default(""),
 };
 const endNotBeforeStart: [(value: { startsAt: string; endsAt: string | null }) => boolean, { path: string[]; error: string }] = [
   (value) => value.endsAt === null || value.endsAt >= value.startsAt,
@@ -141,6 +141,24 @@ function allocationLabel(allocation: Pick<Allocation, "accountName" | "plan">) {
   return `${allocation.accountName} · ${allocation.plan}`;
 }
 
+/**
+ * Runs a batch that lowers an account's seats; the allocations trigger refuses to go below the
+ * seats its radios use, answered as PRECONDITION_FAILED saying how many are in use.
+ */
+async function belowSeatsInUse(
+  ctx: Pick<ApiContext, "db" | "t">,
+  accountId: string,
+  statements: Parameters<ApiContext["db"]["batch"]>[0],
+): Promise<D1Result[]> {
+  try {
+    return await ctx.db.batch(statements);
+  } catch (error) {
+    if (!String(error).includes("seats in use")) throw error;
+    const { inUse } = await accountSeats(ctx.db, accountId);
+    return refuseWith(ctx, "PRECONDITION_FAILED", "subscriptions.errors.seatsInUse", { inUse }, "quantity");
+  }
+}
+
 export const subscriptionsRouter = router({
   /** The organizations of the caller's tree (for the picker), each saying whether the caller may issue to it. */
   organizations: viewing.query(async ({ ctx }) => {
@@ -185,7 +203,7 @@ export const subscriptionsRouter = router({
   }),
 
   add: managing
-    .input(z.object({ orgId: choice, ...subscriptionFields }).refine(...endNotBeforeStart))
+    .input(z.object({ orgId: chosenId("orgId"), ...subscriptionFields }).refine(...endNotBeforeStart))
     .mutation(async ({ ctx, input }) => {
       await assertOrganizationInScope(ctx, input.orgId);
       await assertIssuer(ctx, input.orgId);
@@ -324,7 +342,7 @@ export const subscriptionsRouter = router({
    * even when many people allocate at once (see allocateStatement).
    */
   allocate: managing
-    .input(z.object({ subscriptionId: choice, accountId: choice, quantity: seats }))
+    .input(z.object({ subscriptionId: chosenId("subscriptionId"), accountId: chosenId("accountId"), quantity: seats }))
     .mutation(async ({ ctx, input }) => {
       const subscription = await subscriptionInScope(ctx, input.subscriptionId);
       const account = await accountInScope(ctx, input.accountId);
@@ -357,7 +375,7 @@ export const subscriptionsRouter = router({
   /** Sets an allocation at `version` to a number of seats; raising it needs the seats free. */
   updateAllocation: managing.input(z.object({ id, version, quantity: seats })).mutation(async ({ ctx, input }) => {
     const before = await allocationInScope(ctx, input.id);
-    const [result] = await ctx.db.batch([
+    const [result] = await belowSeatsInUse(ctx, before.accountId, [
       updateAllocationStatement(ctx.db, { ...input, today: today() }),
       activityStatement(ctx.db, {
         orgId: before.accountOrgId,
@@ -383,7 +401,7 @@ export const subscriptionsRouter = router({
   /** Takes all of an account's seats of a subscription back (at `version` when given). */
   deallocate: managing.input(z.object({ id, version: version.optional() })).mutation(async ({ ctx, input }) => {
     const allocation = await allocationInScope(ctx, input.id);
-    const [result] = await ctx.db.batch([
+    const [result] = await belowSeatsInUse(ctx, allocation.accountId, [
       deallocateStatement(ctx.db, allocation.id, input.version ?? null),
       activityStatement(ctx.db, {
         orgId: allocation.accountOrgId,

@@ -22,7 +22,7 @@ export function siteFields(
   const text = (key: string, v: Record<string, unknown> = {}) => String(t(key, v));
   const zones = timeZoneOptions(values.timezone || undefined);
   return [
-    { kind: "text", name: "name", label: text("sites.fields.name"), value: values.name ?? "", rule: "name" },
+    { kind: "text", name: "name", label: text("sites.fields.name"), value: values.name ?? "", rule: "name", subject: "siteName" },
     {
       kind: "text",
       name: "address",
