@@ -143,7 +143,8 @@ describe("profile menu links", () => {
   });
 
   it("offers no Manage devices while /devices does not exist", () => {
-    expect(profileMenuLinks({ permissions: permissionsOf("owner") }, null).map((link) => link.href)).toEqual([
+    const none = { devices: false, reports: false, deployments: false, commands: false };
+    expect(profileMenuLinks({ permissions: permissionsOf("owner") }, null, none).map((link) => link.href)).toEqual([
       "/settings/organizations",
     ]);
   });
@@ -199,8 +200,8 @@ describe("pages", () => {
     for (const section of ["sites", "locations", "profiles", "rules", "activity-logs"]) {
       expect(html).toContain(`href="/accounts/${busId}/${section}"`);
     }
-    // Inventory and Reports have no screens yet: no link to them (issue 9, §5).
-    expect(html).not.toContain(`href="/accounts/${busId}/registry`);
+    expect(html).toContain(`href="/accounts/${busId}/registry/devices"`);
+    // Reports have no screens yet: no link to them (issue 9, §5).
     expect(html).not.toContain(`href="/accounts/${busId}/reports"`);
   });
 
@@ -226,7 +227,7 @@ describe("pages", () => {
     expect(html).toContain("Code: NOT_FOUND");
     expect(html).not.toContain("Not Yours");
     expect(island(html, "account-switcher").props.current).toBeNull();
-    expect(profileMenuHrefs(html)).toEqual(["/settings/organizations"]);
+    expect(profileMenuHrefs(html)).toEqual(["/settings/organizations", "/devices"]);
   });
 
   it("answers an unknown account with 404 too, and a signed-out visitor with the sign-in form", async () => {
@@ -245,14 +246,18 @@ describe("pages", () => {
   });
 
   it("renders the profile menu per role: account settings only inside an account, nothing for a viewer", async () => {
-    expect(profileMenuHrefs(await (await get("/welcome", cookies.owner)).text())).toEqual(["/settings/organizations"]);
+    expect(profileMenuHrefs(await (await get("/welcome", cookies.owner)).text())).toEqual([
+      "/settings/organizations",
+      "/devices",
+    ]);
     expect(profileMenuHrefs(await (await get(`/accounts/${busId}`, cookies.owner)).text())).toEqual([
       `/accounts/edit/${busId}`,
       "/settings/organizations",
+      "/devices",
     ]);
     expect(profileMenuHrefs(await (await get(`/accounts/${busId}`, cookies.viewer)).text())).toEqual([]);
     // Manage devices comes back with /devices (src/schema/features.ts).
-    expect(profileMenuHrefs(await (await get(`/accounts/${busId}`, cookies.technician)).text())).toEqual([]);
+    expect(profileMenuHrefs(await (await get(`/accounts/${busId}`, cookies.technician)).text())).toEqual(["/devices"]);
   });
 
   it("renders the profile menu without JavaScript: a disclosure with a plain sign-out form", async () => {
@@ -279,7 +284,7 @@ describe("pages", () => {
     const mobile = /<details class="sm:hidden">.*?<\/details>/s.exec(html)?.[0] ?? "";
     expect(mobile).toContain(">Menu</summary>");
     const hrefs = [...mobile.matchAll(/<a href="([^"]+)"/g)].map((m) => m[1]);
-    expect(hrefs).toEqual(["/accounts", `/accounts/edit/${busId}`, "/settings/organizations"]);
+    expect(hrefs).toEqual(["/accounts", `/accounts/edit/${busId}`, "/settings/organizations", "/devices"]);
     expect(mobile).toContain('action="/sign-out"');
     expect(mobile).toContain('action="/language"');
     expect(mobile).toContain("português - Brasil");

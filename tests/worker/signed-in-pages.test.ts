@@ -93,19 +93,25 @@ describe("/welcome", () => {
     const html = await response.text();
     expect(html).toContain("<title>Welcome · Configuration Tool</title>");
     expect(html).toContain("Good to see you, Test User.");
-    // No Devices card until /devices exists (issue 9, §5; src/schema/features.ts).
-    expect(areasOf(html)).toEqual(["accounts", "organizations", "users", "subscriptions", "gettingStarted", "security"]);
-    for (const href of ["/accounts", "/settings/organizations", "/settings/users", "/settings/subscriptions"]) {
+    expect(areasOf(html)).toEqual([
+      "accounts",
+      "organizations",
+      "users",
+      "subscriptions",
+      "devices",
+      "gettingStarted",
+      "security",
+    ]);
+    for (const href of ["/accounts", "/settings/organizations", "/settings/users", "/settings/subscriptions", "/devices"]) {
       expect(html).toContain(`href="${href}"`);
     }
-    expect(html).not.toContain('href="/devices"');
   });
 
   it.each<[Role, string[]]>([
     ["viewer", ["accounts", "organizations", "gettingStarted", "security"]],
-    ["technician", ["accounts", "organizations", "gettingStarted", "security"]],
-    ["configurator", ["accounts", "organizations", "gettingStarted", "security"]],
-    ["admin", ["accounts", "organizations", "users", "subscriptions", "gettingStarted", "security"]],
+    ["technician", ["accounts", "organizations", "devices", "gettingStarted", "security"]],
+    ["configurator", ["accounts", "organizations", "devices", "gettingStarted", "security"]],
+    ["admin", ["accounts", "organizations", "users", "subscriptions", "devices", "gettingStarted", "security"]],
     ["case-agent", ["accounts", "organizations", "gettingStarted", "security"]],
   ])("offers a %s exactly %j", async (role, expected) => {
     const { cookie } = await signedIn(role);
@@ -123,7 +129,7 @@ describe("/welcome", () => {
     const { cookie } = await signedIn("technician");
     const html = await (await get("/welcome", `${cookie}; lang=es-MX`)).text();
     expect(html).toContain("Qué gusto verte, Test User.");
-    expect(html).toContain(">Cuentas</a>");
+    expect(html).toContain(">Dispositivos</a>");
     expect(html).toContain(">Cerrar sesión</button>");
   });
 
@@ -151,15 +157,10 @@ describe("/getting-started", () => {
     const response = await get("/getting-started", cookie);
     expect(response.status).toBe(200);
     const html = await response.text();
-    for (const id of ["accounts", "network", "profiles", "deploy", "devices", "roles"]) {
+    for (const id of ["accounts", "network", "profiles", "deploy", "devices", "commands", "roles"]) {
       expect(html).toContain(`href="#${id}"`);
       expect(html).toContain(`id="${id}"`);
     }
-    // Only what exists: deployments, but no commands or device inventory yet (src/schema/features.ts).
-    expect(html).not.toContain('href="#commands"');
-    expect(html).toContain("Reviewing and deploying changes");
-    expect(html).toContain("Subscriptions and seats");
-    expect(html).not.toContain("The device inventory lists");
     expect(html).toContain("Network settings: account, site, location");
     for (const role of ["Owner", "Administrator", "Configurator", "Technician", "Viewer", "Case agent"]) {
       expect(html).toContain(`>${role}</th>`);
