@@ -28,7 +28,8 @@ export default defineConfig(({ command, isPreview }) => ({
         // The server already sends <link rel="modulepreload"> for each island's chunks
         // (src/server/render/assets.ts), so Vite's own preload helper would only add bytes.
         modulePreload: false,
-        rollupOptions: { input: ["src/islands/runtime/client.ts", "src/ui/styles.css"] },
+        // The CSS is inlined into each page by the Worker (src/server/render/assets.ts), so it is no entry here.
+        rollupOptions: { input: ["src/islands/runtime/client.ts", "src/shell/signed-in.ts", "src/shell/signed-out.ts"] },
       },
     },
     [workerEnvironment]: {

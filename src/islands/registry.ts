@@ -2,23 +2,18 @@ import type { ComponentType } from "react";
 import { activityEntryMessageKeys } from "../ui/activity/entity-types";
 import AccountDelete from "./account-delete.island";
 import AccountForm from "./account-form.island";
-import AccountSwitcher from "./account-switcher.island";
 import ActivityLogMore from "./activity-log-more.island";
 import ChangePassword from "./change-password.island";
 import ConfirmForm from "./confirm-form.island";
 import IdentityForm from "./identity-form.island";
-import IdleTimer from "./idle-timer.island";
 import NetworkConfigForm from "./network-config-form.island";
 import { passkeyMessageKeys } from "./passkey-client";
 import Passkeys from "./passkeys.island";
 import ProfileForm from "./profile-form.island";
-import ProfileMenu from "./profile-menu.island";
 import RuleForm from "./rule-form.island";
 import RuleOrder from "./rule-order.island";
 import SettingsForm from "./settings-form.island";
 import SignIn from "./sign-in.island";
-import SignOut from "./sign-out.island";
-import Toaster from "./toaster.island";
 
 /**
  * The islands the server may render, each with the translation keys it is given.
@@ -32,7 +27,6 @@ function define<P>(component: ComponentType<P>, messageKeys: readonly string[]):
 }
 
 export const islands = {
-  toaster: define(Toaster, ["toast.notifications"]),
   "identity-form": define(IdentityForm, [
     "identityForm.networkError",
     "validation.EmailRequired",
@@ -78,31 +72,7 @@ export const islands = {
     "signIn.PasskeyAuthenticationFailed",
     ...passkeyMessageKeys,
   ]),
-  "sign-out": define(SignOut, ["header.signOut"]),
   "confirm-form": define(ConfirmForm, ["identityForm.networkError"]),
-  "profile-menu": define(ProfileMenu, [
-    "header.signedInAs",
-    "header.signOut",
-    "header.signIn",
-    "profileMenu.accountSettings",
-    "profileMenu.organizations",
-    "profileMenu.devices",
-  ]),
-  "account-switcher": define(AccountSwitcher, [
-    "switcher.jump",
-    "switcher.loading",
-    "switcher.search",
-    "switcher.recent",
-    "switcher.results",
-    "switcher.noRecent",
-    "switcher.searching",
-    "switcher.noMatch",
-    "switcher.seeAll",
-    // apiMessageKeys of runtime/api-client, named here so the server need not load the client.
-    "api.unreadable",
-    "api.unknown",
-  ]),
-  "idle-timer": define(IdleTimer, []),
   "activity-log-more": define(ActivityLogMore, [
     ...activityEntryMessageKeys,
     "activityLogs.loadMore",

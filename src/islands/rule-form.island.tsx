@@ -1,6 +1,6 @@
 import { type FormEvent, useEffect, useRef, useState } from "react";
+import { LABEL_SOURCE, ruleLimits, UID_PATTERN_SOURCE } from "@/schema/rule-limits";
 import type { RuleFormModel } from "../routes/rules/rule-values";
-import { LABEL_SOURCE, ruleLimits, UID_PATTERN_SOURCE } from "../schema/rules";
 import { Button, ButtonLink } from "../ui/button";
 import { Field } from "../ui/field";
 import { FormAlert } from "../ui/form-alert";

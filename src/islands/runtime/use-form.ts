@@ -1,6 +1,6 @@
 import { type FormEvent, useCallback, useRef, useState } from "react";
 import { flushSync } from "react-dom";
-import { toast } from "sonner";
+import { showToast } from "./toast";
 
 /** Field name → message (already translated), "form" for the whole form. */
 export type FieldErrors = Record<string, string>;
@@ -66,9 +66,9 @@ export function useEnhancedForm({ validate, networkErrorText }: Options) {
           return; // stay pending while the browser navigates
         }
         setErrors(reply.errors);
-        if (reply.errors.form) toast.error(reply.errors.form);
+        if (reply.errors.form) showToast("error", reply.errors.form);
       } catch {
-        toast.error(networkErrorText);
+        showToast("error", networkErrorText);
       }
       setPending(false);
     },

@@ -1,13 +1,21 @@
 import manifest from "virtual:client-manifest";
+import styles from "@/ui/styles.css?inline";
 
-/** The source files the client build starts from (vite.config.ts lists the same two). */
+/** The source files the client build starts from (vite.config.ts lists the same three). */
 export const clientEntrySource = "src/islands/runtime/client.ts";
-export const stylesSource = "src/ui/styles.css";
+export const signedInShellSource = "src/shell/signed-in.ts";
+export const signedOutShellSource = "src/shell/signed-out.ts";
 
 export type AssetTags = {
-  stylesheets: string[];
-  /** The island bootstrap module; only pages with islands load it. */
+  /**
+   * The page's whole stylesheet, inlined in <head> (issue 10 §3): Tailwind emits only the
+   * classes our sources use, a few KB gzip, so first paint needs no second round trip.
+   */
+  inlineStyles: string;
+  /** The island bootstrap module; only pages with islands (forms) load it. */
   entryScript: string;
+  /** The shell's small plain script (menus, switcher, idle timer, toasts), signed in or out. */
+  shellScript(signedIn: boolean): string;
   /** Vite's own client, for hot reload in development. */
   devClient: string | null;
   /** Chunks to preload for the given islands, so a slow network pays one round trip, not three. */
@@ -30,13 +38,16 @@ function chunkClosure(start: string[]): string[] {
   return files;
 }
 
+const fileOf = (source: string) => `/${manifest?.[source]?.file ?? `missing-${source}`}`;
+
 const built: AssetTags | null = manifest
   ? {
-      stylesheets: [`/${manifest[stylesSource]?.file ?? "missing-styles.css"}`],
-      entryScript: `/${manifest[clientEntrySource]?.file ?? "missing-entry.js"}`,
+      inlineStyles: styles,
+      entryScript: fileOf(clientEntrySource),
+      shellScript: (signedIn) => fileOf(signedIn ? signedInShellSource : signedOutShellSource),
       devClient: null,
       preloadsFor: (names) => {
-        const entry = `/${manifest?.[clientEntrySource]?.file}`;
+        const entry = fileOf(clientEntrySource);
         const islands = [...names].map((name) => `src/islands/${name}.island.tsx`);
         return chunkClosure([clientEntrySource, ...islands]).filter((file) => file !== entry);
       },
@@ -44,11 +55,12 @@ const built: AssetTags | null = manifest
   : null;
 
 const development: AssetTags = {
-  stylesheets: [`/${stylesSource}`],
+  inlineStyles: styles,
   entryScript: `/${clientEntrySource}`,
+  shellScript: (signedIn) => `/${signedIn ? signedInShellSource : signedOutShellSource}`,
   devClient: "/@vite/client",
   preloadsFor: () => [],
 };
 
-/** Where the browser finds our CSS and scripts: hashed files after a build, sources in dev. */
+/** Where the browser finds our scripts: hashed files after a build, sources in dev. */
 export const assetTags: AssetTags = built ?? development;

@@ -1,9 +1,10 @@
 import type { ReactNode } from "react";
-import { Island } from "@/islands/runtime/island";
 import { usePage } from "@/server/render/page-context";
 import { buttonClass } from "../button";
+import { AccountSwitcher } from "./account-switcher";
 import { LanguageMenu } from "./language-menu";
 import { MobileMenu } from "./mobile-menu";
+import { ProfileMenu } from "./profile-menu";
 import { profileMenuLinks } from "./profile-menu-items";
 
 type HeaderProps = {
@@ -40,7 +41,7 @@ export function Header({ signedIn, children }: HeaderProps) {
         </a>
         {member && (
           <div className="hidden min-w-0 sm:block">
-            <Island name="account-switcher" props={{ current: currentAccount ?? null, userId: member.id }} />
+            <AccountSwitcher />
           </div>
         )}
         <div className="ml-auto flex shrink-0 items-center gap-2">
@@ -57,7 +58,7 @@ export function Header({ signedIn, children }: HeaderProps) {
                 {t("header.help")}
               </a>
             )}
-            {member && <Island name="profile-menu" props={{ user: member.email, name: member.name, links }} />}
+            {member && <ProfileMenu links={links} />}
           </div>
           {member && <MobileMenu links={links} />}
           {!signedIn && (
