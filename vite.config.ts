@@ -29,7 +29,17 @@ export default defineConfig(({ command, isPreview }) => ({
         // (src/server/render/assets.ts), so Vite's own preload helper would only add bytes.
         modulePreload: false,
         // The CSS is inlined into each page by the Worker (src/server/render/assets.ts), so it is no entry here.
-        rollupOptions: { input: ["src/islands/runtime/client.ts", "src/shell/signed-in.ts", "src/shell/signed-out.ts"] },
+        rollupOptions: {
+          // The toaster and the switcher panel are entries the shell imports by URL: keep their exports.
+          preserveEntrySignatures: "exports-only",
+          input: [
+            "src/islands/runtime/client.ts",
+            "src/shell/shell.ts",
+            // Loaded by the shell on demand, from URLs the page names (no preload helper in the shell).
+            "src/shell/toaster.tsx",
+            "src/shell/switcher-panel.ts",
+          ],
+        },
       },
     },
     [workerEnvironment]: {

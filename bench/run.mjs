@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { launchChromium } from "./browser.mjs";
 import { jsBytesTable, jsChunksTable, measureJsBytes } from "./js-bytes.mjs";
 import { measureMobileLoad, mobileTable } from "./mobile-load.mjs";
-import { formatTable, kb, markdownTable } from "./report.mjs";
+import { formatTable, markdownTable } from "./report.mjs";
 import { BENCH_CONFIG, buildApp, ROOT, startServer } from "./server.mjs";
 import { measureSsrThroughput, ssrSummaryLines, ssrTable } from "./ssr-throughput.mjs";
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { LABEL_SOURCE, ruleLimits, UID_PATTERN_SOURCE } from "./rule-limits";
+import { LABEL_SOURCE, ruleLimits } from "./rule-limits";
 
 /**
  * Rules (DESIGN.md §3): which devices of an account a rule matches, and its limits. Every

@@ -1,4 +1,5 @@
-import { showToast, type ToastType } from "@/islands/runtime/toast";
+import type { ToastType } from "@/islands/runtime/shell-events";
+import { showToast } from "./toast";
 
 /** The flash the server put on the page as a status message is also shown as a toast. */
 export function showFlash(): void {

@@ -7,7 +7,8 @@ export type SwitcherMessages = Record<
 >;
 
 // The search is its own small chunk, loaded when the switcher is about to be used.
-const loadPanel = () => import("./switcher-panel");
+const loadPanel = () =>
+  import(/* @vite-ignore */ document.body.dataset.switcherPanelSrc ?? "") as Promise<typeof import("./switcher-panel")>;
 
 function parseCurrent(json: string | undefined): RecentAccount | null {
   if (!json) return null;

@@ -79,13 +79,12 @@ describe("island marker", () => {
   });
 
   it("adds the shell script to every page and the island bootstrap, with the nonce, only when the page has islands", () => {
-    const plain = render(<IslandBootstrap signedIn={false} />);
-    expect(plain).toBe(`<script type="module" src="${assetTags.shellScript(false)}" nonce="test-nonce"></script>`);
-    expect(render(<IslandBootstrap signedIn />)).toContain(`src="${assetTags.shellScript(true)}"`);
+    const plain = render(<IslandBootstrap />);
+    expect(plain).toBe(`<script type="module" src="${assetTags.shellScript}" nonce="test-nonce"></script>`);
     const html = render(
       <>
         <Island name="confirm-form" props={{ action: "/a", label: "x" }} />
-        <IslandBootstrap signedIn={false} />
+        <IslandBootstrap />
       </>,
     );
     expect(html).toContain(`<script type="module" src="${assetTags.entryScript}" nonce="test-nonce"></script>`);

@@ -29,7 +29,7 @@ describe("pages", () => {
     expect(html).not.toContain('rel="stylesheet"');
     // No React: only the shell's small script (menus close on Escape), loaded as a module after the content.
     expect([...html.matchAll(/<script[^>]*>/g)].map((m) => m[0])).toEqual([
-      expect.stringMatching(/^<script type="module" src="\/src\/shell\/signed-out.ts" nonce="[^"]+">$/),
+      expect.stringMatching(/^<script type="module" src="\/src\/shell\/shell.ts" nonce="[^"]+">$/),
     ]);
     // No help link unless a help URL is configured.
     expect(html).not.toContain(">Help<");

@@ -283,7 +283,7 @@ describe("pages", () => {
   it("has no signed-in controls for a signed-out visitor", async () => {
     const html = await (await get("/")).text();
     expect(html).not.toContain('data-menu=""');
-    expect(html).not.toContain("data-switcher");
+    expect(html).not.toContain('data-switcher=""');
     expect(html).not.toContain('id="idle-warning"');
     expect(html).not.toContain(">Menu</summary>");
   });

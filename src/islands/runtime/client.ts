@@ -2,12 +2,12 @@
  * The island bootstrap. It runs only on pages that contain islands (forms): it finds each
  * marker the server rendered, loads that island's own chunk and hydrates it as a separate
  * React root with the same identifierPrefix the server used. If a chunk cannot be loaded
- * (usually a deploy replaced it), the page says so and reloads (spec §2).
+ * (usually a deploy replaced it), the shell's script says so and reloads (spec §2).
  */
 import { type ComponentType, createElement } from "react";
 import { hydrateRoot } from "react-dom/client";
 import { parseProps } from "./props";
-import { checkForUpdates, chunksLoaded } from "./updates";
+import { chunkFailed, chunksLoaded } from "./shell-events";
 
 const islandModules = import.meta.glob<{ default: ComponentType<Record<string, unknown>> }>("../*.island.tsx");
 
@@ -21,4 +21,4 @@ async function hydrate(element: HTMLElement): Promise<void> {
 }
 
 const markers = [...document.querySelectorAll<HTMLElement>("[data-island]")];
-Promise.all(markers.map(hydrate)).then(chunksLoaded, checkForUpdates);
+Promise.all(markers.map(hydrate)).then(chunksLoaded, chunkFailed);

@@ -1,6 +1,6 @@
 import { type FormEvent, useCallback, useRef, useState } from "react";
 import { flushSync } from "react-dom";
-import { showToast } from "./toast";
+import { showToast } from "./shell-events";
 
 /** Field name → message (already translated), "form" for the whole form. */
 export type FieldErrors = Record<string, string>;

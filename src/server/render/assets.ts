@@ -1,10 +1,11 @@
 import manifest from "virtual:client-manifest";
 import styles from "@/ui/styles.css?inline";
 
-/** The source files the client build starts from (vite.config.ts lists the same three). */
+/** The source files the client build starts from (vite.config.ts lists the same). */
 export const clientEntrySource = "src/islands/runtime/client.ts";
-export const signedInShellSource = "src/shell/signed-in.ts";
-export const signedOutShellSource = "src/shell/signed-out.ts";
+export const shellSource = "src/shell/shell.ts";
+export const toasterSource = "src/shell/toaster.tsx";
+export const switcherPanelSource = "src/shell/switcher-panel.ts";
 
 export type AssetTags = {
   /**
@@ -14,8 +15,10 @@ export type AssetTags = {
   inlineStyles: string;
   /** The island bootstrap module; only pages with islands (forms) load it. */
   entryScript: string;
-  /** The shell's small plain script (menus, switcher, idle timer, toasts), signed in or out. */
-  shellScript(signedIn: boolean): string;
+  /** The shell's one small plain script (menus, switcher, idle timer, toasts), on every page. */
+  shellScript: string;
+  /** What the shell loads on demand (the toaster with the first toast, the switcher's search). */
+  shellModules: { toaster: string; switcherPanel: string };
   /** Vite's own client, for hot reload in development. */
   devClient: string | null;
   /** Chunks to preload for the given islands, so a slow network pays one round trip, not three. */
@@ -44,7 +47,8 @@ const built: AssetTags | null = manifest
   ? {
       inlineStyles: styles,
       entryScript: fileOf(clientEntrySource),
-      shellScript: (signedIn) => fileOf(signedIn ? signedInShellSource : signedOutShellSource),
+      shellScript: fileOf(shellSource),
+      shellModules: { toaster: fileOf(toasterSource), switcherPanel: fileOf(switcherPanelSource) },
       devClient: null,
       preloadsFor: (names) => {
         const entry = fileOf(clientEntrySource);
@@ -57,7 +61,8 @@ const built: AssetTags | null = manifest
 const development: AssetTags = {
   inlineStyles: styles,
   entryScript: `/${clientEntrySource}`,
-  shellScript: (signedIn) => `/${signedIn ? signedInShellSource : signedOutShellSource}`,
+  shellScript: `/${shellSource}`,
+  shellModules: { toaster: `/${toasterSource}`, switcherPanel: `/${switcherPanelSource}` },
   devClient: "/@vite/client",
   preloadsFor: () => [],
 };

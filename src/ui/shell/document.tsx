@@ -31,6 +31,8 @@ export function Document({ title, signedIn, headerControls, children }: Document
         className="flex min-h-screen flex-col"
         data-updating-text={t("app.checkingForUpdates")}
         data-toast-label={t("toast.notifications")}
+        data-toaster-src={assets.shellModules.toaster}
+        data-switcher-panel-src={assets.shellModules.switcherPanel}
       >
         <a href="#main" className="skip-link">
           {t("app.skipToContent")}
@@ -43,7 +45,7 @@ export function Document({ title, signedIn, headerControls, children }: Document
         <Footer />
         {/* Spec §4: signed out after 15 idle minutes, warned 2 minutes before (WCAG 2.2.1). */}
         {signedIn && <IdleWarning />}
-        <IslandBootstrap signedIn={signedIn} />
+        <IslandBootstrap />
       </body>
     </html>
   );

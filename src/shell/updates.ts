@@ -21,8 +21,3 @@ export function checkForUpdates(): void {
   sessionStorage.setItem(RELOAD_TRIES_KEY, String(tries + 1));
   setTimeout(() => location.reload(), RELOAD_DELAY_MS);
 }
-
-/** Every chunk the page wanted arrived: a later failure may reload again. */
-export function chunksLoaded(): void {
-  sessionStorage.removeItem(RELOAD_TRIES_KEY);
-}

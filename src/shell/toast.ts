@@ -1,6 +1,5 @@
+import type { ToastType } from "@/islands/runtime/shell-events";
 import { checkForUpdates } from "./updates";
-
-export type ToastType = "success" | "error" | "info";
 
 type Show = (type: ToastType, text: string) => void;
 
@@ -11,7 +10,10 @@ let toaster: Promise<Show> | null = null;
  * before: most pages never show one. If its chunk cannot be loaded, the page checks for updates.
  */
 export function showToast(type: ToastType, text: string): void {
-  toaster ??= import("./toaster").then(({ mountToaster }) => mountToaster(document.body.dataset.toastLabel ?? "Notifications"));
+  const src = document.body.dataset.toasterSrc ?? "";
+  toaster ??= (import(/* @vite-ignore */ src) as Promise<typeof import("./toaster")>).then(({ mountToaster }) =>
+    mountToaster(document.body.dataset.toastLabel ?? "Notifications"),
+  );
   toaster.then(
     (show) => show(type, text),
     () => {

@@ -1,7 +1,7 @@
 import { useEffect } from "react";
 import { createRoot } from "react-dom/client";
 import { Toaster, toast } from "sonner";
-import type { ToastType } from "./toast";
+import type { ToastType } from "@/islands/runtime/shell-events";
 
 /**
  * Sonner 1.7's defaults are the spec's (§9): 4000 ms, 3 visible, 356 px wide, 14 px gap,
