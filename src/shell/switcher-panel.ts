@@ -1,12 +1,22 @@
-import { indexForKey } from "@/islands/runtime/menu-keys";
-import { type RecentAccount, readRecentAccounts, recordRecentAccount } from "@/islands/runtime/recent-accounts";
+import type { indexForKey } from "@/islands/runtime/menu-keys";
+import type { RecentAccount } from "@/islands/runtime/recent-accounts";
 import type { SwitcherMessages } from "./switcher";
 
 /** Typing pauses this long before the search asks the server. */
 const SEARCH_DELAY_MS = 200;
 const RESULT_LIMIT = 20;
 
-type PanelOptions = { userId: string; messages: SwitcherMessages; onClose: () => void };
+/**
+ * What the shell hands over: it already holds the recent accounts and the keyboard rules, so
+ * this chunk shares no code with it (one request, no shared chunk).
+ */
+type PanelOptions = {
+  messages: SwitcherMessages;
+  recent: RecentAccount[];
+  choose: (account: RecentAccount) => void;
+  keys: typeof indexForKey;
+  onClose: () => void;
+};
 
 type Reply = { result?: { data?: { value: string; label: string }[] }; error?: { message?: string } };
 
@@ -37,10 +47,9 @@ let panels = 0;
  * option, Enter or a click chooses), the recent accounts until something is typed, a status
  * line, and a link to all accounts. Escape closes it.
  */
-export function createPanel({ userId, messages, onClose }: PanelOptions): HTMLElement {
+export function createPanel({ messages, recent, choose, keys, onClose }: PanelOptions): HTMLElement {
   panels += 1;
   const id = `switcher${panels}`;
-  const recent = readRecentAccounts(localStorage, userId);
   let options: RecentAccount[] = recent;
   let active = -1;
   let typed = "";
@@ -73,11 +82,6 @@ export function createPanel({ userId, messages, onClose }: PanelOptions): HTMLEl
   );
   all.href = "/accounts";
   panel.append(label, input, group, list, status, all);
-
-  function choose(account: RecentAccount) {
-    recordRecentAccount(localStorage, userId, account);
-    location.assign(`/accounts/${encodeURIComponent(account.id)}`);
-  }
 
   function setStatus(text: string) {
     status.textContent = text;
@@ -142,7 +146,7 @@ export function createPanel({ userId, messages, onClose }: PanelOptions): HTMLEl
   input.addEventListener("keydown", (event) => {
     if (event.key === "ArrowDown" || event.key === "ArrowUp") {
       event.preventDefault();
-      const next = indexForKey(event.key, active, options.length);
+      const next = keys(event.key, active, options.length);
       if (next !== null) active = next;
       renderOptions();
     } else if (event.key === "Enter") {

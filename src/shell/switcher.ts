@@ -1,4 +1,5 @@
-import { type RecentAccount, recordRecentAccount } from "@/islands/runtime/recent-accounts";
+import { indexForKey } from "@/islands/runtime/menu-keys";
+import { type RecentAccount, readRecentAccounts, recordRecentAccount } from "@/islands/runtime/recent-accounts";
 import { onLeave } from "./outside";
 
 export type SwitcherMessages = Record<
@@ -68,7 +69,16 @@ export function enhanceSwitcher(root: HTMLElement): void {
       const { createPanel } = await loadPanel();
       if (ticket !== opening) return;
       loading.remove();
-      panel = createPanel({ userId, messages, onClose: close });
+      panel = createPanel({
+        messages,
+        recent: readRecentAccounts(localStorage, userId),
+        choose: (account) => {
+          recordRecentAccount(localStorage, userId, account);
+          location.assign(`/accounts/${encodeURIComponent(account.id)}`);
+        },
+        keys: indexForKey,
+        onClose: close,
+      });
       button.setAttribute("aria-controls", panel.id);
       root.append(panel);
       panel.querySelector("input")?.focus();

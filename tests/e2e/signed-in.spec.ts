@@ -160,6 +160,12 @@ test.describe("signing out without JavaScript", () => {
   });
 });
 
+/** A confirmation with JavaScript: a toast, and a status that stays on the page (issue 9 §4). */
+async function expectConfirmation(page: Page, text: string) {
+  await expect(page.getByRole("region", { name: /^Notifications/ }).getByText(text)).toBeVisible();
+  await expect(page.locator("[data-flash]").getByRole("status")).toHaveText(text);
+}
+
 /** Fills the three password fields of /security and submits. */
 async function submitPasswordChange(page: Page, current: string, next: string, confirmation = next) {
   await page.getByLabel("Current password").fill(current);
@@ -200,7 +206,7 @@ test.describe("changing the password with JavaScript", () => {
     await expect(page.getByLabel("New password", { exact: true })).toHaveValue(NEW_PASSWORD);
 
     await submitPasswordChange(page, DEMO_PASSWORD, NEW_PASSWORD);
-    await expect(page.getByText("Your password was changed. You were signed out everywhere else.")).toBeVisible();
+    await expectConfirmation(page, "Your password was changed. You were signed out everywhere else.");
     await expect(page).toHaveURL(`${baseURL}/security`);
     expect(await currentUser(page)).toMatchObject({ ok: true, user: email });
 
@@ -208,7 +214,7 @@ test.describe("changing the password with JavaScript", () => {
     await signIn(page, baseURL, email, NEW_PASSWORD);
     await page.goto("/security");
     await submitPasswordChange(page, NEW_PASSWORD, DEMO_PASSWORD);
-    await expect(page.getByText("Your password was changed. You were signed out everywhere else.")).toBeVisible();
+    await expectConfirmation(page, "Your password was changed. You were signed out everywhere else.");
     await signIn(page, baseURL, email, DEMO_PASSWORD);
   });
 });

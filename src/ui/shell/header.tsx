@@ -27,15 +27,16 @@ export function Header({ signedIn, children }: HeaderProps) {
       <div className="mx-auto flex max-w-7xl items-center gap-3 px-4 py-2">
         <a
           href={signedIn ? "/welcome" : "/"}
-          className="flex shrink-0 items-center gap-2"
+          // The title may shorten (…) on a narrow phone, so the header's controls always fit (issue 9 §4).
+          className="flex min-w-0 items-center gap-2"
           aria-label={t("header.home", { title: settings.appTitle })}
         >
-          <picture>
+          <picture className="shrink-0">
             <source media="(min-width: 640px)" srcSet={settings.logoWideUrl} width={180} height={32} />
             <img src={settings.logoSmallUrl} alt={settings.brandName} width={32} height={32} className="h-8 w-auto" />
           </picture>
           {/* Between sm and lg the signed-in controls need the room; the wide logo still names the brand. */}
-          <span className={`text-base font-semibold text-slate-900 ${member ? "sm:hidden lg:inline" : ""}`}>
+          <span className={`truncate text-base font-semibold text-slate-900 ${member ? "sm:hidden lg:inline" : ""}`}>
             {settings.appTitle}
           </span>
         </a>
@@ -62,7 +63,7 @@ export function Header({ signedIn, children }: HeaderProps) {
           </div>
           {member && <MobileMenu links={links} />}
           {!signedIn && (
-            <a href={signInHref} className={buttonClass("primary", "sm")}>
+            <a href={signInHref} className={`${buttonClass("primary", "sm")} whitespace-nowrap`}>
               {t("header.signIn")}
             </a>
           )}
