@@ -18,7 +18,8 @@ export function startGzipProxy(target) {
         port: upstream.port,
         method: req.method,
         path: req.url,
-        headers: { ...req.headers, host: upstream.host, "accept-encoding": "identity" },
+        // The Host stays the proxy's, so the app's origin checks (CSRF) see the browser's origin.
+        headers: { ...req.headers, "accept-encoding": "identity" },
       },
       (answer) => {
         const headers = { ...answer.headers };
