@@ -41,6 +41,13 @@ document.addEventListener("submit", (event) => {
   void signOut();
 });
 
+// Islands a streamed page rendered after its bootstrap tag was decided (a layout that loads
+// data first) still hydrate: the document is complete when this runs. Loading the same
+// module URL twice evaluates it once.
+if (document.querySelector("[data-island]")) {
+  import(/* @vite-ignore */ document.body.dataset.islandsSrc ?? "").catch(checkForUpdates);
+}
+
 const idleWarning = document.querySelector<HTMLDialogElement>("dialog#idle-warning");
 if (idleWarning) startIdleTimer(idleWarning);
 showFlash();
