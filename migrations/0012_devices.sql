@@ -53,8 +53,9 @@ CREATE INDEX devices_org_uid ON devices(org_id, status, uid);
 CREATE INDEX devices_account_uid ON devices(account_id, status, uid);
 CREATE INDEX devices_org_name ON devices(org_id, status, name COLLATE NOCASE, uid);
 CREATE INDEX devices_account_name ON devices(account_id, status, name COLLATE NOCASE, uid);
-CREATE INDEX devices_org_seen ON devices(org_id, status, last_seen_at, uid);
-CREATE INDEX devices_account_seen ON devices(account_id, status, last_seen_at, uid);
+-- Never seen sorts first: the expression keeps keyset paging on row values free of NULLs.
+CREATE INDEX devices_org_seen ON devices(org_id, status, ifnull(last_seen_at, ''), uid);
+CREATE INDEX devices_account_seen ON devices(account_id, status, ifnull(last_seen_at, ''), uid);
 CREATE INDEX devices_org_model ON devices(org_id, status, model, firmware, uid);
 CREATE INDEX devices_account_model ON devices(account_id, status, model, firmware, uid);
 CREATE INDEX devices_site ON devices(site_id, status, uid);
@@ -123,3 +124,30 @@ WHEN (SELECT devices_in_use FROM accounts WHERE id = OLD.account_id)
 BEGIN
   SELECT RAISE(ABORT, 'seats in use');
 END;
+
+-- Search (DESIGN.md §8: through an index, never LIKE '%…%' over the fleet): a trigram index over
+-- uid, name, model, firmware and tags finds any part of three characters or more; shorter
+-- searches use uid prefixes on the devices_org_uid index. Kept in step by triggers.
+CREATE VIRTUAL TABLE devices_fts USING fts5(
+  uid, name, model, firmware, tags, content = 'devices', content_rowid = 'rowid', tokenize = 'trigram'
+);
+
+CREATE TRIGGER devices_fts_insert AFTER INSERT ON devices BEGIN
+  INSERT INTO devices_fts (rowid, uid, name, model, firmware, tags)
+  VALUES (NEW.rowid, NEW.uid, NEW.name, NEW.model, NEW.firmware, NEW.tags);
+END;
+
+CREATE TRIGGER devices_fts_delete AFTER DELETE ON devices BEGIN
+  INSERT INTO devices_fts (devices_fts, rowid, uid, name, model, firmware, tags)
+  VALUES ('delete', OLD.rowid, OLD.uid, OLD.name, OLD.model, OLD.firmware, OLD.tags);
+END;
+
+CREATE TRIGGER devices_fts_update AFTER UPDATE OF name, model, firmware, tags ON devices BEGIN
+  INSERT INTO devices_fts (devices_fts, rowid, uid, name, model, firmware, tags)
+  VALUES ('delete', OLD.rowid, OLD.uid, OLD.name, OLD.model, OLD.firmware, OLD.tags);
+  INSERT INTO devices_fts (rowid, uid, name, model, firmware, tags)
+  VALUES (NEW.rowid, NEW.uid, NEW.name, NEW.model, NEW.firmware, NEW.tags);
+END;
+
+-- A radio's recent activity on its view page: its entries without scanning its account's log.
+CREATE INDEX activity_logs_entity ON activity_logs(entity_type, entity_id, created_at DESC);

@@ -5,6 +5,7 @@ import AccountForm from "./account-form.island";
 import ActivityLogMore from "./activity-log-more.island";
 import ChangePassword from "./change-password.island";
 import ConfirmForm from "./confirm-form.island";
+import DeploymentCounts, { deploymentCountsMessageKeys } from "./deployment-counts.island";
 import IdentityForm from "./identity-form.island";
 import NetworkConfigForm from "./network-config-form.island";
 import { passkeyMessageKeys } from "./passkey-client";
@@ -14,6 +15,7 @@ import RuleForm from "./rule-form.island";
 import RuleOrder from "./rule-order.island";
 import SettingsForm from "./settings-form.island";
 import SignIn from "./sign-in.island";
+import SimulatorLive from "./simulator-live.island";
 
 /**
  * The islands the server may render, each with the translation keys it is given.
@@ -73,6 +75,8 @@ export const islands = {
     ...passkeyMessageKeys,
   ]),
   "confirm-form": define(ConfirmForm, ["identityForm.networkError"]),
+  "deployment-counts": define(DeploymentCounts, deploymentCountsMessageKeys),
+  "simulator-live": define(SimulatorLive, ["simulator.live.connecting", "simulator.live.connected", "simulator.live.closed"]),
   "activity-log-more": define(ActivityLogMore, [
     ...activityEntryMessageKeys,
     "activityLogs.loadMore",

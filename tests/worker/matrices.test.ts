@@ -55,6 +55,9 @@ async function makeTenant(label: string): Promise<Tenant & { cookies: Record<Rol
   const profileId = `prf_${label}_${crypto.randomUUID().slice(0, 8)}`;
   const ruleId = `rule_${label}_${crypto.randomUUID().slice(0, 8)}`;
   const templateId = `prf_tpl_${label}_${crypto.randomUUID().slice(0, 8)}`;
+  const deviceUid = `MTX-${label}-${crypto.randomUUID().slice(0, 8)}`;
+  const revisionId = `rev_${label}_${crypto.randomUUID().slice(0, 8)}`;
+  const deploymentId = `dep_${label}_${crypto.randomUUID().slice(0, 8)}`;
   const buttons = JSON.stringify({ side1: "monitor", side2: "scan", top: "none", emergency: "emergency-alarm" });
   await env.DB.batch([
     env.DB.prepare(
@@ -77,6 +80,17 @@ async function makeTenant(label: string): Promise<Tenant & { cookies: Record<Rol
     env.DB.prepare("INSERT INTO rules (id, account_id, name, priority) VALUES (?, ?, 'Matrix rule', 1)").bind(ruleId, accountId),
     env.DB.prepare("INSERT INTO rule_profiles (rule_id, profile_id, position) VALUES (?, ?, 1)").bind(ruleId, profileId),
     env.DB.prepare("INSERT INTO rule_sets (account_id, version) VALUES (?, 1)").bind(accountId),
+    env.DB.prepare(
+      "INSERT INTO devices (uid, org_id, account_id, brand, model, secret_hash) VALUES (?, ?, ?, 'Northwind', 'XR-7', 'x')",
+    ).bind(deviceUid, childOrgId, accountId),
+    env.DB.prepare("INSERT INTO revisions (id, account_id, number, content_hash, content) VALUES (?, ?, 1, 'x', '{}')").bind(
+      revisionId,
+      accountId,
+    ),
+    env.DB.prepare(
+      `INSERT INTO deployments (id, account_id, org_id, number, revision_id, previous_revision_id, state, plan, switchover, targeted, created_by)
+       VALUES (?, ?, ?, 1, ?, ?, 'running', '{"phases":[{"share":100,"successPercent":100,"successAction":"next","errorKind":"count","errorValue":1,"errorMinimum":0,"waitMinutes":0}]}', '{"mode":"delivery"}', 0, 'matrix')`,
+    ).bind(deploymentId, accountId, childOrgId, revisionId, revisionId),
   ]);
   const cookies = {} as Record<Role, string>;
   let userId = "";
@@ -97,6 +111,8 @@ async function makeTenant(label: string): Promise<Tenant & { cookies: Record<Rol
     profileId,
     ruleId,
     templateId,
+    deviceUid,
+    deploymentId,
     cookies,
   };
 }
@@ -121,7 +137,8 @@ describe("the matrices cover the whole router", () => {
   });
 });
 
-describe("permission matrix: each role × each procedure", () => {
+// Each case calls every procedure of the router: the budget grows with the router, not per call.
+describe("permission matrix: each role × each procedure", { timeout: 60_000 }, () => {
   // Reads first, so mutations that delete the sample account run last.
   const ordered = [...procedures].sort((a, b) => (a.type === b.type ? 0 : a.type === "query" ? -1 : 1));
   for (const role of roles) {
@@ -136,7 +153,8 @@ describe("permission matrix: each role × each procedure", () => {
         if (shouldRefuse !== (code === "FORBIDDEN") || code === "UNAUTHORIZED") wrong.push(`${procedure.path} → ${code}`);
       }
       expect(wrong).toEqual([]);
-    });
+      // Every procedure in turn, over HTTP: the matrix grows with the router.
+    }, 60_000);
   }
 
   it("refuses every procedure without a session", async () => {
@@ -144,10 +162,10 @@ describe("permission matrix: each role × each procedure", () => {
       procedures.map(async (p) => `${p.path} → ${await call(p.path, p.type, procedureSamples[p.path]?.(home) ?? {}, "")}`),
     );
     expect(answers.filter((a) => !a.endsWith("UNAUTHORIZED"))).toEqual([]);
-  });
+  }, 60_000);
 });
 
-describe("tenant isolation: another organization's owner, with this organization's ids", () => {
+describe("tenant isolation: another organization's owner, with this organization's ids", { timeout: 60_000 }, () => {
   // A tenant no other test has touched, so every id still exists and a refusal means isolation.
   let target: Tenant;
   beforeAll(async () => {
@@ -176,6 +194,8 @@ describe("tenant isolation: another organization's owner, with this organization
           target.profileId,
           target.ruleId,
           target.templateId,
+          target.deviceUid,
+          target.deploymentId,
         ].some((id) => names.includes(id))
       )
         continue;
@@ -184,5 +204,5 @@ describe("tenant isolation: another organization's owner, with this organization
     }
     expect(leaks).toEqual([]);
     expect(await databaseFingerprint()).toBe(before);
-  });
+  }, 60_000);
 });

@@ -18,6 +18,10 @@ export type Tenant = {
   profileId: string;
   ruleId: string;
   templateId: string;
+  /** A radio of childOrgId assigned to accountId (one of its 2 seats). */
+  deviceUid: string;
+  /** A running deployment of accountId (revision 1, which is also its "previous" one). */
+  deploymentId: string;
 };
 
 const matrixButtons = { side1: "monitor", side2: "scan", top: "none", emergency: "emergency-alarm" };
@@ -40,9 +44,36 @@ export const procedureSamples: Record<string, (t: Tenant) => unknown> = {
   "accounts.getConfiguredEntitiesSummary": (t) => ({ accountId: t.accountId }),
   "accounts.getLastConfigurationActivity": (t) => ({ accountId: t.accountId }),
   "devices.getConfiguredDeviceCounts": (t) => ({ accountId: t.accountId }),
+  "devices.seats": (t) => ({ accountId: t.accountId }),
+  "devices.list": (t) => ({ accountId: t.accountId }),
+  "devices.filterOptions": (t) => ({ accountId: t.accountId }),
+  "devices.places": (t) => ({ accountId: t.accountId }),
+  "devices.details": (t) => ({ uid: t.deviceUid }),
+  "devices.effectiveConfiguration": (t) => ({ uid: t.deviceUid }),
+  "devices.add": (t) => ({ orgId: t.childOrgId, uid: `${t.deviceUid}-NEW`, brand: "Northwind", model: "XR-7" }),
+  "devices.update": (t) => ({ uid: t.deviceUid, version: 1, name: "Matrix radio", model: "XR-7", tags: ["matrix"], notes: "" }),
+  "devices.rotateSecret": (t) => ({ uid: t.deviceUid, version: 1 }),
+  // Retiring the sample radio would take it out of its account for the roles after: a uid that is not there.
+  "devices.retire": (t) => ({ uid: `${t.deviceUid}-GONE`, version: 1 }),
+  "devices.assign": (t) => ({ uid: t.deviceUid, version: 1, accountId: t.accountId, siteId: t.siteId, locationId: t.locationId }),
+  "devices.bulkAssign": (t) => ({
+    accountId: t.accountId,
+    selection: { uids: [t.deviceUid] },
+    target: { accountId: t.accountId },
+  }),
+  "devices.bulkTag": (t) => ({ accountId: t.accountId, selection: { uids: [t.deviceUid] }, tag: "matrix", add: true }),
+  "devices.importCsv": (t) => ({ accountId: t.accountId, csv: `uid,model\n${t.deviceUid}-CSV,XR-7`, dryRun: true }),
   // Without `enabled: false`: that answers empty without asking, which would prove no isolation.
   "activityLogs.list": (t) => ({ accountId: t.accountId }),
   "activityLogs.listChangesToDeploy": (t) => ({ accountId: t.accountId }),
+  "deployments.list": (t) => ({ accountId: t.accountId }),
+  "deployments.get": (t) => ({ id: t.deploymentId }),
+  "deployments.radios": (t) => ({ id: t.deploymentId, state: "pending" }),
+  "deployments.preview": (t) => ({ accountId: t.accountId }),
+  "deployments.create": (t) => ({ accountId: t.accountId, note: "matrix" }),
+  "deployments.act": (t) => ({ id: t.deploymentId, action: "pause" }),
+  "deployments.rollback": (t) => ({ id: t.deploymentId }),
+  "deployments.drift": (t) => ({ accountId: t.accountId }),
   "organizations.list": () => ({ search: "" }),
   "organizations.details": (t) => ({ id: t.childOrgId }),
   "organizations.add": (t) => ({ parentId: t.orgId, name: "Matrix organization", kind: "customer" }),

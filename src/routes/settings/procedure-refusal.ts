@@ -58,5 +58,8 @@ export function translatedErrors(
   errors: Record<string, string> | undefined,
   t: (key: string) => unknown,
 ): Record<string, string> {
-  return Object.fromEntries(Object.entries(errors ?? {}).map(([field, key]) => [field, String(t(key))]));
+  // A message translated already (a refusal with values) has spaces; keys never do.
+  return Object.fromEntries(
+    Object.entries(errors ?? {}).map(([field, key]) => [field, key.includes(" ") ? key : String(t(key))]),
+  );
 }

@@ -19,3 +19,18 @@ export class Refusal extends Error {
 export function refuse(ctx: Pick<ApiContext, "t">, code: TRPCError["code"], key: string, field = "form"): never {
   throw new TRPCError({ code, message: String(ctx.t(key)), cause: new Refusal(key, field) });
 }
+
+/**
+ * A refusal whose message needs values ("3 seats are free"): the cause carries the message
+ * already translated, which forms show as it is (a translation key never contains spaces).
+ */
+export function refuseWith(
+  ctx: Pick<ApiContext, "t">,
+  code: TRPCError["code"],
+  key: string,
+  values: Record<string, string | number>,
+  field = "form",
+): never {
+  const message = String(ctx.t(key, values));
+  throw new TRPCError({ code, message, cause: new Refusal(message, field) });
+}

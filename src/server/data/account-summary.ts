@@ -5,17 +5,18 @@ export type ConfiguredEntitiesSummary = { sites: number; locations: number; prof
 
 /**
  * One read, each count from an index that starts with account_id. Profiles are the account's
- * own (organization-wide templates have no account). Devices are 0: the devices table comes
- * with the inventory, and there is nothing to count before it exists.
+ * own (organization-wide templates have no account). Devices are the account's seat counter
+ * (kept by triggers, migration 0012): O(1) however large the fleet.
  */
 export async function configuredEntitiesSummary(db: Db, accountId: string): Promise<ConfiguredEntitiesSummary> {
-  const row = await first<Omit<ConfiguredEntitiesSummary, "devices">>(
+  const row = await first<ConfiguredEntitiesSummary>(
     db,
     `SELECT
        (SELECT count(*) FROM sites WHERE account_id = ?1) AS sites,
        (SELECT count(*) FROM locations WHERE account_id = ?1) AS locations,
        (SELECT count(*) FROM profiles WHERE account_id = ?1) AS profiles,
-       (SELECT count(*) FROM rules WHERE account_id = ?1) AS rules`,
+       (SELECT count(*) FROM rules WHERE account_id = ?1) AS rules,
+       (SELECT devices_in_use FROM accounts WHERE id = ?1) AS devices`,
     accountId,
   );
   return {
@@ -23,6 +24,6 @@ export async function configuredEntitiesSummary(db: Db, accountId: string): Prom
     locations: row?.locations ?? 0,
     profiles: row?.profiles ?? 0,
     rules: row?.rules ?? 0,
-    devices: 0,
+    devices: row?.devices ?? 0,
   };
 }

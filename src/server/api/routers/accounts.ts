@@ -4,6 +4,7 @@ import { mergeSecrets, networkConfigInput, passphraseProblems, viewOf } from "@/
 import type { D1Result } from "@/server/cloudflare";
 import {
   type Account,
+  accountSortArity,
   deleteAccountStatement,
   findAccountNetworkConfig,
   insertAccountStatement,
@@ -13,6 +14,8 @@ import {
   updateAccountStatement,
 } from "@/server/data/accounts";
 import { activityStatement, diffOf } from "@/server/data/activity-logs";
+import { unassignAccountDevicesStatement } from "@/server/data/devices";
+import { cursorOf, pageInput } from "../list-input";
 import { accountInScope, assertOrganizationInScope } from "../tenancy";
 import { type ApiContext, procedureWith, router, signedInProcedure } from "../trpc";
 import { accountSummaryProcedures } from "./account-summary";
@@ -50,26 +53,29 @@ function assertWritten(result: D1Result | undefined, t: ApiContext["t"]) {
 export const accountsRouter = router({
   ...accountSummaryProcedures,
 
+  /**
+   * One page of the accounts of an organization's tree. Paging is by cursor: `after`/`before`
+   * are the `next`/`previous` of an earlier answer; `total` stops counting at 1,000 (`more`).
+   */
   list: signedInProcedure
     .input(
       z.object({
         orgId: id,
         search: z.string().max(120).default(""),
         sort: z.enum(["name", "-name", "updated", "-updated", "level", "-level"]).default("name"),
-        page: z.number().int().min(1).max(100_000).default(1),
-        pageSize: z.number().int().min(1).max(100).default(25),
+        ...pageInput,
       }),
     )
     .query(async ({ ctx, input }) => {
       await assertOrganizationInScope(ctx, input.orgId);
-      const { items, total } = await listAccounts(ctx.db, {
+      const page = await listAccounts(ctx.db, {
         orgId: input.orgId,
         search: input.search,
         sort: input.sort,
         limit: input.pageSize,
-        offset: (input.page - 1) * input.pageSize,
+        cursor: cursorOf(input, accountSortArity(input.sort)),
       });
-      return { items: items.map(listed), total, page: input.page, pageSize: input.pageSize };
+      return { ...page, items: page.items.map(listed), pageSize: input.pageSize };
     }),
 
   details: signedInProcedure.input(z.object({ id })).query(async ({ ctx, input }) => listed(await accountInScope(ctx, input.id))),
@@ -138,7 +144,10 @@ export const accountsRouter = router({
       if (input.confirmName.trim() !== account.name) {
         throw new TRPCError({ code: "PRECONDITION_FAILED", message: String(ctx.t("validation.ConfirmNameMismatch")) });
       }
-      const [result] = await ctx.db.batch([
+      // Its radios go back to the organization's inventory first, in the same batch: their seats
+      // are freed before the allocations go (whose trigger refuses to drop seats in use).
+      const [, result] = await ctx.db.batch([
+        unassignAccountDevicesStatement(ctx.db, account._id, input.version),
         deleteAccountStatement(ctx.db, account._id, input.version),
         activityStatement(ctx.db, {
           orgId: account.orgId,

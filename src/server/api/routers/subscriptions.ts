@@ -15,6 +15,7 @@ import {
   listAllocationsOfSubscription,
   updateAllocationStatement,
 } from "@/server/data/allocations";
+import { accountSeats } from "@/server/data/devices";
 import { findOrganization, isWithinOrganization, listOrganizationNodes } from "@/server/data/organizations";
 import {
   deleteSubscriptionStatement,
@@ -26,7 +27,7 @@ import {
   type SubscriptionFields,
   updateSubscriptionStatement,
 } from "@/server/data/subscriptions";
-import { refuse } from "../refusal";
+import { refuse, refuseWith } from "../refusal";
 import { accountInScope, assertOrganizationInScope } from "../tenancy";
 import { type ApiContext, procedureWith, router } from "../trpc";
 
@@ -139,6 +140,24 @@ async function explainRefusedSeats(ctx: Caller, subscriptionId: string): Promise
 
 function allocationLabel(allocation: Pick<Allocation, "accountName" | "plan">) {
   return `${allocation.accountName} · ${allocation.plan}`;
+}
+
+/**
+ * Runs a batch that lowers an account's seats; the allocations trigger refuses to go below the
+ * seats its radios use, answered as PRECONDITION_FAILED saying how many are in use.
+ */
+async function belowSeatsInUse(
+  ctx: Pick<ApiContext, "db" | "t">,
+  accountId: string,
+  statements: Parameters<ApiContext["db"]["batch"]>[0],
+): Promise<D1Result[]> {
+  try {
+    return await ctx.db.batch(statements);
+  } catch (error) {
+    if (!String(error).includes("seats in use")) throw error;
+    const { inUse } = await accountSeats(ctx.db, accountId);
+    return refuseWith(ctx, "PRECONDITION_FAILED", "subscriptions.errors.seatsInUse", { inUse }, "quantity");
+  }
 }
 
 export const subscriptionsRouter = router({
@@ -357,7 +376,7 @@ export const subscriptionsRouter = router({
   /** Sets an allocation at `version` to a number of seats; raising it needs the seats free. */
   updateAllocation: managing.input(z.object({ id, version, quantity: seats })).mutation(async ({ ctx, input }) => {
     const before = await allocationInScope(ctx, input.id);
-    const [result] = await ctx.db.batch([
+    const [result] = await belowSeatsInUse(ctx, before.accountId, [
       updateAllocationStatement(ctx.db, { ...input, today: today() }),
       activityStatement(ctx.db, {
         orgId: before.accountOrgId,
@@ -383,7 +402,7 @@ export const subscriptionsRouter = router({
   /** Takes all of an account's seats of a subscription back (at `version` when given). */
   deallocate: managing.input(z.object({ id, version: version.optional() })).mutation(async ({ ctx, input }) => {
     const allocation = await allocationInScope(ctx, input.id);
-    const [result] = await ctx.db.batch([
+    const [result] = await belowSeatsInUse(ctx, allocation.accountId, [
       deallocateStatement(ctx.db, allocation.id, input.version ?? null),
       activityStatement(ctx.db, {
         orgId: allocation.accountOrgId,

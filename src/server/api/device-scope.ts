@@ -1,0 +1,38 @@
+import type { SessionUser } from "@/server/auth/sessions";
+import type { Account } from "@/server/data/accounts";
+import { type Device, findDevice } from "@/server/data/devices";
+import { isWithinOrganization } from "@/server/data/organizations";
+import { refuse } from "./refusal";
+import { accountInScope, assertOrganizationInScope } from "./tenancy";
+import type { ApiContext } from "./trpc";
+
+type Caller = Pick<ApiContext, "db" | "t"> & { user: SessionUser };
+
+/**
+ * Tenancy of radios: a radio belongs to its organization's tree. A uid of another tenant, or
+ * none, is NOT_FOUND with the same words, so uids of others reveal nothing. Radios outside
+ * every account (the organization's inventory) need manage-devices besides.
+ */
+export async function deviceInScope(ctx: Caller, uid: string, accountId?: string): Promise<Device> {
+  const device = await findDevice(ctx.db, uid);
+  if (!device || !(await isWithinOrganization(ctx.db, ctx.user.orgId, device.orgId)))
+    return refuse(ctx, "NOT_FOUND", "devices.errors.notFound");
+  // Inside an account's registry, a radio of another account (or none) is not there.
+  if (accountId !== undefined && device.accountId !== accountId) return refuse(ctx, "NOT_FOUND", "devices.errors.notFound");
+  if (!device.accountId && !ctx.user.permissions["manage-devices"]) refuse(ctx, "FORBIDDEN", "errors.protected");
+  return device;
+}
+
+/** The organization whose inventory a call is about: the one named (in the caller's tree), or the caller's own. */
+export async function inventoryOrg(ctx: Caller, orgId: string | undefined): Promise<string> {
+  if (!orgId) return ctx.user.orgId;
+  await assertOrganizationInScope(ctx, orgId);
+  return orgId;
+}
+
+/** An account a radio of `orgId` may be assigned to: in scope and of the same organization. */
+export async function targetAccount(ctx: Caller, orgId: string, accountId: string): Promise<Account> {
+  const account = await accountInScope(ctx, accountId);
+  if (account.orgId !== orgId) refuse(ctx, "BAD_REQUEST", "devices.errors.otherOrganization", "accountId");
+  return account;
+}
