@@ -12,6 +12,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
 import { launchChromium } from "./browser.mjs";
+import { measureCommandLatency } from "./commands-latency.mjs";
 import { inventoryBudgets, measureInventory, writeInventoryResults } from "./inventory.mjs";
 import { jsBytesTable, jsChunksTable, measureJsBytes } from "./js-bytes.mjs";
 import { measureListScale, writeListScale } from "./list-scale.mjs";
@@ -66,28 +67,37 @@ async function main() {
   browser = await launchChromium({ handleSIGINT: false, handleSIGTERM: false });
   const chromiumVersion = browser.version();
 
-  say(`\n[1/4] JavaScript bytes per page (${elapsed()})`);
+  say(`\n[1/6] JavaScript bytes per page (${elapsed()})`);
   const jsBytes = await measureJsBytes({ baseUrl: server.url, browser });
 
-  say(`[2/4] SSR throughput (${elapsed()})`);
+  say(`[2/6] SSR throughput (${elapsed()})`);
   const ssr = await measureSsrThroughput({ baseUrl: server.url, serverPid: server.pid, log: say });
 
-  say(`[3/4] Mobile load (${elapsed()})`);
+  say(`[3/6] Mobile load (${elapsed()})`);
   const mobile = await measureMobileLoad({ baseUrl: server.url, browser, log: say });
+
+  say(`[4/6] Command to a live radio (${elapsed()})`);
+  const commands = await measureCommandLatency(server.url);
+  const commandBudget = {
+    name: "a command reaches a live simulated radio, p95 ≤ 1000 ms",
+    value: `p50 ${commands.p50.toFixed(0)} ms, p95 ${commands.p95.toFixed(0)} ms (${commands.runs} runs)`,
+    pass: commands.p95 <= 1000,
+  };
 
   await cleanUp();
 
-  // In workerd through Vitest with its own generated D1: no server needed, so after the others.
-  say(`[4/4] Lists at 100 / 10,000 / 100,000 rows and page cost against a no-op (${elapsed()})`);
-  say(await writeListScale(measureListScale()));
-
-  say(`[5/4+1] Inventory at 100, 10,000 and 100,000 radios (${elapsed()})`);
+  say(`[5/6] Inventory at 100, 10,000 and 100,000 radios (${elapsed()})`);
   const inventory = await measureInventory();
   say(await writeInventoryResults(inventory));
+
+  // In workerd through Vitest with its own generated D1: no server needed, so after the others.
+  say(`[6/6] Lists at 100 / 10,000 / 100,000 rows and page cost against a no-op (${elapsed()})`);
+  say(await writeListScale(measureListScale()));
 
   const budgets = [
     ...jsBytes.budgets,
     ...ssr.budgets,
+    commandBudget,
     ...inventoryBudgets(inventory).map((c) => ({ name: `inventory ${c.name}`, value: `${c.ratio.toFixed(2)}x`, pass: c.ok })),
   ];
   const meta = {
@@ -131,7 +141,10 @@ async function main() {
   for (const line of budgetLines) say(line);
 
   await mkdir(RESULTS, { recursive: true });
-  await writeFile(join(RESULTS, "latest.json"), `${JSON.stringify({ meta, jsBytes, ssr, mobile, budgets }, null, 2)}\n`);
+  await writeFile(
+    join(RESULTS, "latest.json"),
+    `${JSON.stringify({ meta, jsBytes, ssr, mobile, commands, budgets }, null, 2)}\n`,
+  );
   await writeFile(join(RESULTS, "latest.md"), markdown({ meta, jsBytes, ssr, mobile, tables, ssrLines, budgetLines }));
   say(`\nWrote bench/results/latest.json and bench/results/latest.md (${elapsed()} in all)`);
 

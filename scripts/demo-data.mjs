@@ -155,20 +155,6 @@ export const allocations = [
 ];
 
 /**
- * The demo fleets (issue 11): each demo account gets a few hundred radios, seats for them from
- * a "Demo radios" subscription of its organization, some never seen, some on old firmware.
- */
-export const fleets = [
-  { accountId: "acc_metro_bus", orgId: "org_metro", prefix: "MTA-BUS", count: 320, name: "Bus", tags: ["bus", "dispatch"] },
-  { accountId: "acc_metro_rail", orgId: "org_metro", prefix: "MTA-RAIL", count: 240, name: "Rail crew", tags: ["rail"] },
-  { accountId: "acc_lakeside_north", orgId: "org_lakeside", prefix: "LSD-N", count: 200, name: "Campus", tags: ["campus"] },
-  { accountId: "acc_harbor_demo", orgId: "org_harbor", prefix: "HC-DEMO", count: 300, name: "Demo", tags: ["demo"] },
-  { accountId: "acc_harbor_depot", orgId: "org_harbor", prefix: "HC-DEPOT", count: 220, name: "Depot", tags: ["depot"] },
-  { accountId: "acc_harbor_field", orgId: "org_harbor", prefix: "HC-FIELD", count: 260, name: "Field crew", tags: ["field"] },
-  { accountId: "acc_outsider_yard", orgId: "org_outsider", prefix: "OUT-YARD", count: 200, name: "Yard", tags: ["yard"] },
-];
-
-/**
  * Demo radios for the simulator (/simulator offers them by uid). Their secrets are public demo
  * values, `demo-secret-<uid in lower case>` (src/schema/fleet/demo-radios.ts), local only.
  */
@@ -181,3 +167,17 @@ export const radios = ["HD-0001", "HD-0002", "HD-0003", "HD-0004", "HD-0005"].ma
   name: `Demo radio ${i + 1}`,
   secret: `demo-secret-${uid.toLowerCase()}`,
 }));
+
+/**
+ * The demo fleets (issue 11): each demo account gets a few hundred radios, seats for them from
+ * a "Demo radios" subscription of its organization, some never seen, some on old firmware.
+ */
+export const fleets = [
+  { accountId: "acc_metro_bus", orgId: "org_metro", prefix: "MTA-BUS", count: 320, name: "Bus", tags: ["bus", "dispatch"] },
+  { accountId: "acc_metro_rail", orgId: "org_metro", prefix: "MTA-RAIL", count: 240, name: "Rail crew", tags: ["rail"] },
+  { accountId: "acc_lakeside_north", orgId: "org_lakeside", prefix: "LSD-N", count: 200, name: "Campus", tags: ["campus"] },
+  { accountId: "acc_harbor_demo", orgId: "org_harbor", prefix: "HC-DEMO", count: 300, name: "Demo", tags: ["demo"] },
+  { accountId: "acc_harbor_depot", orgId: "org_harbor", prefix: "HC-DEPOT", count: 220, name: "Depot", tags: ["depot"] },
+  { accountId: "acc_harbor_field", orgId: "org_harbor", prefix: "HC-FIELD", count: 260, name: "Field crew", tags: ["field"] },
+  { accountId: "acc_outsider_yard", orgId: "org_outsider", prefix: "OUT-YARD", count: 200, name: "Yard", tags: ["yard"] },
+];

@@ -79,9 +79,10 @@ export function seedStatements() {
       }),
     ),
     ...allocations.map(allocationStatement),
-    // The fleets first: each fills only an account without radios (the simulator's come after).
-    ...fleets.flatMap(fleetStatements),
+    // The simulator's five demo radios first: Harbor Demo Fleet keeps just them (the deployments
+    // browser test counts on its phases), since a fleet is seeded only into an account with none.
     ...radios.map(radioStatement),
+    ...fleets.flatMap(fleetStatements),
   ];
 }
 

@@ -1,9 +1,9 @@
-import { type FormEvent, useState } from "react";
+import { useState } from "react";
 import { Button } from "../ui/button";
+import { ErrorSummary } from "../ui/error-summary";
 import { Field } from "../ui/field";
-import { FormAlert } from "../ui/form-alert";
 import { type Messages, translate } from "./runtime/messages";
-import { type FieldErrors, useEnhancedForm } from "./runtime/use-form";
+import { type FieldErrors, summaryTexts, useEnhancedForm } from "./runtime/use-form";
 
 export type AccountDeleteProps = {
   messages: Messages;
@@ -32,14 +32,12 @@ export default function AccountDelete({
       (values: Record<string, string>): FieldErrors =>
         (values.confirmName ?? "").trim() === name ? {} : { confirmName: translate(messages, "validation.ConfirmNameMismatch") },
   );
-  const form = useEnhancedForm({ validate, networkErrorText: translate(messages, "accounts.networkError") });
-  const [submitted, setSubmitted] = useState(false);
-  const errors = submitted ? form.errors : serverErrors;
-
-  function onSubmit(event: FormEvent<HTMLFormElement>) {
-    setSubmitted(true);
-    void form.onSubmit(event);
-  }
+  const form = useEnhancedForm({
+    validate,
+    networkErrorText: translate(messages, "accounts.networkError"),
+    initialErrors: serverErrors,
+  });
+  const { errors, onSubmit } = form;
 
   return (
     <form
@@ -50,7 +48,7 @@ export default function AccountDelete({
       onChange={form.onChange}
       className="flex max-w-xl flex-col gap-4"
     >
-      <FormAlert message={errors.form} link={errors.conflict ? { href: reloadHref, text: errors.conflict } : undefined} />
+      <ErrorSummary errors={errors} texts={summaryTexts(messages)} reload={{ href: reloadHref }} autoFocus={form.fromServer} />
       <input type="hidden" name="intent" value="delete" />
       <input type="hidden" name="version" value={version} />
       <Field

@@ -1,9 +1,10 @@
-import { type FormEvent, useEffect, useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
+import { fieldMessage } from "../schema/field-messages";
 import { Button, ButtonLink } from "../ui/button";
+import { ErrorSummary } from "../ui/error-summary";
 import { Field, SelectField } from "../ui/field";
-import { FormAlert } from "../ui/form-alert";
 import { type Messages, translate } from "./runtime/messages";
-import { type FieldErrors, useEnhancedForm } from "./runtime/use-form";
+import { type FieldErrors, summaryTexts, useEnhancedForm } from "./runtime/use-form";
 
 const NAME_MAX_LENGTH = 120;
 
@@ -26,8 +27,8 @@ export type AccountFormProps = {
 function validate(messages: Messages) {
   return (values: Record<string, string>): FieldErrors => {
     const name = (values.name ?? "").trim();
-    if (!name) return { name: translate(messages, "validation.Required") };
-    if (name.length > NAME_MAX_LENGTH) return { name: translate(messages, "validation.NameTooLong") };
+    if (!name) return { name: translate(messages, fieldMessage("accountName", "required")) };
+    if (name.length > NAME_MAX_LENGTH) return { name: translate(messages, fieldMessage("accountName", "tooLong")) };
     return {};
   };
 }
@@ -47,9 +48,12 @@ export default function AccountForm({
   reloadHref,
 }: AccountFormProps) {
   const [validateValues] = useState(() => validate(messages));
-  const form = useEnhancedForm({ validate: validateValues, networkErrorText: translate(messages, "accounts.networkError") });
-  const [submitted, setSubmitted] = useState(false);
-  const errors = submitted ? form.errors : serverErrors;
+  const form = useEnhancedForm({
+    validate: validateValues,
+    networkErrorText: translate(messages, "accounts.networkError"),
+    initialErrors: serverErrors,
+  });
+  const { errors, onSubmit } = form;
   const t = (key: string) => translate(messages, key);
   const formElement = useRef<HTMLFormElement>(null);
 
@@ -63,11 +67,6 @@ export default function AccountForm({
     }
   }, [mode, values.timezone, timeZones, serverErrors]);
 
-  function onSubmit(event: FormEvent<HTMLFormElement>) {
-    setSubmitted(true);
-    void form.onSubmit(event);
-  }
-
   return (
     <form
       ref={formElement}
@@ -78,7 +77,7 @@ export default function AccountForm({
       onChange={form.onChange}
       className="flex max-w-xl flex-col gap-4"
     >
-      <FormAlert message={errors.form} link={errors.conflict ? { href: reloadHref, text: errors.conflict } : undefined} />
+      <ErrorSummary errors={errors} texts={summaryTexts(messages)} reload={{ href: reloadHref }} autoFocus={form.fromServer} />
       <input type="hidden" name="intent" value="save" />
       {mode === "edit" && <input type="hidden" name="version" value={values.version ?? ""} />}
       <Field

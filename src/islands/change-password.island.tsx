@@ -1,8 +1,10 @@
-import { type FormEvent, useState } from "react";
+import { useState } from "react";
+import { fieldMessage } from "../schema/field-messages";
 import { Button } from "../ui/button";
+import { ErrorSummary } from "../ui/error-summary";
 import { Field } from "../ui/field";
 import { type Messages, translate } from "./runtime/messages";
-import { type FieldErrors, useEnhancedForm } from "./runtime/use-form";
+import { type FieldErrors, summaryTexts, useEnhancedForm } from "./runtime/use-form";
 
 /** Mirrors PASSWORD_MIN_LENGTH on the server, which stays the authority. */
 const MIN_LENGTH = 8;
@@ -19,8 +21,8 @@ function validate(messages: Messages) {
   return (values: Record<string, string>): FieldErrors => {
     const errors: FieldErrors = {};
     const next = values.newPassword ?? "";
-    if (!values.currentPassword) errors.currentPassword = translate(messages, "validation.PasswordRequired");
-    if (!next) errors.newPassword = translate(messages, "validation.PasswordRequired");
+    if (!values.currentPassword) errors.currentPassword = translate(messages, fieldMessage("currentPassword", "required"));
+    if (!next) errors.newPassword = translate(messages, fieldMessage("newPassword", "required"));
     else if (next.length < MIN_LENGTH) errors.newPassword = translate(messages, "validation.PasswordTooShort");
     else if (!values.confirmPassword) errors.confirmPassword = translate(messages, "validation.PasswordConfirmationRequired");
     else if (values.confirmPassword !== next) errors.confirmPassword = translate(messages, "validation.PasswordMismatch");
@@ -31,15 +33,13 @@ function validate(messages: Messages) {
 /** The change-password form of /security: a plain post without JavaScript, enhanced with it. */
 export default function ChangePassword({ messages, email, initialErrors }: ChangePasswordProps) {
   const [validateValues] = useState(() => validate(messages));
-  const form = useEnhancedForm({ validate: validateValues, networkErrorText: translate(messages, "security.networkError") });
-  const [submitted, setSubmitted] = useState(false);
-  const errors = submitted ? form.errors : initialErrors;
+  const form = useEnhancedForm({
+    validate: validateValues,
+    networkErrorText: translate(messages, "security.networkError"),
+    initialErrors,
+  });
+  const { errors, onSubmit } = form;
   const t = (key: string) => translate(messages, key);
-
-  function onSubmit(event: FormEvent<HTMLFormElement>) {
-    setSubmitted(true);
-    void form.onSubmit(event);
-  }
 
   return (
     <form
@@ -50,11 +50,7 @@ export default function ChangePassword({ messages, email, initialErrors }: Chang
       onChange={form.onChange}
       className="flex flex-col gap-4"
     >
-      {errors.form && (
-        <p role="alert" className="rounded-md border border-red-300 bg-red-50 px-4 py-3 text-sm text-red-900">
-          {errors.form}
-        </p>
-      )}
+      <ErrorSummary errors={errors} texts={summaryTexts(messages)} autoFocus={form.fromServer} />
       {/* Lets password managers file the new password under the right account. */}
       <input type="text" name="username" autoComplete="username" value={email} readOnly hidden />
       <Field

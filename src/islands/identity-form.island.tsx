@@ -1,8 +1,9 @@
-import { type FormEvent, useCallback, useState } from "react";
+import { useCallback } from "react";
 import { Button } from "../ui/button";
+import { ErrorSummary } from "../ui/error-summary";
 import { Field } from "../ui/field";
 import { type Messages, translate } from "./runtime/messages";
-import { type FieldErrors, useEnhancedForm } from "./runtime/use-form";
+import { type FieldErrors, summaryTexts, useEnhancedForm } from "./runtime/use-form";
 
 /** The client rule a field follows; the server checks the same and more (common passwords). */
 export type FieldRule = "email" | "new-password" | "same-as-password" | "name" | "none";
@@ -64,22 +65,16 @@ export default function IdentityForm({ messages, fields, submitLabel, errors: se
     },
     [fields, messages],
   );
-  const form = useEnhancedForm({ validate, networkErrorText: translate(messages, "identityForm.networkError") });
-  // The server's errors stand until the first submit here replaces them.
-  const [submitted, setSubmitted] = useState(false);
-  const errors = submitted ? form.errors : serverErrors;
-  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
-    setSubmitted(true);
-    return form.onSubmit(event);
-  };
+  const form = useEnhancedForm({
+    validate,
+    networkErrorText: translate(messages, "identityForm.networkError"),
+    initialErrors: serverErrors,
+  });
+  const { errors, onSubmit } = form;
 
   return (
     <form method="post" noValidate onSubmit={onSubmit} onChange={form.onChange} className="flex flex-col gap-4">
-      {errors.form && (
-        <p role="alert" className="rounded-md border border-red-300 bg-red-50 px-4 py-3 text-sm text-red-900">
-          {errors.form}
-        </p>
-      )}
+      <ErrorSummary errors={errors} texts={summaryTexts(messages)} autoFocus={form.fromServer} />
       {fields.map((field) => (
         <Field
           key={field.name}

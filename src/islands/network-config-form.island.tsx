@@ -1,12 +1,13 @@
-import { type FormEvent, type MouseEvent, type ReactNode, useEffect, useRef, useState } from "react";
+import { type MouseEvent, type ReactNode, useEffect, useRef, useState } from "react";
 import type { EndpointRow, NetworkFormModel, WifiRow } from "../routes/accounts/network-form";
+import { fieldMessage } from "../schema/field-messages";
 import type { NetworkPart } from "../schema/network-inheritance";
 import { HOST_PATTERN, isPersonal, networkLimits as limits, type WifiSecurity, wifiSecurity } from "../schema/network-rules";
 import { Button } from "../ui/button";
+import { ErrorSummary } from "../ui/error-summary";
 import { Field, SelectField, TextareaField } from "../ui/field";
-import { FormAlert } from "../ui/form-alert";
 import { type Messages, translate } from "./runtime/messages";
-import { type FieldErrors, useEnhancedForm } from "./runtime/use-form";
+import { type FieldErrors, summaryTexts, useEnhancedForm } from "./runtime/use-form";
 
 /** One part of a site's or location's settings: inherited, or overridden at this level. */
 export type PartInheritance = {
@@ -59,7 +60,7 @@ function validate(values: Record<string, string>, rows: WifiRow[], endpoints: En
     const ssid = (values[`wifi.${n}.ssid`] ?? "").trim();
     const passphrase = values[`wifi.${n}.passphrase`] ?? "";
     const priority = (values[`wifi.${n}.priority`] ?? "").trim();
-    if (!ssid) errors[`wifi.${n}.ssid`] = t("validation.Required");
+    if (!ssid) errors[`wifi.${n}.ssid`] = t(fieldMessage("ssid", "required"));
     else if (ssid.length > limits.ssid) errors[`wifi.${n}.ssid`] = t("validation.SsidTooLong");
     if (passphrase.length > limits.passphraseMax) errors[`wifi.${n}.passphrase`] = t("validation.PassphraseTooLong");
     else if (isPersonal(row.security) && passphrase && passphrase.length < limits.passphraseMin)
@@ -78,11 +79,11 @@ function validate(values: Record<string, string>, rows: WifiRow[], endpoints: En
     const name = (values[`endpoints.${n}.name`] ?? "").trim();
     const url = (values[`endpoints.${n}.url`] ?? "").trim();
     if (values[`endpoints.${n}.remove`] !== undefined || (!name && !url)) return;
-    if (!name) errors[`endpoints.${n}.name`] = t("validation.Required");
-    else if (name.length > limits.endpointName) errors[`endpoints.${n}.name`] = t("validation.TooLong");
+    if (!name) errors[`endpoints.${n}.name`] = t(fieldMessage("endpointName", "required"));
+    else if (name.length > limits.endpointName) errors[`endpoints.${n}.name`] = t(fieldMessage("endpointName", "tooLong"));
     if (!isUrl(url)) errors[`endpoints.${n}.url`] = t("validation.UrlInvalid");
   });
-  if ((values["lte.apn"] ?? "").trim().length > limits.apn) errors["lte.apn"] = t("validation.TooLong");
+  if ((values["lte.apn"] ?? "").trim().length > limits.apn) errors["lte.apn"] = t(fieldMessage("apn", "tooLong"));
   return errors;
 }
 
@@ -187,7 +188,6 @@ export default function NetworkConfigForm({
   const [wifi, setWifi] = useState(model.wifi);
   const [endpoints, setEndpoints] = useState(model.endpoints);
   const [enhanced, setEnhanced] = useState(false);
-  const [submitted, setSubmitted] = useState(false);
   const formElement = useRef<HTMLFormElement>(null);
   const nextKey = useRef(0);
   const focusAfterAdd = useRef<string | null>(null);
@@ -197,8 +197,12 @@ export default function NetworkConfigForm({
   const [validateValues] = useState(
     () => (values: Record<string, string>) => validate(values, rows.current.wifi, rows.current.endpoints, t),
   );
-  const form = useEnhancedForm({ validate: validateValues, networkErrorText: t("accounts.networkError") });
-  const errors = submitted ? form.errors : serverErrors;
+  const form = useEnhancedForm({
+    validate: validateValues,
+    networkErrorText: t("accounts.networkError"),
+    initialErrors: serverErrors,
+  });
+  const { errors, onSubmit } = form;
 
   useEffect(() => setEnhanced(true), []);
   useEffect(() => {
@@ -207,11 +211,6 @@ export default function NetworkConfigForm({
     if (field instanceof HTMLElement) field.focus();
     focusAfterAdd.current = null;
   });
-
-  function onSubmit(event: FormEvent<HTMLFormElement>) {
-    setSubmitted(true);
-    void form.onSubmit(event);
-  }
 
   function addWifi(event: MouseEvent) {
     event.preventDefault();
@@ -258,7 +257,7 @@ export default function NetworkConfigForm({
       onChange={form.onChange}
       className="flex flex-col gap-8"
     >
-      <FormAlert message={errors.form} link={errors.conflict ? { href: reloadHref, text: errors.conflict } : undefined} />
+      <ErrorSummary errors={errors} texts={summaryTexts(messages)} reload={{ href: reloadHref }} autoFocus={form.fromServer} />
       {/* Enter in a field saves: the first submit button is the form's default. */}
       <button type="submit" name="intent" value="save" hidden tabIndex={-1} />
       <input type="hidden" name="version" value={model.version} />
@@ -267,7 +266,11 @@ export default function NetworkConfigForm({
         <Legend>{t("accounts.network.wifiHeading")}</Legend>
         <p className="text-sm text-slate-600">{t("accounts.network.wifiLead")}</p>
         <Overridable part="wifi" inheritance={inheritance} enhanced={enhanced}>
-          {errors.wifi && <p className="text-sm font-medium text-red-700">{errors.wifi}</p>}
+          {errors.wifi && (
+            <p id="field-wifi" className="text-sm font-medium text-red-700">
+              {errors.wifi}
+            </p>
+          )}
           {wifi.map((row, n) => (
             <fieldset key={row.key} className="rounded-lg border border-slate-200 bg-white p-4">
               <legend className="px-1 text-sm font-semibold text-slate-800">
@@ -404,7 +407,11 @@ export default function NetworkConfigForm({
         <Legend>{t("accounts.network.endpointsHeading")}</Legend>
         <p className="text-sm text-slate-600">{t("accounts.network.endpointsLead")}</p>
         <Overridable part="endpoints" inheritance={inheritance} enhanced={enhanced}>
-          {errors.endpoints && <p className="text-sm font-medium text-red-700">{errors.endpoints}</p>}
+          {errors.endpoints && (
+            <p id="field-endpoints" className="text-sm font-medium text-red-700">
+              {errors.endpoints}
+            </p>
+          )}
           {endpoints.map((row, n) => (
             <fieldset key={row.key} className="rounded-lg border border-slate-200 bg-white p-4">
               <legend className="px-1 text-sm font-semibold text-slate-800">

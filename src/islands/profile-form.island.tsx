@@ -1,10 +1,11 @@
-import { type FormEvent, type MouseEvent, useEffect, useRef, useState } from "react";
+import { type MouseEvent, useEffect, useRef, useState } from "react";
+import { fieldMessage } from "../schema/field-messages";
 import { type FieldSpec, type FormModel, type FormSpec, fieldProblem, isBlankRow } from "../schema/profiles/form-spec";
 import { Button, ButtonLink } from "../ui/button";
+import { ErrorSummary } from "../ui/error-summary";
 import { Field, SelectField } from "../ui/field";
-import { FormAlert } from "../ui/form-alert";
 import { type Messages, translate } from "./runtime/messages";
-import { type FieldErrors, useEnhancedForm } from "./runtime/use-form";
+import { type FieldErrors, summaryTexts, useEnhancedForm } from "./runtime/use-form";
 
 const NAME_MAX_LENGTH = 120;
 
@@ -29,15 +30,18 @@ export type ProfileFormProps = {
 type Row = { key: string; values: Record<string, string> };
 
 /** The browser's judgement of the form (the server checks the same and more, e.g. repeated names). */
-function validate(values: Record<string, string>, spec: FormSpec, rows: Row[], t: (key: string) => string): FieldErrors {
+type Translate = (key: string, values?: Record<string, string>) => string;
+
+function validate(values: Record<string, string>, spec: FormSpec, rows: Row[], t: Translate): FieldErrors {
   const errors: FieldErrors = {};
   const check = (field: FieldSpec, name: string) => {
     const problem = fieldProblem(field, values[name] ?? "", values);
-    if (problem) errors[name] = problem === "required" ? t("validation.Required") : (field.message ?? t("validation.Invalid"));
+    if (problem === "required") errors[name] = t("validation.fields.setting.required", { field: field.label });
+    else if (problem) errors[name] = field.message ?? t("validation.fields.setting.choose", { field: field.label });
   };
   const name = (values.name ?? "").trim();
-  if (!name) errors.name = t("validation.Required");
-  else if (name.length > NAME_MAX_LENGTH) errors.name = t("validation.NameTooLong");
+  if (!name) errors.name = t(fieldMessage("profileName", "required"));
+  else if (name.length > NAME_MAX_LENGTH) errors.name = t(fieldMessage("profileName", "tooLong"));
   for (const field of spec.fields) check(field, field.name);
   const rowsSpec = spec.rows;
   if (rowsSpec) {
@@ -76,7 +80,7 @@ function Control({
   if (spec.kind === "checkbox") {
     return (
       <label className="flex items-center gap-2 self-end py-2 text-sm font-medium text-slate-800">
-        <input type="checkbox" name={name} defaultChecked={value === "on"} className="size-4" />
+        <input type="checkbox" id={`field-${name}`} name={name} defaultChecked={value === "on"} className="size-4" />
         {spec.label}
       </label>
     );
@@ -109,15 +113,18 @@ export default function ProfileForm(props: ProfileFormProps) {
   const t = (key: string, values?: Record<string, string | number>) => translate(messages, key, values);
   const [rows, setRows] = useState<Row[]>(() => model.rows.map((values, index) => ({ key: `r${index}`, values })));
   const [enhanced, setEnhanced] = useState(false);
-  const [submitted, setSubmitted] = useState(false);
   const rowsRef = useRef(rows);
   rowsRef.current = rows;
   const nextKey = useRef(0);
   const focusAfterAdd = useRef<string | null>(null);
   const formElement = useRef<HTMLFormElement>(null);
   const [validateValues] = useState(() => (values: Record<string, string>) => validate(values, spec, rowsRef.current, t));
-  const form = useEnhancedForm({ validate: validateValues, networkErrorText: t("profiles.networkError") });
-  const errors = submitted ? form.errors : props.errors;
+  const form = useEnhancedForm({
+    validate: validateValues,
+    networkErrorText: t("profiles.networkError"),
+    initialErrors: props.errors,
+  });
+  const { errors, onSubmit } = form;
   const rowsSpec = spec.rows;
 
   useEffect(() => setEnhanced(true), []);
@@ -127,11 +134,6 @@ export default function ProfileForm(props: ProfileFormProps) {
     if (field instanceof HTMLElement) field.focus();
     focusAfterAdd.current = null;
   });
-
-  function onSubmit(event: FormEvent<HTMLFormElement>) {
-    setSubmitted(true);
-    void form.onSubmit(event);
-  }
 
   function addRow(event: MouseEvent) {
     if (!rowsSpec) return;
@@ -151,7 +153,7 @@ export default function ProfileForm(props: ProfileFormProps) {
       onChange={form.onChange}
       className="flex max-w-5xl flex-col gap-5"
     >
-      <FormAlert message={errors.form} link={errors.conflict ? { href: reloadHref, text: errors.conflict } : undefined} />
+      <ErrorSummary errors={errors} texts={summaryTexts(messages)} reload={{ href: reloadHref }} autoFocus={form.fromServer} />
       <input type="hidden" name="type" value={type} />
       {props.version && <input type="hidden" name="version" value={props.version} />}
       <Field
@@ -182,7 +184,7 @@ export default function ProfileForm(props: ProfileFormProps) {
           <legend className="mb-1 text-lg font-semibold text-slate-900">{rowsSpec.legend}</legend>
           {rowsSpec.hint && <p className="text-sm text-slate-600">{rowsSpec.hint}</p>}
           {errors[rowsSpec.name] && (
-            <p role="alert" className="text-sm font-medium text-red-700">
+            <p id={`field-${rowsSpec.name}`} className="text-sm font-medium text-red-700">
               {errors[rowsSpec.name]}
             </p>
           )}

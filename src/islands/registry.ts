@@ -1,9 +1,13 @@
 import type { ComponentType } from "react";
+import { commandTypes, expiryChoices } from "../schema/fleet/command-kinds";
 import { activityEntryMessageKeys } from "../ui/activity/entity-types";
+import { errorSummaryKeys } from "../ui/error-summary";
 import AccountDelete from "./account-delete.island";
 import AccountForm from "./account-form.island";
 import ActivityLogMore from "./activity-log-more.island";
 import ChangePassword from "./change-password.island";
+import CommandForm, { commandFormMessageKeys } from "./command-form.island";
+import CommandLive, { commandLiveMessageKeys } from "./command-live.island";
 import ConfirmForm from "./confirm-form.island";
 import DeploymentCounts, { deploymentCountsMessageKeys } from "./deployment-counts.island";
 import IdentityForm from "./identity-form.island";
@@ -13,7 +17,7 @@ import Passkeys from "./passkeys.island";
 import ProfileForm from "./profile-form.island";
 import RuleForm from "./rule-form.island";
 import RuleOrder from "./rule-order.island";
-import SettingsForm from "./settings-form.island";
+import SettingsForm, { settingsFormMessageKeys } from "./settings-form.island";
 import SignIn from "./sign-in.island";
 import SimulatorLive from "./simulator-live.island";
 
@@ -22,14 +26,24 @@ import SimulatorLive from "./simulator-live.island";
  * The browser loads `src/islands/<name>.island.tsx`, so a name here must match its file
  * (a test checks this).
  */
-export type IslandDefinition<P> = { component: ComponentType<P>; messageKeys: readonly string[] };
+export type IslandDefinition<P> = {
+  component: ComponentType<P>;
+  messageKeys: readonly string[];
+  /** More keys that depend on the props (a form's fields' own messages); missing ones are skipped. */
+  propMessageKeys?: (props: Omit<P, "messages">) => string[];
+};
 
-function define<P>(component: ComponentType<P>, messageKeys: readonly string[]): IslandDefinition<P> {
-  return { component, messageKeys };
+function define<P>(
+  component: ComponentType<P>,
+  messageKeys: readonly string[],
+  propMessageKeys?: (props: Omit<P, "messages">) => string[],
+): IslandDefinition<P> {
+  return { component, messageKeys, propMessageKeys };
 }
 
 export const islands = {
   "identity-form": define(IdentityForm, [
+    ...errorSummaryKeys,
     "identityForm.networkError",
     "validation.EmailRequired",
     "validation.EmailInvalid",
@@ -42,6 +56,7 @@ export const islands = {
     "validation.NameTooLong",
   ]),
   "sign-in": define(SignIn, [
+    ...errorSummaryKeys,
     "signIn.email",
     "signIn.password",
     "signIn.continue",
@@ -76,6 +91,8 @@ export const islands = {
   ]),
   "confirm-form": define(ConfirmForm, ["identityForm.networkError"]),
   "deployment-counts": define(DeploymentCounts, deploymentCountsMessageKeys),
+  "command-form": define(CommandForm, commandFormMessageKeys(commandTypes, expiryChoices)),
+  "command-live": define(CommandLive, commandLiveMessageKeys),
   "simulator-live": define(SimulatorLive, ["simulator.live.connecting", "simulator.live.connected", "simulator.live.closed"]),
   "activity-log-more": define(ActivityLogMore, [
     ...activityEntryMessageKeys,
@@ -87,28 +104,36 @@ export const islands = {
     "api.unreadable",
     "api.unknown",
   ]),
-  "settings-form": define(SettingsForm, [
-    "settings.networkError",
-    "subscriptions.networkError",
-    "identityForm.networkError",
-    "validation.Required",
-    "validation.NameTooLong",
-    "validation.EmailRequired",
-    "validation.EmailInvalid",
-    "validation.IssuerInvalid",
-    "validation.DomainsRequired",
-    "validation.DomainInvalid",
-    "validation.ChooseOne",
-    "validation.PlanTooLong",
-    "validation.ReferenceTooLong",
-    "validation.SeatsWholeNumber",
-    "validation.SeatsTooFew",
-    "validation.SeatsTooMany",
-    "validation.DateInvalid",
-    "validation.EndBeforeStart",
-  ]),
+  "settings-form": define(
+    SettingsForm,
+    [
+      ...errorSummaryKeys,
+      "settings.networkError",
+      "subscriptions.networkError",
+      "identityForm.networkError",
+      "validation.Required",
+      "validation.NameTooLong",
+      "validation.EmailRequired",
+      "validation.EmailInvalid",
+      "validation.IssuerInvalid",
+      "validation.DomainsRequired",
+      "validation.DomainInvalid",
+      "validation.ChooseOne",
+      "validation.PlanTooLong",
+      "validation.ReferenceTooLong",
+      "validation.SeatsWholeNumber",
+      "validation.SeatsTooFew",
+      "validation.SeatsTooMany",
+      "validation.DateInvalid",
+      "validation.EndBeforeStart",
+    ],
+    settingsFormMessageKeys,
+  ),
   passkeys: define(Passkeys, ["passkeys.add", "passkeys.newName", "passkeys.newNamePlaceholder", ...passkeyMessageKeys]),
   "change-password": define(ChangePassword, [
+    "validation.fields.currentPassword.required",
+    "validation.fields.newPassword.required",
+    ...errorSummaryKeys,
     "security.currentPassword",
     "security.newPassword",
     "security.newPasswordHint",
@@ -121,6 +146,9 @@ export const islands = {
     "validation.PasswordMismatch",
   ]),
   "account-form": define(AccountForm, [
+    "validation.fields.accountName.required",
+    "validation.fields.accountName.tooLong",
+    ...errorSummaryKeys,
     "accounts.fields.name",
     "accounts.fields.level",
     "accounts.fields.levelHint",
@@ -137,12 +165,18 @@ export const islands = {
     "validation.NameTooLong",
   ]),
   "account-delete": define(AccountDelete, [
+    ...errorSummaryKeys,
     "accounts.delete.confirmLabel",
     "accounts.delete.submit",
     "accounts.networkError",
     "validation.ConfirmNameMismatch",
   ]),
   "network-config-form": define(NetworkConfigForm, [
+    "validation.fields.ssid.required",
+    "validation.fields.endpointName.required",
+    "validation.fields.endpointName.tooLong",
+    "validation.fields.apn.tooLong",
+    ...errorSummaryKeys,
     "accounts.network.wifiHeading",
     "accounts.network.wifiLead",
     "accounts.network.networkLegend",
@@ -190,6 +224,11 @@ export const islands = {
     "validation.TooLong",
   ]),
   "profile-form": define(ProfileForm, [
+    "validation.fields.profileName.required",
+    "validation.fields.profileName.tooLong",
+    "validation.fields.setting.required",
+    "validation.fields.setting.choose",
+    ...errorSummaryKeys,
     "profiles.form.name",
     "profiles.form.cancel",
     "profiles.networkError",
@@ -198,6 +237,9 @@ export const islands = {
     "validation.Invalid",
   ]),
   "rule-form": define(RuleForm, [
+    "validation.fields.ruleName.required",
+    "validation.fields.ruleName.tooLong",
+    ...errorSummaryKeys,
     "rules.form.name",
     "rules.form.enabled",
     "rules.form.enabledHint",

@@ -1,11 +1,12 @@
-import { type FormEvent, useEffect, useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { LABEL_SOURCE, ruleLimits, UID_PATTERN_SOURCE } from "@/schema/rule-limits";
 import type { RuleFormModel } from "../routes/rules/rule-values";
+import { fieldMessage } from "../schema/field-messages";
 import { Button, ButtonLink } from "../ui/button";
-import { Field } from "../ui/field";
-import { FormAlert } from "../ui/form-alert";
+import { ErrorSummary } from "../ui/error-summary";
+import { controlClass, Field } from "../ui/field";
 import { type Messages, translate } from "./runtime/messages";
-import { type FieldErrors, useEnhancedForm } from "./runtime/use-form";
+import { type FieldErrors, summaryTexts, useEnhancedForm } from "./runtime/use-form";
 
 const NAME_MAX_LENGTH = 120;
 
@@ -40,8 +41,8 @@ function listOf(text: string): string[] {
 function validate(values: Record<string, string>, t: (key: string) => string): FieldErrors {
   const errors: FieldErrors = {};
   const name = (values.name ?? "").trim();
-  if (!name) errors.name = t("validation.Required");
-  else if (name.length > NAME_MAX_LENGTH) errors.name = t("validation.NameTooLong");
+  if (!name) errors.name = t(fieldMessage("ruleName", "required"));
+  else if (name.length > NAME_MAX_LENGTH) errors.name = t(fieldMessage("ruleName", "tooLong"));
   for (const [field, many, bad] of [
     ["models", "validation.TooManyModels", "validation.ModelInvalid"],
     ["tags", "validation.TooManyTags", "validation.TagInvalid"],
@@ -66,9 +67,10 @@ function Legend({ children }: { children: string }) {
   return <legend className="mb-1 text-lg font-semibold text-slate-900">{children}</legend>;
 }
 
-function Problem({ text }: { text?: string }) {
+/** A message about a group of checkboxes or slots; the error summary links here. */
+function Problem({ name, text }: { name: string; text?: string }) {
   return text ? (
-    <p role="alert" className="text-sm font-medium text-red-700">
+    <p id={`field-${name}`} className="text-sm font-medium text-red-700">
       {text}
     </p>
   ) : null;
@@ -87,13 +89,16 @@ export default function RuleForm(props: RuleFormProps) {
   const t = (key: string, values?: Record<string, string | number>) => translate(messages, key, values);
   const [slots, setSlots] = useState<Slot[]>(() => model.profileIds.map((value, index) => ({ key: `s${index}`, value })));
   const [enhanced, setEnhanced] = useState(false);
-  const [submitted, setSubmitted] = useState(false);
   const nextKey = useRef(0);
   const focusSlot = useRef<string | null>(null);
   const formElement = useRef<HTMLFormElement>(null);
   const [validateValues] = useState(() => (values: Record<string, string>) => validate(values, t));
-  const form = useEnhancedForm({ validate: validateValues, networkErrorText: t("rules.networkError") });
-  const errors = submitted ? form.errors : props.errors;
+  const form = useEnhancedForm({
+    validate: validateValues,
+    networkErrorText: t("rules.networkError"),
+    initialErrors: props.errors,
+  });
+  const { errors, onSubmit } = form;
   const checkedSites = new Set(model.siteIds);
   const checkedLocations = new Set(model.locationIds);
 
@@ -104,11 +109,6 @@ export default function RuleForm(props: RuleFormProps) {
     target?.focus();
     focusSlot.current = null;
   });
-
-  function onSubmit(event: FormEvent<HTMLFormElement>) {
-    setSubmitted(true);
-    void form.onSubmit(event);
-  }
 
   function moveSlot(from: number, to: number, direction: "up" | "down") {
     const next = [...slots];
@@ -142,7 +142,12 @@ export default function RuleForm(props: RuleFormProps) {
       onChange={form.onChange}
       className="flex max-w-3xl flex-col gap-6"
     >
-      <FormAlert message={errors.form} link={errors.conflict ? { href: props.reloadHref, text: errors.conflict } : undefined} />
+      <ErrorSummary
+        errors={errors}
+        texts={summaryTexts(messages)}
+        reload={{ href: props.reloadHref }}
+        autoFocus={form.fromServer}
+      />
       {model.version && <input type="hidden" name="version" value={model.version} />}
       <Field
         label={t("rules.form.name")}
@@ -167,7 +172,7 @@ export default function RuleForm(props: RuleFormProps) {
         <p className="text-sm text-slate-600">{t("rules.form.conditionsHint")}</p>
         <fieldset>
           <legend className="text-sm font-medium text-slate-800">{t("rules.form.sites")}</legend>
-          <Problem text={errors.sites} />
+          <Problem name="sites" text={errors.sites} />
           {sites.length === 0 && deletedSites.length === 0 ? (
             <p className="text-sm text-slate-600">{t("rules.form.noSites")}</p>
           ) : (
@@ -193,7 +198,7 @@ export default function RuleForm(props: RuleFormProps) {
         </fieldset>
         <fieldset>
           <legend className="text-sm font-medium text-slate-800">{t("rules.form.locations")}</legend>
-          <Problem text={errors.locations} />
+          <Problem name="locations" text={errors.locations} />
           {locations.length === 0 && deletedLocations.length === 0 ? (
             <p className="text-sm text-slate-600">{t("rules.form.noLocations")}</p>
           ) : (
@@ -247,16 +252,16 @@ export default function RuleForm(props: RuleFormProps) {
       <fieldset className="flex flex-col gap-3 rounded-lg border border-slate-200 bg-white p-4">
         <Legend>{t("rules.form.profiles")}</Legend>
         <p className="text-sm text-slate-600">{t("rules.form.profilesHint")}</p>
-        <Problem text={errors.profiles} />
+        <Problem name="profiles" text={errors.profiles} />
         {noProfiles && <p className="text-sm text-slate-600">{t("rules.form.noProfilesYet")}</p>}
         <ol className={noProfiles ? "hidden" : "flex flex-col gap-3"}>
           {slots.map((slot, n) => {
             const name = `profile.${n}`;
             const slotLabel = t("rules.form.slot", { number: n + 1 });
-            const id = `slot-${slot.key}`;
+            const id = `field-${name}`;
             return (
               <li key={slot.key} className="flex flex-wrap items-end gap-2">
-                <div className="flex min-w-64 flex-1 flex-col gap-1">
+                <div className="flex min-w-[min(16rem,100%)] flex-1 flex-col gap-1">
                   <label htmlFor={id} className="text-sm font-medium text-slate-800">
                     {slotLabel}
                   </label>
@@ -270,7 +275,7 @@ export default function RuleForm(props: RuleFormProps) {
                     }
                     aria-invalid={errors[name] ? true : undefined}
                     aria-describedby={errors[name] ? `${id}-error` : undefined}
-                    className={`block w-full rounded-md border bg-white px-3 py-2 text-base shadow-sm sm:text-sm ${errors[name] ? "border-red-500" : "border-slate-300"}`}
+                    className={`${controlClass(errors[name])} bg-white`}
                   >
                     <option value="">{t("rules.form.noProfile")}</option>
                     {profileGroups
@@ -286,7 +291,7 @@ export default function RuleForm(props: RuleFormProps) {
                       ))}
                   </select>
                   {errors[name] && (
-                    <p id={`${id}-error`} role="alert" className="text-sm font-medium text-red-700">
+                    <p id={`${id}-error`} className="text-sm font-medium text-red-700">
                       {errors[name]}
                     </p>
                   )}

@@ -132,7 +132,7 @@ export default function RuleOrder(props: RuleOrderProps) {
       <p role="status" aria-live="polite" className="sr-only">
         {announcement}
       </p>
-      <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-sm">
+      <div className="relative overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-sm">
         <table ref={table} className="min-w-full divide-y divide-slate-200 text-sm">
           <caption className="sr-only">{t("rules.list.caption")}</caption>
           <thead className="bg-slate-50">

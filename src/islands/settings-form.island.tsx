@@ -1,9 +1,10 @@
-import { type FormEvent, useCallback, useState } from "react";
+import { useCallback } from "react";
+import { fieldMessage, fieldMessageKeys } from "../schema/field-messages";
 import { Button, type ButtonVariant } from "../ui/button";
+import { ErrorSummary } from "../ui/error-summary";
 import { Field, SelectField } from "../ui/field";
-import { FormAlert } from "../ui/form-alert";
 import { type Messages, translate } from "./runtime/messages";
-import { type FieldErrors, useEnhancedForm } from "./runtime/use-form";
+import { type FieldErrors, summaryTexts, useEnhancedForm } from "./runtime/use-form";
 
 /**
  * The client rule of a field, the same as the procedures' zod schemas; the server checks
@@ -28,6 +29,8 @@ export type SettingsField =
       label: string;
       value: string;
       rule?: SettingsFieldRule;
+      /** Whose messages name it (validation.fields.<subject>.*); else the rule's, else the field's name. */
+      subject?: string;
       hint?: string;
       autoComplete?: string;
     }
@@ -39,6 +42,7 @@ export type SettingsField =
       options: { value: string; label: string }[];
       /** "choice": an empty option is no answer. */
       rule?: "choice";
+      subject?: string;
       hint?: string;
     }
   /** A fact shown, not changed ("Organization: Acme"). */
@@ -82,6 +86,41 @@ function isDay(value: string): boolean {
     DAY.test(value) &&
     !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) &&
     new Date(`${value}T00:00:00Z`).toISOString().startsWith(value)
+  );
+}
+
+/** Rules whose messages are about one thing whatever the field's name. */
+const RULE_SUBJECT: Partial<Record<SettingsFieldRule, string>> = {
+  plan: "plan",
+  reference: "reference",
+  seats: "seats",
+  start: "startDate",
+  end: "endDate",
+  issuer: "issuer",
+};
+
+type Checked = Exclude<SettingsField, { kind: "note" } | { kind: "hidden" }>;
+
+function subjectOf(field: Checked): string {
+  return field.subject ?? (field.rule && field.rule !== "choice" ? RULE_SUBJECT[field.rule] : undefined) ?? field.name;
+}
+
+/** Which generic message each of a field's own messages replaces. */
+const NAMED: Record<string, "required" | "tooLong" | "invalid"> = {
+  "validation.Required": "required",
+  "validation.ChooseOne": "required",
+  "validation.NameTooLong": "tooLong",
+  "validation.PlanTooLong": "tooLong",
+  "validation.ReferenceTooLong": "tooLong",
+  "validation.DateInvalid": "invalid",
+  "validation.EmailRequired": "required",
+  "validation.EmailInvalid": "invalid",
+};
+
+/** The keys of the fields' own messages, for the registry (the server sends those that exist). */
+export function settingsFormMessageKeys(props: { fields: SettingsField[] }): string[] {
+  return props.fields.flatMap((field) =>
+    field.kind === "note" || field.kind === "hidden" ? [] : fieldMessageKeys(subjectOf(field)),
   );
 }
 
@@ -141,20 +180,21 @@ export default function SettingsForm(props: SettingsFormProps) {
       for (const field of fields) {
         if (field.kind === "hidden" || field.kind === "note") continue;
         const key = problemKey(field.rule, values[field.name] ?? "", values);
-        if (key) errors[field.name] = translate(messages, key);
+        if (!key) continue;
+        const problem = NAMED[key];
+        const named = problem && fieldMessage(subjectOf(field), problem);
+        errors[field.name] = translate(messages, named && named in messages ? named : key);
       }
       return errors;
     },
     [fields, messages],
   );
-  const form = useEnhancedForm({ validate, networkErrorText: translate(messages, networkErrorKey) });
-  // The server's errors stand until the first submit here replaces them.
-  const [submitted, setSubmitted] = useState(false);
-  const errors = submitted ? form.errors : props.errors;
-  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
-    setSubmitted(true);
-    return form.onSubmit(event);
-  };
+  const form = useEnhancedForm({
+    validate,
+    networkErrorText: translate(messages, networkErrorKey),
+    initialErrors: props.errors,
+  });
+  const { errors, onSubmit } = form;
 
   const button = (
     <Button
@@ -187,7 +227,7 @@ export default function SettingsForm(props: SettingsFormProps) {
       onChange={form.onChange}
       className="flex max-w-xl flex-col gap-4"
     >
-      <FormAlert message={errors.form} link={errors.conflict && reload ? reload : undefined} />
+      <ErrorSummary errors={errors} texts={summaryTexts(messages)} reload={reload} autoFocus={form.fromServer} />
       {fields.map((field) => {
         if (field.kind === "hidden") return hidden(field);
         if (field.kind === "note") {

@@ -1,8 +1,12 @@
-import { type ComponentProps, type FormEvent, type ReactNode, useCallback, useEffect, useId, useRef, useState } from "react";
+import { type ComponentProps, type FormEvent, type ReactNode, useCallback, useEffect, useRef, useState } from "react";
+import { flushSync } from "react-dom";
 import { Button, ButtonLink } from "../ui/button";
+import { ErrorSummary, focusErrorSummary } from "../ui/error-summary";
+import { controlClass, useFieldId } from "../ui/field";
 import { PasskeySignIn } from "./passkey-sign-in";
 import { FetchError, postJson } from "./runtime/fetch-json";
 import { type Messages, translate } from "./runtime/messages";
+import { summaryTexts } from "./runtime/use-form";
 
 /** The sign-in states of spec §4 ("signed in" leaves the page). */
 export type SignInStep = "email" | "password" | "sso" | "need-2fa" | "need-otp";
@@ -46,9 +50,9 @@ const emailRule = (email: string): SignInErrors => {
 };
 const passwordRule = (password: string): SignInErrors => (password ? {} : { password: "validation.PasswordRequired" });
 
-/** A labelled input whose error is an alert tied to it by aria-describedby. */
-function TextField({ label, error, ...input }: ComponentProps<"input"> & { label: string; error?: string }) {
-  const id = useId();
+/** A labelled input whose error is tied to it by aria-describedby (the summary above links here). */
+function TextField({ label, error, ...input }: ComponentProps<"input"> & { label: string; name: string; error?: string }) {
+  const id = useFieldId(input.name);
   return (
     <div className="flex flex-col gap-1">
       <label htmlFor={id} className="text-sm font-medium text-slate-800">
@@ -58,11 +62,11 @@ function TextField({ label, error, ...input }: ComponentProps<"input"> & { label
         id={id}
         aria-invalid={error ? true : undefined}
         aria-describedby={error ? `${id}e` : undefined}
-        className={`block w-full rounded-md border px-3 py-2 text-base shadow-sm sm:text-sm ${error ? "border-red-500" : "border-slate-300"}`}
+        className={controlClass(error)}
         {...input}
       />
       {error && (
-        <p id={`${id}e`} role="alert" className="text-sm font-medium text-red-700">
+        <p id={`${id}e`} className="text-sm font-medium text-red-700">
           {error}
         </p>
       )}
@@ -87,6 +91,9 @@ export default function SignIn(props: SignInProps) {
   const submitted = useRef(false);
   const moved = useRef(false);
   const first = useRef<HTMLElement | null>(null);
+  const root = useRef<HTMLDivElement>(null);
+  // The server rendered these errors (a post without JavaScript): the summary has the focus.
+  const [fromServer, setFromServer] = useState(Object.keys(props.errors ?? {}).length > 0);
 
   // Each step's first field (or heading) takes focus when the step appears, not on page load.
   const focusOnArrival = useCallback((element: HTMLElement | null) => {
@@ -94,10 +101,13 @@ export default function SignIn(props: SignInProps) {
     if (element && moved.current) element.focus();
   }, []);
 
-  /** Shows the step's messages and sends the user to the field they are about. */
+  /** Shows the step's messages in the error summary, which takes the focus (GOV.UK). */
   function fail(found: SignInErrors) {
-    setErrors(found);
-    first.current?.focus();
+    flushSync(() => {
+      setFromServer(false);
+      setErrors(found);
+    });
+    if (!focusErrorSummary(root.current)) first.current?.focus();
   }
 
   // Coming back with the Back button (page cache) must not leave "Redirecting…" behind.
@@ -244,8 +254,10 @@ export default function SignIn(props: SignInProps) {
     </h2>
   );
 
+  const shownErrors = Object.fromEntries(Object.entries(errors).map(([field, key]) => [field, t(key)]));
+
   return (
-    <div className="flex flex-col gap-5">
+    <div ref={root} className="flex flex-col gap-5">
       {step !== "email" && (
         <form
           method="post"
@@ -263,11 +275,7 @@ export default function SignIn(props: SignInProps) {
           </Button>
         </form>
       )}
-      {errors.form && (
-        <p role="alert" className="rounded-md border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-900">
-          {t(errors.form)}
-        </p>
-      )}
+      <ErrorSummary errors={shownErrors} texts={summaryTexts(messages)} autoFocus={fromServer} />
 
       {step === "email" &&
         stepForm(

@@ -23,7 +23,8 @@ export default function SimulatorLive({ messages, uid, secret, formId }: Simulat
     socket.addEventListener("close", () => setStatus("closed"));
     socket.addEventListener("message", (event) => {
       const message = JSON.parse(String(event.data)) as { type?: string };
-      if (message.type === "check-in") {
+      // A deployment step or a queued command: the radio checks in at once to fetch it.
+      if (message.type === "check-in" || message.type === "command-queued") {
         const form = document.getElementById(formId) as HTMLFormElement | null;
         const button = form?.querySelector<HTMLButtonElement>('button[value="check-in"]');
         if (form && button) form.requestSubmit(button);

@@ -20,7 +20,7 @@ const roles = ["owner", "admin", "configurator", "technician", "viewer", "caseAg
 function RolesTable() {
   const { t } = usePage();
   return (
-    <div className="my-4 overflow-x-auto rounded-lg border border-slate-200 bg-white">
+    <div className="relative my-4 overflow-x-auto rounded-lg border border-slate-200 bg-white">
       <table className="min-w-full divide-y divide-slate-200 text-sm">
         <thead className="bg-slate-50 text-left text-slate-700">
           <tr>

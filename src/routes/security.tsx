@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import { fieldMessage } from "@/schema/field-messages";
 import { Island } from "../islands/runtime/island";
 import { formatDate } from "../schema/format";
 import { api } from "../server/api/procedures-route";
@@ -91,9 +92,9 @@ async function changePassword(c: RouteContext): Promise<ActionResult> {
   const confirmation = formText(body, "confirmPassword");
 
   const errors: Record<string, string> = {};
-  if (!current) errors.currentPassword = "validation.PasswordRequired";
+  if (!current) errors.currentPassword = fieldMessage("currentPassword", "required");
   const problem = passwordProblem(next);
-  if (problem) errors.newPassword = problem;
+  if (problem) errors.newPassword = problem === "validation.PasswordRequired" ? fieldMessage("newPassword", "required") : problem;
   else if (!confirmation) errors.confirmPassword = "validation.PasswordConfirmationRequired";
   else if (confirmation !== next) errors.confirmPassword = "validation.PasswordMismatch";
   if (Object.keys(errors).length > 0) return refused(400, errors);

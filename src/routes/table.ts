@@ -18,6 +18,7 @@ import { sitesListPage } from "./accounts/workspace/sites/list";
 import { siteLocationsPage } from "./accounts/workspace/sites/locations";
 import { siteNetworkPage } from "./accounts/workspace/sites/network";
 import { openSiteLocationPage, openSitePage } from "./accounts/workspace/sites/open";
+import { deviceCommandRoutes } from "./commands/routes";
 import { confirmPasswordResetPage } from "./confirm-password-reset";
 import { confirmResetCodeSentPage } from "./confirm-reset-code-sent";
 import { deploymentRoutes } from "./deployments/routes";
@@ -160,6 +161,8 @@ export const routes: RouteDefinition[] = [
     ["/rules/edit/:ruleId", "routes.editRule", "edit-configurations", editRulePage],
     ["/rules/delete/:ruleId", "routes.deleteRule", "edit-configurations", deleteRulePage],
   ]),
+  // Commands to radios (issue 13): history, one command, send, bulk send and the connectivity test.
+  ...deviceCommandRoutes,
   // The device inventory and an account's registry (spec §2); /devices/profiles below is apart.
   ...deviceRoutes,
   // Organization-wide profile templates (spec §2: devices/profiles/{profileType}; manage-devices).

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { fieldMessage, optionalText, requiredText } from "@/schema/field-messages";
 import { HOST_PATTERN, isPersonal, networkLimits as limits, wifiSecurity } from "./network-rules";
 
 export { isPersonal, wifiSecurity };
@@ -18,7 +19,7 @@ const hostname = z
 
 export const wifiNetworkInput = z.object({
   id: z.string().min(1).max(40),
-  ssid: z.string().trim().min(1, "validation.Required").max(limits.ssid, "validation.SsidTooLong"),
+  ssid: z.string().trim().min(1, fieldMessage("ssid", "required")).max(limits.ssid, "validation.SsidTooLong"),
   security: z.enum(wifiSecurity),
   /** Empty or absent keeps the stored passphrase. */
   passphrase: z.string().max(limits.passphraseMax, "validation.PassphraseTooLong").optional(),
@@ -33,9 +34,9 @@ export const networkConfigInput = z.object({
   wifi: z.array(wifiNetworkInput).max(limits.wifiNetworks, "validation.TooManyNetworks").optional(),
   lte: z
     .object({
-      apn: z.string().trim().max(limits.apn, "validation.TooLong"),
-      username: z.string().max(limits.lteCredential, "validation.TooLong").optional(),
-      password: z.string().max(limits.lteCredential, "validation.TooLong").optional(),
+      apn: optionalText("apn", limits.apn),
+      username: z.string().max(limits.lteCredential, fieldMessage("lteUsername", "tooLong")).optional(),
+      password: z.string().max(limits.lteCredential, fieldMessage("ltePassword", "tooLong")).optional(),
     })
     .optional(),
   dnsServers: z.array(hostname).max(limits.servers, "validation.TooManyServers").optional(),
@@ -43,8 +44,8 @@ export const networkConfigInput = z.object({
   endpoints: z
     .array(
       z.object({
-        name: z.string().trim().min(1, "validation.Required").max(limits.endpointName, "validation.TooLong"),
-        url: z.string().trim().url("validation.UrlInvalid").max(limits.url, "validation.TooLong"),
+        name: requiredText("endpointName", limits.endpointName),
+        url: z.string().trim().url("validation.UrlInvalid").max(limits.url, fieldMessage("endpointUrl", "tooLong")),
       }),
     )
     .max(limits.endpoints, "validation.TooManyEndpoints")

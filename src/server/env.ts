@@ -7,6 +7,8 @@ export type Env = {
   DEVICE_SHARDS?: DurableObjectNamespace;
   /** The alarm behind timed deployment steps (src/server/fleet/deployment-clock.ts). */
   DEPLOYMENT_CLOCK?: DurableObjectNamespace;
+  /** The alarm that marks commands expired (src/server/fleet/command-clock.ts). */
+  COMMAND_CLOCK?: DurableObjectNamespace;
   ASSETS?: Fetcher;
   /** "local" for the demo (seeded, mailbox), "production" when deployed. */
   APP_ENV?: string;

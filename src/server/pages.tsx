@@ -27,6 +27,8 @@ async function showRoute(
   const { Component } = route.page;
   return renderPage(c, {
     title: route.title,
+    // A refused post: "Error: " before the title (GOV.UK), as the form's error summary says.
+    failed: status >= 400 && Object.keys(form?.errors ?? {}).length > 0,
     status,
     toaster: route.page.toaster,
     body: <Component data={data} params={c.req.param()} form={form} />,

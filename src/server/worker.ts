@@ -1,18 +1,22 @@
 import { createApp } from "./app";
 import type { ExecutionContext } from "./cloudflare";
 import type { Env } from "./env";
+import { sweepExpiredCommands } from "./fleet/command-clock";
 import { stepDueDeployments } from "./fleet/deployment-engine";
 
-/** The Durable Object classes wrangler.toml binds (DEVICE_SHARDS, DEPLOYMENT_CLOCK). */
+/** The Durable Object classes wrangler.toml binds (DEVICE_SHARDS, DEPLOYMENT_CLOCK, COMMAND_CLOCK). */
+export { CommandClock } from "./fleet/command-clock";
 export { DeploymentClock } from "./fleet/deployment-clock";
 export { DeviceShard } from "./fleet/device-shard";
 
 const app = createApp();
 
-/** The Worker entry (wrangler.toml `main`): HTTP, and the cron sweep of due deployment steps. */
+/** The Worker entry (wrangler.toml `main`): HTTP, and the cron sweep of due deployment steps and expired commands. */
 export default {
   fetch: (request: Request, env: Env, ctx: ExecutionContext) => app.fetch(request, env, ctx),
   scheduled: (_event: unknown, env: Env, ctx: ExecutionContext) => {
     ctx.waitUntil(stepDueDeployments(env).then(() => undefined));
+    // Commands past their expiry are marked here too (the command clock's alarm is the fast path).
+    ctx.waitUntil(sweepExpiredCommands(env).then(() => undefined));
   },
 };

@@ -4,7 +4,7 @@ export type SidebarItem = { href: string; label: string; current: boolean };
 export function Sidebar({ label, items }: { label: string; items: SidebarItem[] }) {
   return (
     <nav aria-label={label} className="w-full md:w-56 md:shrink-0">
-      <ul className="flex gap-1 overflow-x-auto md:flex-col">
+      <ul className="relative flex gap-1 overflow-x-auto md:flex-col">
         {items.map((item) => (
           <li key={item.href}>
             <a

@@ -7,7 +7,7 @@ export type TabItem = { href: string; label: string; current: boolean };
 export function Tabs({ label, items }: { label: string; items: TabItem[] }) {
   return (
     <nav aria-label={label} className="border-b border-slate-200">
-      <ul className="-mb-px flex gap-4 overflow-x-auto">
+      <ul className="relative -mb-px flex gap-4 overflow-x-auto">
         {items.map((item) => (
           <li key={item.href}>
             <a

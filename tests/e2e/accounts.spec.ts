@@ -66,7 +66,7 @@ async function addAccount(page: Page, javaScript: boolean, name: string): Promis
   await settle(page, javaScript);
   // Without a name the form says so and adds nothing.
   await page.getByRole("button", { name: "Add account" }).click();
-  await expect(page.getByText("This field is required.")).toBeVisible();
+  await expect(main(page).getByRole("alert").getByRole("link", { name: "Enter the account name." })).toBeVisible();
   await expect(page.getByLabel("Account name")).toHaveAttribute("aria-invalid", "true");
 
   await page.getByLabel("Account name").fill(name);
@@ -159,7 +159,7 @@ async function deleteAccount(page: Page, javaScript: boolean, id: string, name: 
   await expect(section).toContainText("This cannot be undone.");
   await section.getByLabel(`Type “${name}” to confirm`).fill(name.toLowerCase());
   await section.getByRole("button", { name: "Delete account" }).click();
-  await expect(section.getByText("Type the exact name to confirm.")).toBeVisible();
+  await expect(section.getByRole("link", { name: "Type the account’s exact name to confirm." })).toBeVisible();
   await section.getByLabel(`Type “${name}” to confirm`).fill(name);
   await section.getByRole("button", { name: "Delete account" }).click();
   await expect(page).toHaveURL("/accounts");

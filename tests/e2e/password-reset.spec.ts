@@ -81,7 +81,9 @@ for (const javaScriptEnabled of [true, false]) {
       // An address that is not one is refused before anything is sent.
       await page.getByLabel("Email address").fill("not an address");
       await page.getByRole("button", { name: "Send reset link" }).click();
-      await expect(page.getByText("Enter an email address like name@example.com, without spaces.")).toBeVisible();
+      await expect(
+        page.getByRole("alert").getByRole("link", { name: "Enter an email address like name@example.com, without spaces." }),
+      ).toBeVisible();
       await page.getByLabel("Email address").fill(email);
       await page.getByRole("button", { name: "Send reset link" }).click();
       await expect(page).toHaveURL(/\/confirm-reset-code-sent$/);
@@ -97,11 +99,13 @@ for (const javaScriptEnabled of [true, false]) {
       await page.getByLabel("New password", { exact: true }).fill(NEW_PASSWORD);
       await page.getByLabel("Confirm new password").fill(`${NEW_PASSWORD}?`);
       await page.getByRole("button", { name: "Change password" }).click();
-      await expect(page.getByText("The passwords do not match.")).toBeVisible();
+      await expect(page.locator("[data-error-summary]").getByText("The passwords do not match.")).toBeVisible();
       await page.getByLabel("New password", { exact: true }).fill("password123");
       await page.getByLabel("Confirm new password").fill("password123");
       await page.getByRole("button", { name: "Change password" }).click();
-      await expect(page.getByText("This password is too common. Choose one that is harder to guess.")).toBeVisible();
+      await expect(
+        page.locator("[data-error-summary]").getByText("This password is too common. Choose one that is harder to guess."),
+      ).toBeVisible();
       await expect(page.getByLabel("New password", { exact: true })).toHaveAttribute("aria-invalid", "true");
 
       await page.getByLabel("New password", { exact: true }).fill(NEW_PASSWORD);
@@ -149,8 +153,8 @@ for (const javaScriptEnabled of [true, false]) {
 
       // Nothing typed: every field says what it needs.
       await page.getByRole("button", { name: "Accept invitation" }).click();
-      await expect(page.getByText("Enter your name.")).toBeVisible();
-      await expect(page.getByText("Enter your password.")).toBeVisible();
+      await expect(page.getByRole("alert").getByRole("link", { name: "Enter your name." })).toBeVisible();
+      await expect(page.getByRole("alert").getByRole("link", { name: "Enter your password." })).toBeVisible();
       await expect(page.getByLabel("Your name")).toHaveAttribute("aria-invalid", "true");
 
       await page.getByLabel("Your name").fill("Nora Newcomer");

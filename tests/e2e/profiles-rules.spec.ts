@@ -130,7 +130,7 @@ test.describe("with JavaScript, in English", () => {
       await settle(page, true);
       await page.getByLabel("Profile name").fill(channelsName);
       await page.getByRole("button", { name: "Add profile" }).click();
-      await expect(page.getByText("Fill in at least one channel.")).toBeVisible();
+      await expect(page.locator("[data-error-summary]").getByText("Fill in at least one channel.")).toBeVisible();
       const first = page.getByRole("group", { name: "Channel 1", exact: true });
       await first.getByLabel("Name").fill("Dock 1");
       await first.getByLabel("Receive (MHz)").fill("462.5625");
@@ -158,13 +158,15 @@ test.describe("with JavaScript, in English", () => {
       await page.getByLabel("Profile name").fill(deviceName);
       await page.getByLabel("Display brightness").fill("7");
       await page.getByRole("button", { name: "Add profile" }).click();
-      await expect(page.getByText("Enter a whole number from 1 to 5.")).toBeVisible();
+      await expect(page.getByRole("alert").getByRole("link", { name: "Enter a whole number from 1 to 5." })).toBeVisible();
       await page.getByLabel("Display brightness").fill("4");
       await page.getByLabel("Lowest volume").fill("10");
       await page.getByLabel("Highest volume").fill("5");
       await page.getByLabel("Language of the radio's menus").selectOption({ label: "Spanish" });
       await page.getByRole("button", { name: "Add profile" }).click();
-      await expect(page.getByText("The highest volume must be at least the lowest one.")).toBeVisible();
+      await expect(
+        page.locator("[data-error-summary]").getByText("The highest volume must be at least the lowest one."),
+      ).toBeVisible();
       await expect(page.getByLabel("Profile name")).toHaveValue(deviceName);
       await page.getByLabel("Highest volume").fill("14");
       await page.getByRole("button", { name: "Add profile" }).click();

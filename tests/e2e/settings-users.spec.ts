@@ -87,10 +87,10 @@ for (const javaScriptEnabled of [true, false]) {
       await page.getByLabel("Kind").selectOption({ label: "Customer" });
       if (javaScriptEnabled) await page.evaluate(() => Object.assign(window, { stayedOnPage: true }));
       await page.getByRole("button", { name: "Add organization" }).click();
-      await expect(page.getByText("This field is required.")).toBeVisible();
+      await expect(page.getByRole("alert").getByRole("link", { name: "Enter the organization name." })).toBeVisible();
       await expect(page.getByLabel("Name")).toHaveAttribute("aria-invalid", "true");
+      await expect(page.locator("[data-error-summary]")).toBeFocused();
       if (javaScriptEnabled) {
-        await expect(page.getByLabel("Name")).toBeFocused();
         expect(await page.evaluate(() => "stayedOnPage" in window)).toBe(true);
       }
 
@@ -122,7 +122,11 @@ for (const javaScriptEnabled of [true, false]) {
 
       // An address that already has an account is refused, and what was typed stays.
       await sendInvitation(page, "admin@example.com", "Viewer");
-      await expect(page.getByText("This email address already has an account. That person can sign in with it.")).toBeVisible();
+      await expect(
+        page
+          .locator("[data-error-summary]")
+          .getByText("This email address already has an account. That person can sign in with it."),
+      ).toBeVisible();
       await expect(page.getByLabel("Email")).toHaveValue("admin@example.com");
 
       await sendInvitation(page, email, "Technician");

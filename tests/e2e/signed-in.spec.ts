@@ -187,21 +187,22 @@ test.describe("changing the password with JavaScript", () => {
 
     // Client rules first, without a request: required, at least 8 characters, confirmed.
     await page.getByRole("button", { name: "Change password" }).click();
-    await expect(page.getByText("Enter your password.")).toHaveCount(2);
-    await expect(page.getByLabel("Current password")).toBeFocused();
+    await expect(page.getByRole("alert").getByRole("link", { name: "Enter your current password." })).toBeVisible();
+    await expect(page.getByRole("alert").getByRole("link", { name: "Enter a new password." })).toBeVisible();
+    await expect(page.locator("[data-error-summary]")).toBeFocused();
     await page.getByLabel("Current password").fill("not-my-password");
     await page.getByLabel("New password", { exact: true }).fill("short");
-    await expect(page.getByText("Use at least 8 characters.")).toBeVisible();
+    await expect(page.getByRole("link", { name: "The password must be at least 8 characters." })).toBeVisible();
     await page.getByLabel("New password", { exact: true }).fill(NEW_PASSWORD);
     await page.getByLabel("Confirm new password").fill(`${NEW_PASSWORD}!`);
-    await expect(page.getByText("The passwords do not match.")).toBeVisible();
+    await expect(page.locator("[data-error-summary]").getByText("The passwords do not match.")).toBeVisible();
     await page.getByLabel("Confirm new password").fill(NEW_PASSWORD);
     await expect(page.getByText("The passwords do not match.")).toHaveCount(0);
     expect(posts).toEqual([]);
 
     // A wrong current password is the server's answer, shown inline without a reload.
     await page.getByRole("button", { name: "Change password" }).click();
-    await expect(page.getByText("That is not your current password.")).toBeVisible();
+    await expect(page.locator("[data-error-summary]").getByText("That is not your current password.")).toBeVisible();
     await expect(page.getByLabel("Current password")).toHaveAttribute("aria-invalid", "true");
     await expect(page.getByLabel("New password", { exact: true })).toHaveValue(NEW_PASSWORD);
 
@@ -228,14 +229,14 @@ test.describe("changing the password without JavaScript", () => {
     await page.goto("/security");
 
     await submitPasswordChange(page, "not-my-password", NEW_PASSWORD);
-    await expect(page.getByText("That is not your current password.")).toBeVisible();
+    await expect(page.locator("[data-error-summary]").getByText("That is not your current password.")).toBeVisible();
     await expect(page.getByLabel("Current password")).toHaveValue("");
 
     await submitPasswordChange(page, DEMO_PASSWORD, "short");
-    await expect(page.getByText("Use at least 8 characters.")).toBeVisible();
+    await expect(page.getByRole("link", { name: "The password must be at least 8 characters." })).toBeVisible();
 
     await submitPasswordChange(page, DEMO_PASSWORD, NEW_PASSWORD, "something-else-entirely");
-    await expect(page.getByText("The passwords do not match.")).toBeVisible();
+    await expect(page.locator("[data-error-summary]").getByText("The passwords do not match.")).toBeVisible();
 
     await submitPasswordChange(page, DEMO_PASSWORD, NEW_PASSWORD);
     await expect(page).toHaveURL(`${baseURL}/security`);

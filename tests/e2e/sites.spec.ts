@@ -119,9 +119,21 @@ for (const [javaScript, language] of [
         .first()
         .click();
       await settle(page, javaScript);
-      // Without a name nothing is added and the field says why.
+      // Without a name nothing is added, and it says why the GOV.UK way: "Error: " before the
+      // title, a summary that has the focus and links to the field, the message under the field.
       await page.getByRole("button", { name: t("sites.add.submit") }).click();
-      await expect(page.getByText(t("validation.Required"))).toBeVisible();
+      const summary = page.locator("[data-error-summary]");
+      await expect(summary).toBeFocused();
+      await expect(page).toHaveTitle(new RegExp(`^${t("errorSummary.titlePrefix")}${t("routes.addSite")} · `));
+      await expect(summary.getByRole("heading", { name: t("errorSummary.title") })).toBeVisible();
+      const link = summary.getByRole("link", { name: t("validation.fields.siteName.required") });
+      await expect(link).toHaveAttribute("href", "#field-name");
+      await expect(page.getByLabel(t("sites.fields.name"))).toHaveAccessibleDescription(
+        new RegExp(t("validation.fields.siteName.required").replace(/[.*+?^${}()|[\]\\]/g, "\\$&")),
+      );
+      await link.click();
+      if (javaScript) await expect(page.getByLabel(t("sites.fields.name"))).toBeFocused();
+      else await expect(page).toHaveURL(/#field-name$/);
       await page.getByLabel(t("sites.fields.name")).fill(siteName);
       await page.getByLabel(t("sites.fields.address")).fill("4 Harbor Quay");
       await submitAndWait(page, page.getByRole("button", { name: t("sites.add.submit") }));

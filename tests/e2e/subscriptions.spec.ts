@@ -74,7 +74,7 @@ for (const javaScriptEnabled of [true, false]) {
       await page.getByRole("button", { name: "Add subscription" }).click();
       await expect(page.getByLabel("Plan")).toHaveAttribute("aria-invalid", "true");
       await expect(page.getByLabel("Seats")).toHaveAttribute("aria-invalid", "true");
-      await expect(page.getByText("This field is required.").first()).toBeVisible();
+      await expect(page.getByRole("alert").getByRole("link", { name: "Enter the plan’s name." })).toBeVisible();
       await page.getByLabel("Plan").fill(plan);
       await page.getByLabel("Seats").fill("12");
       await page.getByLabel("Starts").fill("2025-01-01");
@@ -117,7 +117,7 @@ for (const javaScriptEnabled of [true, false]) {
       await expect(page.getByText(`Metro Rail Maintenance holds 5 seats of ${plan}; 7 more are free.`)).toBeVisible();
       await page.getByLabel("Seats").fill("0");
       await page.getByRole("button", { name: "Save changes" }).click();
-      await expect(page.getByText("Enter at least 1 seat.")).toBeVisible();
+      await expect(page.getByRole("alert").getByRole("link", { name: "Enter at least 1 seat." })).toBeVisible();
       await page.getByLabel("Seats").fill("9");
       await page.getByRole("button", { name: "Save changes" }).click();
       await expect(page).toHaveURL(`${baseURL}/settings/allocations?orgId=${METRO}`);

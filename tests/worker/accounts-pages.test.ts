@@ -232,7 +232,7 @@ describe("/accounts/add", () => {
     });
     expect(response.status).toBe(400);
     const html = await response.text();
-    expect(html).toContain("This field is required.");
+    expect(html).toContain("Enter the account name.");
     expect(html).toContain("Choose a time zone from the list.");
     expect(selected(html, "subscriptionLevel")).toBe("advanced");
     expect(tagOf(html, "name")).toContain('aria-invalid="true"');
@@ -246,7 +246,7 @@ describe("/accounts/add", () => {
       { Accept: "application/json", Cookie: `${owner}; lang=fr-CA` },
     );
     expect(bad.status).toBe(400);
-    expect(await bad.json()).toEqual({ ok: false, errors: { name: "Ce champ est obligatoire." } });
+    expect(await bad.json()).toEqual({ ok: false, errors: { name: "Entrez le nom du compte." } });
     const good = await post(
       "/accounts/add",
       owner,
@@ -414,7 +414,7 @@ describe("General tab", () => {
     });
     expect(wrong.status).toBe(422);
     const html = await wrong.text();
-    expect(html).toContain("Type the exact name to confirm.");
+    expect(html).toContain("Type the account’s exact name to confirm.");
     expect(inputValue(html, "confirmName")).toBe("doomed fleet");
     // The General form still shows the stored values, not the delete form's.
     expect(inputValue(html, "name")).toBe("Doomed Fleet");
@@ -547,8 +547,8 @@ describe("Network config tab", () => {
     });
     expect(response.status).toBe(400);
     const html = await response.text();
-    expect(html).toContain("Entrez un nombre entier de 0 à 99.");
-    expect(html).toContain("Entrez un nom d&#x27;hôte ou une adresse IP.");
+    expect(html).toContain("Entrez une priorité de 0 à 99, en nombre entier.");
+    expect(html).toContain("Entrez chaque serveur comme nom d’hôte ou adresse IP, un par ligne.");
     expect(html).toContain("Entrez une URL complète");
     expect(tagOf(html, "wifi.0.priority")).toContain('aria-invalid="true"');
     expect(tagOf(html, "dnsServers", "textarea")).toContain('aria-invalid="true"');

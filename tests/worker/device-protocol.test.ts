@@ -187,10 +187,10 @@ describe("deployments through the protocol", () => {
     expect(acted.error?.data.code).toBe("NOT_FOUND");
   });
 
-  it("keeps commands for later with a clear answer", async () => {
+  it("answers a report about an unknown command 404 (commands: tests/worker/commands.test.ts)", async () => {
     const answer = await device("/commands/abc/status", radios[0] ?? "", { body: { state: "delivered" } });
     expect(answer.status).toBe(404);
-    expect(await answer.json()).toMatchObject({ error: { code: "NOT_IMPLEMENTED" } });
+    expect(await answer.json()).toMatchObject({ error: { code: "NOT_FOUND" } });
   });
 });
 

@@ -237,8 +237,11 @@ describe("/accept/:invitationCode", () => {
 
   it.each([
     [{ ...goodFields, name: "  " }, { name: "Enter your name." }],
-    [{ ...goodFields, name: "n".repeat(121) }, { name: "Use at most 120 characters." }],
-    [{ ...goodFields, password: "short", passwordConfirmation: "short" }, { password: "Use at least 8 characters." }],
+    [{ ...goodFields, name: "n".repeat(121) }, { name: "Your name must be 120 characters or fewer." }],
+    [
+      { ...goodFields, password: "short", passwordConfirmation: "short" },
+      { password: "The password must be at least 8 characters." },
+    ],
     [
       { ...goodFields, password: "iloveyou1", passwordConfirmation: "iloveyou1" },
       { password: "This password is too common. Choose one that is harder to guess." },

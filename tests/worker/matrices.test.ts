@@ -55,9 +55,9 @@ async function makeTenant(label: string): Promise<Tenant & { cookies: Record<Rol
   const profileId = `prf_${label}_${crypto.randomUUID().slice(0, 8)}`;
   const ruleId = `rule_${label}_${crypto.randomUUID().slice(0, 8)}`;
   const templateId = `prf_tpl_${label}_${crypto.randomUUID().slice(0, 8)}`;
-  const deviceUid = `MTX-${label}-${crypto.randomUUID().slice(0, 8)}`;
   const revisionId = `rev_${label}_${crypto.randomUUID().slice(0, 8)}`;
   const deploymentId = `dep_${label}_${crypto.randomUUID().slice(0, 8)}`;
+  const deviceUid = `MTX-${label}-${crypto.randomUUID().slice(0, 8)}`;
   const buttons = JSON.stringify({ side1: "monitor", side2: "scan", top: "none", emergency: "emergency-alarm" });
   await env.DB.batch([
     env.DB.prepare(
@@ -80,9 +80,6 @@ async function makeTenant(label: string): Promise<Tenant & { cookies: Record<Rol
     env.DB.prepare("INSERT INTO rules (id, account_id, name, priority) VALUES (?, ?, 'Matrix rule', 1)").bind(ruleId, accountId),
     env.DB.prepare("INSERT INTO rule_profiles (rule_id, profile_id, position) VALUES (?, ?, 1)").bind(ruleId, profileId),
     env.DB.prepare("INSERT INTO rule_sets (account_id, version) VALUES (?, 1)").bind(accountId),
-    env.DB.prepare(
-      "INSERT INTO devices (uid, org_id, account_id, brand, model, secret_hash) VALUES (?, ?, ?, 'Northwind', 'XR-7', 'x')",
-    ).bind(deviceUid, childOrgId, accountId),
     env.DB.prepare("INSERT INTO revisions (id, account_id, number, content_hash, content) VALUES (?, ?, 1, 'x', '{}')").bind(
       revisionId,
       accountId,
@@ -91,6 +88,9 @@ async function makeTenant(label: string): Promise<Tenant & { cookies: Record<Rol
       `INSERT INTO deployments (id, account_id, org_id, number, revision_id, previous_revision_id, state, plan, switchover, targeted, created_by)
        VALUES (?, ?, ?, 1, ?, ?, 'running', '{"phases":[{"share":100,"successPercent":100,"successAction":"next","errorKind":"count","errorValue":1,"errorMinimum":0,"waitMinutes":0}]}', '{"mode":"delivery"}', 0, 'matrix')`,
     ).bind(deploymentId, accountId, childOrgId, revisionId, revisionId),
+    env.DB.prepare(
+      "INSERT INTO devices (uid, org_id, account_id, brand, model, secret_hash) VALUES (?, ?, ?, 'Northwind', 'XR-7', 'x')",
+    ).bind(deviceUid, childOrgId, accountId),
   ]);
   const cookies = {} as Record<Role, string>;
   let userId = "";
@@ -111,8 +111,8 @@ async function makeTenant(label: string): Promise<Tenant & { cookies: Record<Rol
     profileId,
     ruleId,
     templateId,
-    deviceUid,
     deploymentId,
+    deviceUid,
     cookies,
   };
 }
@@ -194,8 +194,8 @@ describe("tenant isolation: another organization's owner, with this organization
           target.profileId,
           target.ruleId,
           target.templateId,
-          target.deviceUid,
           target.deploymentId,
+          target.deviceUid,
         ].some((id) => names.includes(id))
       )
         continue;

@@ -137,8 +137,13 @@ describe("organizations.add and update", () => {
   });
 
   it.each([
-    ["an empty name", { name: " ", kind: "customer" }, "name", "This field is required."],
-    ["a name too long", { name: "x".repeat(121), kind: "customer" }, "name", "Use at most 120 characters."],
+    ["an empty name", { name: " ", kind: "customer" }, "name", "Enter the organization name."],
+    [
+      "a name too long",
+      { name: "x".repeat(121), kind: "customer" },
+      "name",
+      "The organization name must be 120 characters or fewer.",
+    ],
     ["the vendor kind", { name: "Second Vendor", kind: "vendor" }, "kind", "Choose dealer or customer."],
   ])("refuses %s with a field message", async (_, input, field, message) => {
     const answer = await mutate("organizations.add", { parentId: dealer, ...input }, owner.cookie);
@@ -425,8 +430,13 @@ describe("invitations", () => {
   });
 
   it.each([
-    ["no email", { email: "" }, "email", "Enter your email address."],
-    ["a malformed email", { email: "not an email" }, "email", "Enter an email address like name@example.com, without spaces."],
+    ["no email", { email: "" }, "email", "Enter the email address of the person to invite."],
+    [
+      "a malformed email",
+      { email: "not an email" },
+      "email",
+      "Enter the person’s email address like name@example.com, without spaces.",
+    ],
     ["an unknown role", { email: "ok@example.com", role: "root" }, "role", "Choose a role from the list."],
   ])("refuses %s with a field message", async (_, input, field, message) => {
     const answer = await mutate("users.invite", { role: "viewer", orgId: dealer, ...input }, owner.cookie);
@@ -522,7 +532,7 @@ describe("settings pages without JavaScript", () => {
     );
     expect(bad.status).toBe(400);
     const badHtml = await bad.text();
-    expect(badHtml).toContain("This field is required.");
+    expect(badHtml).toContain("Enter the organization name.");
     expect(badHtml).toContain('aria-invalid="true"');
 
     const good = await postForm(

@@ -236,8 +236,11 @@ describe("/reset-password/:resetCode", () => {
       { password: "", passwordConfirmation: "" },
       { password: "Enter your password.", passwordConfirmation: "Type the password again." },
     ],
-    [{ password: "short", passwordConfirmation: "short" }, { password: "Use at least 8 characters." }],
-    [{ password: "x".repeat(257), passwordConfirmation: "x".repeat(257) }, { password: "Use at most 256 characters." }],
+    [{ password: "short", passwordConfirmation: "short" }, { password: "The password must be at least 8 characters." }],
+    [
+      { password: "x".repeat(257), passwordConfirmation: "x".repeat(257) },
+      { password: "The password must be 256 characters or fewer." },
+    ],
     [
       { password: "Password123", passwordConfirmation: "Password123" },
       { password: "This password is too common. Choose one that is harder to guess." },

@@ -18,10 +18,10 @@ export type Tenant = {
   profileId: string;
   ruleId: string;
   templateId: string;
-  /** A radio of childOrgId assigned to accountId (one of its 2 seats). */
-  deviceUid: string;
   /** A running deployment of accountId (revision 1, which is also its "previous" one). */
   deploymentId: string;
+  /** A radio of childOrgId assigned to accountId (one of its 2 seats). */
+  deviceUid: string;
 };
 
 const matrixButtons = { side1: "monitor", side2: "scan", top: "none", emergency: "emergency-alarm" };
@@ -44,6 +44,12 @@ export const procedureSamples: Record<string, (t: Tenant) => unknown> = {
   "accounts.getConfiguredEntitiesSummary": (t) => ({ accountId: t.accountId }),
   "accounts.getLastConfigurationActivity": (t) => ({ accountId: t.accountId }),
   "devices.getConfiguredDeviceCounts": (t) => ({ accountId: t.accountId }),
+  // Commands to the tenant's radio (a ping, or a command id that is not there).
+  "commands.list": (t) => ({ uid: t.deviceUid, accountId: t.accountId }),
+  "commands.get": (t) => ({ uid: t.deviceUid, id: "00000000-0000-4000-8000-000000000000", accountId: t.accountId }),
+  "commands.send": (t) => ({ uid: t.deviceUid, accountId: t.accountId, type: "ping" }),
+  "commands.cancel": (t) => ({ uid: t.deviceUid, id: "00000000-0000-4000-8000-000000000000", accountId: t.accountId }),
+  "commands.sendBulk": (t) => ({ accountId: t.accountId, selection: { filter: {} }, type: "ping" }),
   "devices.seats": (t) => ({ accountId: t.accountId }),
   "devices.list": (t) => ({ accountId: t.accountId }),
   "devices.filterOptions": (t) => ({ accountId: t.accountId }),

@@ -21,9 +21,13 @@ function decode(text: string): string {
   );
 }
 
-/** The texts of the page's alerts (field errors and whole-step messages), as a user hears them. */
+/**
+ * The messages of the page's error summary (field errors and whole-step messages), as a user
+ * hears them: the summary is the one alert, and it takes the focus.
+ */
 function alerts(html: string): string[] {
-  return [...html.matchAll(/role="alert"[^>]*>([^<]*)</g)].map((m) => decode(m[1] ?? ""));
+  const summary = /<div role="alert">([\s\S]*?)<\/div><\/div>/.exec(html)?.[1] ?? "";
+  return [...summary.matchAll(/<(?:p class="mt-2"|a href="#[^"]*"[^>]*)>([^<]*)</g)].map((m) => decode(m[1] ?? ""));
 }
 
 /** The first <input name=…> tag on the page ("" when there is none). */
@@ -128,7 +132,11 @@ describe("the email step", () => {
     expect(inputValue(html, "email")).toBe(email.trim());
     const describedBy = /aria-describedby="([^"]+)"/.exec(inputTag(html, "email"))?.[1];
     expect(inputTag(html, "email")).toContain('aria-invalid="true"');
-    expect(html).toContain(`<p id="${describedBy}" role="alert"`);
+    expect(html).toContain(`<p id="${describedBy}" class="text-sm font-medium text-red-700">`);
+    // The summary links to the field, takes the focus, and the title starts with "Error: ".
+    expect(html).toContain('<a href="#field-email"');
+    expect(html).toContain('autofocus=""');
+    expect(html).toMatch(/<title>Error: /);
   });
 
   it("shows the messages in the visitor's language", async () => {

@@ -240,7 +240,12 @@ describe("changing the password", () => {
   });
 
   it.each([
-    ["too short", { newPassword: "short", confirmPassword: "short" }, "newPassword", "Use at least 8 characters."],
+    [
+      "too short",
+      { newPassword: "short", confirmPassword: "short" },
+      "newPassword",
+      "The password must be at least 8 characters.",
+    ],
     ["too common", { newPassword: "password123", confirmPassword: "password123" }, "newPassword", "too common"],
     ["not confirmed", { newPassword: NEW_PASSWORD, confirmPassword: "" }, "confirmPassword", "Type the password again."],
     ["confirmed wrongly", { newPassword: NEW_PASSWORD, confirmPassword: `${NEW_PASSWORD}x` }, "confirmPassword", "do not match"],
@@ -248,7 +253,7 @@ describe("changing the password", () => {
       "missing the current one",
       { currentPassword: "", newPassword: NEW_PASSWORD, confirmPassword: NEW_PASSWORD },
       "currentPassword",
-      "Enter your password.",
+      "Enter your current password.",
     ],
     [
       "the same as before",

@@ -160,8 +160,8 @@ describe("sites and locations procedures", () => {
       cookies.owner,
     );
     expect(bad.code).toBe("BAD_REQUEST");
-    expect(bad.fieldErrors?.name).toEqual(["This field is required."]);
-    expect(bad.fieldErrors?.address).toEqual(["Use at most 300 characters."]);
+    expect(bad.fieldErrors?.name).toEqual(["Enter a site name."]);
+    expect(bad.fieldErrors?.address).toEqual(["The address must be 300 characters or fewer."]);
     expect(bad.fieldErrors?.timezone).toEqual(["Choose a time zone from the list."]);
 
     const duplicate = await mutate("sites.add", { accountId, name: "north DEPOT" }, cookies.owner);
@@ -468,7 +468,11 @@ describe("sites and locations screens (without JavaScript)", () => {
     const bad = await post(`${base()}/sites/add`, cookies.configurator, { name: "", address: "Typed address", timezone: "" });
     expect(bad.status).toBe(400);
     const html = await bad.text();
-    expect(html).toContain("This field is required.");
+    // GOV.UK: "Error: " before the title, a summary that takes the focus and links to the field.
+    expect(html).toMatch(/<title>Error: Add site · /);
+    expect(html).toMatch(/<div data-error-summary="" tabindex="-1" autofocus=""/);
+    expect(html).toContain('<a href="#field-name" class="font-semibold text-red-800 underline">Enter a site name.</a>');
+    expect(html).toContain('id="field-name"');
     expect(html).toContain('value="Typed address"');
 
     const response = await post(`${base()}/sites/add`, cookies.configurator, {

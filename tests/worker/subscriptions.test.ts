@@ -141,9 +141,9 @@ describe("subscriptions", () => {
     );
     expect(answer.error?.code).toBe(CODES.BAD_REQUEST);
     expect(answer.error?.data.fieldErrors).toMatchObject({
-      plan: ["This field is required."],
+      plan: ["Enter the plan’s name."],
       quantity: ["Enter at least 1 seat."],
-      startsAt: ["Enter a valid date."],
+      startsAt: ["The start date must be a real date, like 2026-03-31."],
     });
     const backwards = await mutate(
       "subscriptions.add",
@@ -530,8 +530,8 @@ describe("screens", () => {
     const missing = await postForm(path, { accountId: "", quantity: "" }, { Cookie: owner });
     expect(missing.status).toBe(400);
     const missingHtml = await missing.text();
-    expect(missingHtml).toContain("Choose one from the list.");
-    expect(missingHtml).toContain("This field is required.");
+    expect(missingHtml).toContain("Choose the account that gets the seats.");
+    expect(missingHtml).toContain("Enter the number of seats.");
     const done = await postForm(path, { accountId: busAccount, quantity: "4" }, { Cookie: owner });
     expect(done.status).toBe(303);
     expect(done.headers.get("Location")).toBe(`/settings/subscriptions?orgId=${customer}`);
@@ -559,7 +559,7 @@ describe("screens", () => {
     );
     expect(bad.status).toBe(400);
     const html = await bad.text();
-    expect(html).toContain("This field is required.");
+    expect(html).toContain("Enter the plan’s name.");
     expect(html).toContain("Enter a whole number of seats.");
     const good = await postForm(
       "/settings/subscriptions/add",

@@ -1,7 +1,7 @@
 import type React from "react";
 import { createElement } from "react";
 import { renderToString } from "react-dom/server.edge";
-import { pickMessages } from "@/server/i18n/i18n";
+import { hasTranslation, pickMessages } from "@/server/i18n/i18n";
 import { usePage } from "@/server/render/page-context";
 import { type IslandName, type IslandProps, islands } from "../registry";
 import { serializeProps } from "./props";
@@ -20,7 +20,13 @@ export function Island<N extends IslandName>({ name, props }: Props<N>) {
   const page = usePage();
   const id = page.islands.add(name);
   const definition = islands[name];
-  const fullProps: Record<string, unknown> = { ...props, messages: pickMessages(page.t, definition.messageKeys) };
+  // The registry pairs each island with its props type; the optional hook reads them as such.
+  const propKeys = (definition as { propMessageKeys?: (p: typeof props) => string[] }).propMessageKeys?.(props) ?? [];
+  const keys = [
+    ...definition.messageKeys,
+    ...propKeys.filter((key) => hasTranslation(page.language, key, page.settings.brandNamespace)),
+  ];
+  const fullProps: Record<string, unknown> = { ...props, messages: pickMessages(page.t, keys) };
   const json = serializeProps(name, fullProps);
   // The registry pairs each component with its props type; here they meet as plain JSON.
   const component = definition.component as React.ComponentType<Record<string, unknown>>;

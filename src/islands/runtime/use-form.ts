@@ -1,5 +1,7 @@
 import { type FormEvent, useCallback, useRef, useState } from "react";
 import { flushSync } from "react-dom";
+import { type ErrorSummaryTexts, errorSummaryKeys, focusErrorSummary } from "@/ui/error-summary";
+import { type Messages, translate } from "./messages";
 import { showToast } from "./shell-events";
 
 /** Field name → message (already translated), "form" for the whole form. */
@@ -13,6 +15,8 @@ type Options = {
   validate?: (values: Record<string, string>) => FieldErrors;
   /** Shown when the request itself fails (offline, server down). */
   networkErrorText: string;
+  /** The errors of a post the server answered without JavaScript; they stand until the first submit here. */
+  initialErrors?: FieldErrors;
 };
 
 function valuesOf(form: HTMLFormElement): Record<string, string> {
@@ -21,15 +25,26 @@ function valuesOf(form: HTMLFormElement): Record<string, string> {
   return values;
 }
 
+/** The error summary's words from an island's messages (declare `formMessageKeys` in its registry entry). */
+export function summaryTexts(messages: Messages): ErrorSummaryTexts {
+  return { title: translate(messages, "errorSummary.title"), titlePrefix: translate(messages, "errorSummary.titlePrefix") };
+}
+
+/** The translation keys every form island declares: its error summary's. */
+export const formMessageKeys = errorSummaryKeys;
+
 /**
  * Progressive enhancement of a server form (DESIGN.md §1): the same <form method="post">
  * that works without JavaScript, validated on submit first and then on every change (spec §5),
- * posted in the background with a pending state; errors appear inline without a reload and
- * nothing typed is lost; success follows the server's redirect, whose flash becomes a toast.
+ * posted in the background with a pending state; errors appear in the form's error summary
+ * (which takes the focus) and under their fields without a reload, and nothing typed is lost;
+ * success follows the server's redirect, whose flash becomes a toast.
  */
-export function useEnhancedForm({ validate, networkErrorText }: Options) {
-  const [errors, setErrors] = useState<FieldErrors>({});
+export function useEnhancedForm({ validate, networkErrorText, initialErrors = {} }: Options) {
+  const [errors, setErrors] = useState<FieldErrors>(initialErrors);
   const [pending, setPending] = useState(false);
+  // The server's errors are shown (and focused by autofocus) until the first submit here.
+  const [fromServer, setFromServer] = useState(Object.keys(initialErrors).length > 0);
   const submitted = useRef(false);
 
   const onChange = useCallback(
@@ -47,10 +62,13 @@ export function useEnhancedForm({ validate, networkErrorText }: Options) {
       const form = event.currentTarget;
       const values = valuesOf(form);
       const clientErrors = validate?.(values) ?? {};
-      // Rendered at once, so the first invalid field can take the focus right below.
-      flushSync(() => setErrors(clientErrors));
+      // Rendered at once, so the summary can take the focus right below.
+      flushSync(() => {
+        setFromServer(false);
+        setErrors(clientErrors);
+      });
       if (Object.keys(clientErrors).length > 0) {
-        form.querySelector<HTMLElement>("[aria-invalid=true]")?.focus();
+        focusErrorSummary(form);
         return;
       }
       setPending(true);
@@ -65,8 +83,13 @@ export function useEnhancedForm({ validate, networkErrorText }: Options) {
           location.assign(reply.redirect);
           return; // stay pending while the browser navigates
         }
-        setErrors(reply.errors);
-        if (reply.errors.form) showToast("error", reply.errors.form);
+        flushSync(() => {
+          setPending(false);
+          setErrors(reply.errors);
+        });
+        // A form without a summary (one button in a list row) says it in a toast.
+        if (!focusErrorSummary(form) && reply.errors.form) showToast("error", reply.errors.form);
+        return;
       } catch {
         showToast("error", networkErrorText);
       }
@@ -75,5 +98,5 @@ export function useEnhancedForm({ validate, networkErrorText }: Options) {
     [pending, validate, networkErrorText],
   );
 
-  return { errors, pending, onSubmit, onChange };
+  return { errors, pending, onSubmit, onChange, fromServer };
 }

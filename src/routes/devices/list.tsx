@@ -8,6 +8,7 @@ import { Button, ButtonLink, buttonClass } from "@/ui/button";
 import { EmptyState } from "@/ui/empty-state";
 import { SelectField } from "@/ui/field";
 import { FormAlert } from "@/ui/form-alert";
+import { bulkHref } from "../commands/paths";
 import { type ActionResult, definePage, type PageProps, type RouteContext } from "../types";
 import { DeviceFrame } from "./frame";
 import { type DevicesQuery, filterFieldNames, filterOf, parseDevicesQuery, queryString } from "./list-query";
@@ -175,6 +176,7 @@ function BulkControls({ data }: { data: Data }) {
           { value: "addTag", label: text("devices.bulk.addTag") },
           { value: "removeTag", label: text("devices.bulk.removeTag") },
           { value: "assign", label: text("devices.bulk.assign") },
+          { value: "command", label: text("devices.bulk.sendCommand") },
         ]}
       />
       <div className="flex flex-col gap-1">
@@ -343,6 +345,14 @@ async function bulkAction(c: RouteContext, frame: Frame): Promise<ActionResult> 
   try {
     if (one("scope") !== "all" && uids.length === 0)
       return { ok: false, status: 400, form: { values, errors: { form: "devices.bulk.noneSelected" } } };
+    // A command goes on to its own form (issue 13), carrying the selection or the filter.
+    if (values.bulkAction === "command") {
+      const chosen =
+        one("scope") === "all"
+          ? queryString(query, { after: "" })
+          : `?${uids.map((uid) => `uid=${encodeURIComponent(uid)}`).join("&")}`;
+      return { ok: true, redirect: bulkHref(frame.accountId ? { accountId: frame.accountId } : {}, chosen) };
+    }
     const caller = api(c);
     if (values.bulkAction === "assign") {
       const { changed } = await caller.devices.bulkAssign({ ...scope, selection, target: { accountId: values.target || null } });

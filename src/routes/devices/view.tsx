@@ -6,6 +6,7 @@ import type { ActivityEntry } from "@/server/data/activity-logs";
 import type { Device } from "@/server/data/devices";
 import { usePage } from "@/server/render/page-context";
 import { ButtonLink } from "@/ui/button";
+import { DeviceCommandLinks } from "../commands/device-links";
 import { definePage, type PageProps, type RouteContext } from "../types";
 import { DeviceFrame } from "./frame";
 import { LastSeen, placeOf } from "./list";
@@ -157,6 +158,7 @@ function ViewDevice({ data }: PageProps<Data>) {
           <EffectiveConfiguration effective={effective} />
         </section>
       </div>
+      <DeviceCommandLinks accountId={frame.accountId} uid={device.uid} canSend={canManage && device.status === "active"} />
       <section className="mt-6">
         <h2 className="mb-2 text-lg font-semibold text-slate-900">{t("devices.view.activity")}</h2>
         {activity.length === 0 ? (

@@ -4,7 +4,6 @@ import { isProfileType, type ProfileType, profileDefaults, profileForms, type ty
 import type { FieldSpec, FormSpec } from "@/schema/profiles/form-spec";
 import type { Translate } from "@/server/i18n/i18n";
 import { usePage } from "@/server/render/page-context";
-import { translatedErrors } from "../accounts/form-errors";
 import { postedValues } from "../settings/procedure-refusal";
 import type { ActionResult, FormState, RouteContext } from "../types";
 import { fieldOfIssue, modelFromPost, modelFromSettings, settingsFromPost, withBlankRow } from "./form-values";
@@ -37,6 +36,30 @@ export function translateSpec(spec: FormSpec, t: Translate): FormSpec {
 }
 
 export type StoredProfile = { name: string; version: number; settings: unknown };
+
+/**
+ * The errors in the page's language; a blank or unknown setting's message names it by its
+ * label ("Fill in “Receive (MHz)”."), as the island's own checks do.
+ */
+function namedErrors(errors: Record<string, string> | undefined, spec: FormSpec, t: Translate): Record<string, string> {
+  const labelOf = (field: string): string | undefined => {
+    const own = spec.fields.find((f) => f.name === field);
+    const rows = spec.rows;
+    const column =
+      rows && field.startsWith(`${rows.name}.`) ? rows.columns.find((c) => c.name === field.split(".").at(-1)) : undefined;
+    const label = (own ?? column)?.label;
+    return label ? String(t(label)) : undefined;
+  };
+  const named: Record<string, string> = {};
+  for (const [field, key] of Object.entries(errors ?? {})) {
+    const label = labelOf(field);
+    if (label && key === "validation.Required") named[field] = String(t("validation.fields.setting.required", { field: label }));
+    else if (label && key === "validation.ChooseOne")
+      named[field] = String(t("validation.fields.setting.choose", { field: label }));
+    else named[field] = String(t(key));
+  }
+  return named;
+}
 
 /**
  * The profile form of a type, for adding (from the type's defaults or a template's settings)
@@ -83,7 +106,7 @@ export function ProfileEditor({
         version: form?.values.version ?? (stored ? String(stored.version) : undefined),
         spec: translateSpec(spec, t),
         model,
-        errors: translatedErrors(form?.errors, t),
+        errors: namedErrors(form?.errors, spec, t),
       }}
     />
   );

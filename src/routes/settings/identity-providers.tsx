@@ -147,7 +147,14 @@ function providerFields(
   const text = (key: string) => String(t(key));
   return [
     organization,
-    { kind: "text", name: "name", label: text("identityProviders.name"), value: values.name ?? "", rule: "name" },
+    {
+      kind: "text",
+      name: "name",
+      label: text("identityProviders.name"),
+      value: values.name ?? "",
+      rule: "name",
+      subject: "identityProviderName",
+    },
     {
       kind: "url",
       name: "issuer",

@@ -42,6 +42,7 @@ function AddOrganization({ data, form }: PageProps<Data>) {
                 label: String(t("organizations.fields.name")),
                 value: values.name ?? "",
                 rule: "name",
+                subject: "organizationName",
                 autoComplete: "organization",
               },
               {

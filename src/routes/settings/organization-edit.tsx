@@ -38,6 +38,7 @@ function EditOrganization({ data, form }: PageProps<Data>) {
               label: String(t("organizations.fields.name")),
               value: values.name ?? data.name,
               rule: "name",
+              subject: "organizationName",
               autoComplete: "organization",
             },
           ],

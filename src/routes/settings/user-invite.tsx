@@ -32,6 +32,7 @@ function InviteUser({ data, form }: PageProps<Data>) {
               label: String(t("users.fields.email")),
               value: values.email ?? "",
               rule: "email",
+              subject: "inviteEmail",
               autoComplete: "off",
             },
             {

@@ -8,6 +8,7 @@ import { FormAlert } from "@/ui/form-alert";
 import { PageHeader } from "@/ui/page-header";
 import { postedValues } from "../settings/procedure-refusal";
 import { type ActionResult, definePage, type PageProps, type RouteContext } from "../types";
+import { memoryFrom } from "./answer-commands";
 import { type RadioDisplay, type SimulatorStep, simulate } from "./radio-session";
 
 const steps: SimulatorStep[] = ["check-in", "accept", "fail", "reject", "delay"];
@@ -38,6 +39,11 @@ function Screen({ display }: { display: RadioDisplay }) {
       <h2 id="screen-heading" className="mb-2 text-base font-bold text-green-100">
         {display.uid}
       </h2>
+      {display.memory?.stunned && (
+        <p className="mb-2 rounded bg-red-700 px-2 py-1 font-bold text-white" data-testid="radio-stunned">
+          {t("simulator.stunned")}
+        </p>
+      )}
       <p data-testid="radio-revision">
         {check?.desiredRevision
           ? t(runningIsDesired ? "simulator.runningRevision" : "simulator.desiredRevision", {
@@ -67,7 +73,35 @@ function Screen({ display }: { display: RadioDisplay }) {
         </div>
         <div>
           <dt className="inline text-green-400">{t("simulator.messages")}: </dt>
-          <dd className="inline">{t("simulator.noMessages")}</dd>
+          <dd className="inline" data-testid="radio-messages">
+            {display.memory?.messages.length
+              ? display.memory.messages.map((text, i) => (
+                  // biome-ignore lint/suspicious/noArrayIndexKey: display lines have no identity; the same text may repeat
+                  <span key={`${i + 1}-${text}`} className="block text-green-100">
+                    ✉ {text}
+                  </span>
+                ))
+              : t("simulator.noMessages")}
+          </dd>
+        </div>
+        <div>
+          <dt className="inline text-green-400">{t("simulator.commands")}: </dt>
+          <dd className="inline" data-testid="radio-commands">
+            {display.memory?.answered.length
+              ? display.memory.answered.map((a, i) => (
+                  // biome-ignore lint/suspicious/noArrayIndexKey: display lines have no identity; the same command type may repeat
+                  <span key={`${i + 1}-${a.type}`} className="block">
+                    {a.beep
+                      ? t("simulator.beep", {
+                          seconds: a.beep.seconds,
+                          latitude: a.beep.latitude.toFixed(5),
+                          longitude: a.beep.longitude.toFixed(5),
+                        })
+                      : t("simulator.answered", { type: t(`commands.types.${a.type}`), state: t(`commands.states.${a.state}`) })}
+                  </span>
+                ))
+              : t("simulator.noCommands")}
+          </dd>
         </div>
         {check?.redirect && (
           <div>
@@ -143,6 +177,12 @@ function Simulator({ data, form }: PageProps<Data>) {
             <input type="hidden" name="secret" value={values.secret ?? ""} />
             <input type="hidden" name="running" value={display.running} />
             <input type="hidden" name="deploymentId" value={deployment?.id ?? ""} />
+            <input type="hidden" name="stunned" value={display.memory?.stunned ? "1" : ""} />
+            <input
+              type="hidden"
+              name="memory"
+              value={JSON.stringify({ messages: display.memory?.messages ?? [], answered: display.memory?.answered ?? [] })}
+            />
             <Screen display={display} />
             {offer && deployment && (
               <div className="rounded-lg border border-amber-300 bg-amber-50 p-4" data-testid="radio-offer">
@@ -210,6 +250,7 @@ async function step(c: RouteContext): Promise<ActionResult> {
     running: (posted.running ?? "").slice(0, 64),
     step: chosen,
     deploymentId: (posted.deploymentId ?? "").slice(0, 64),
+    memory: memoryFrom({ stunned: posted.stunned, memory: (posted.memory ?? "").slice(0, 8000) }),
   });
   return {
     ok: false,

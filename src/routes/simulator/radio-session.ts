@@ -1,5 +1,6 @@
 import { deviceProtocol } from "@/server/fleet/device-protocol";
 import type { RouteContext } from "../types";
+import { answerCommands, type RadioCommand, type RadioMemory } from "./answer-commands";
 
 /**
  * The no-JavaScript simulator talks to the device protocol exactly as a radio does, through
@@ -25,6 +26,8 @@ export type RadioDisplay = {
   config?: { network: Record<string, unknown>; profiles: Record<string, { name: string; settings: unknown }> } | null;
   /** The revision the simulated radio runs (what it reports). */
   running: string;
+  /** Commands answered, messages shown, stunned or not (issue 13). */
+  memory?: RadioMemory;
   log: string[];
 };
 
@@ -56,7 +59,7 @@ export type SimulatorStep = "check-in" | "accept" | "fail" | "reject" | "delay";
 /** One click of the simulator: a report (if any), then a check-in and the config it points at. */
 export async function simulate(
   c: RouteContext,
-  input: { uid: string; secret: string; running: string; step: SimulatorStep; deploymentId: string },
+  input: { uid: string; secret: string; running: string; step: SimulatorStep; deploymentId: string; memory?: RadioMemory },
 ): Promise<RadioDisplay> {
   const log: string[] = [];
   let running = input.running;
@@ -94,6 +97,16 @@ export async function simulate(
     };
   }
   const body = checkIn.json as unknown as NonNullable<RadioDisplay["checkIn"]>;
+  const memory = await answerCommands(
+    ((checkIn.json.commands ?? []) as RadioCommand[]).slice(0, 10),
+    input.memory ?? { stunned: false, messages: [], answered: [] },
+    async (id, report) => {
+      const answer = await call(c, input.uid, input.secret, `/commands/${encodeURIComponent(id)}/status`, report);
+      log.push(`command ${id.slice(0, 8)} ${String(report.state)} → ${answer.status}`);
+      return answer;
+    },
+    running,
+  );
   if (input.step === "accept" && body.deployment && body.deployment.id === input.deploymentId) {
     running = body.deployment.revision.id;
     await call(c, input.uid, input.secret, "/check-in", { reportedRevision: running });
@@ -106,6 +119,7 @@ export async function simulate(
     checkIn: body,
     config: (config.json?.config as RadioDisplay["config"]) ?? null,
     running,
+    memory,
     log,
   };
 }

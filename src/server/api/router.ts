@@ -1,5 +1,6 @@
 import { accountsRouter } from "./routers/accounts";
 import { activityLogsRouter } from "./routers/activity-logs";
+import { commandsRouter } from "./routers/commands";
 import { deploymentsRouter } from "./routers/deployments";
 import { devicesRouter } from "./routers/devices";
 import { identityProvidersRouter } from "./routers/identity-providers";
@@ -16,6 +17,7 @@ import { createCallerFactory, router } from "./trpc";
 export const appRouter = router({
   accounts: accountsRouter,
   activityLogs: activityLogsRouter,
+  commands: commandsRouter,
   deployments: deploymentsRouter,
   devices: devicesRouter,
   identityProviders: identityProvidersRouter,

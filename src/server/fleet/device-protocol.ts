@@ -4,6 +4,7 @@ import { progressOf, reportStates, terminalStates } from "@/schema/fleet/deploym
 import { desiredConfig } from "@/schema/fleet/desired-config";
 import { includes, isFinal, phaseOfBucket } from "@/schema/fleet/desired-deployment";
 import type { D1PreparedStatement } from "../cloudflare";
+import { markSentStatement } from "../data/commands";
 import { batch } from "../data/db";
 import { findDeployment, nextStepDue, upsertReportStatement } from "../data/deployments";
 import {
@@ -15,6 +16,8 @@ import {
 } from "../data/device-checkins";
 import { revisionContent } from "../data/revisions";
 import type { AppEnv } from "../env";
+import { rearmCommandClockOnce } from "./command-clock";
+import { commandForRadio, reportCommand } from "./command-reports";
 import { armClock } from "./deployment-clock";
 import { evaluateThresholds } from "./deployment-engine";
 import { shardOf } from "./live";
@@ -94,7 +97,7 @@ async function authenticate(
   // Hash compared even for unknown radios, so the answer takes the same time.
   const matches = sameText(hash, radio?.secret_hash ?? "0".repeat(64));
   if (!radio || !matches || radio.status !== "active") return null;
-  return radioState(radio, loaded.deployments, loaded.reports);
+  return radioState(radio, loaded.deployments, loaded.reports, loaded.commands);
 }
 
 /** A JSON body of at most MAX_BODY_BYTES, or a failure. An empty body is `{}`. */
@@ -186,6 +189,9 @@ const json = (body: unknown, init: { status?: number; headers?: Record<string, s
 
 export const deviceProtocol = new Hono<AppEnv>();
 
+// The same for the command clock (issue 13): expired commands marked, the next expiry armed.
+deviceProtocol.use(rearmCommandClockOnce);
+
 // workerd forgets Durable Object alarms across a restart (TOOLCHAIN.md): the first radio call
 // an isolate serves re-arms the deployment clock for the next due step, if there is one.
 let clockChecked = false;
@@ -217,14 +223,16 @@ deviceProtocol.post("/check-in", async (c) => {
   if (write) writes.push(write);
   if (parsed.data.redirectAccepted && redirectOf(state.radio))
     writes.push(confirmRedirectStatement(c.env.DB, state.radio.uid, at.toISOString()));
+  // Commands handed over now are sent (a check-in with none writes nothing for them).
+  const handed = state.commands.filter((command) => command.state === "queued").map((command) => command.id);
+  if (handed.length) writes.push(markSentStatement(c.env.DB, handed, at.toISOString()));
   await batch(c.env.DB, writes);
   return json({
     uid: state.radio.uid,
     desiredRevision: state.desired ? { id: state.desired.revisionId, number: state.desired.revisionNumber } : null,
     configEtag: state.etag,
     deployment: deploymentView(state),
-    // The commands issue fills this queue; until then it is always empty.
-    commands: [],
+    commands: state.commands.map(commandForRadio),
     redirect: redirectOf(state.radio),
     pollSeconds: pollSeconds(busy(state)),
     connect: "/device/v1/connect",
@@ -307,11 +315,13 @@ deviceProtocol.post("/deployments/:id/status", async (c) => {
   return json({ deploymentId: deployment.id, state: report.state, changed: true });
 });
 
-// Commands arrive with their own issue (see docs/device-protocol.md): a clear answer until then.
 deviceProtocol.post("/commands/:id/status", async (c) => {
   const state = await authenticate(c);
   if (!state) return unauthorized();
-  return failure({ status: 404, code: "NOT_IMPLEMENTED", message: "Commands are not available on this server yet." });
+  const body = await jsonBody(c.req.raw);
+  if (isFail(body)) return failure(body);
+  const answer = await reportCommand(c.env.DB, state.radio.uid, c.req.param("id"), body);
+  return answer.ok ? json(answer.body) : failure(answer.fail);
 });
 
 deviceProtocol.get("/connect", async (c) => {

@@ -59,6 +59,7 @@ export class DeviceShard {
   }
 
   private notify(accountId: string, message: LiveMessage): number {
+    if (message.type === "commands-queued") return this.wake(message.uids);
     const text = JSON.stringify(message);
     const sockets =
       message.type === "command-queued"
@@ -74,6 +75,22 @@ export class DeviceShard {
         sent++;
       } catch {
         // Closed under us: the close handler tidies up.
+      }
+    }
+    return sent;
+  }
+
+  /** Tells each connected radio of the list that commands wait for it (it checks in to fetch them). */
+  private wake(uids: string[]): number {
+    let sent = 0;
+    for (const uid of uids) {
+      for (const socket of this.ctx.getWebSockets(`radio:${uid}`)) {
+        try {
+          socket.send(JSON.stringify({ type: "command-queued", uid }));
+          sent++;
+        } catch {
+          // Closed under us: the radio gets its commands at its next check-in.
+        }
       }
     }
     return sent;

@@ -21,7 +21,9 @@ export function shardOf(uid: string): number {
  */
 export type LiveMessage =
   | { type: "check-in"; reason: "deployment" | "pause" | "cancel"; deploymentId: string; upToBucket?: number }
-  | { type: "command-queued"; uid: string; commandId: string };
+  | { type: "command-queued"; uid: string; commandId: string }
+  /** Commands were queued for these radios (one message per shard, however many radios): each connected one checks in. */
+  | { type: "commands-queued"; uids: string[] };
 
 /** Tells every shard once; a shard that cannot be reached is logged, never fails the caller. */
 export async function notifyShards(env: Env, accountId: string, message: LiveMessage): Promise<void> {

@@ -1,6 +1,7 @@
 import { attributesKey, fingerprint } from "@/schema/fleet/desired-config";
 import { desiredDeployment } from "@/schema/fleet/desired-deployment";
 import type { MatchableDevice } from "@/schema/rules";
+import { type Command, toCommands, waitingCommandsStatement } from "../data/commands";
 import type { Db } from "../data/db";
 import {
   type Deployment,
@@ -27,6 +28,8 @@ export type RadioState = {
   /** The attributes changed and the desired deployment is newer: the radio takes them now. */
   takesNewAttributes: boolean;
   etag: string;
+  /** The radio's waiting commands, in queue order (issue 13), read in the same round trip. */
+  commands: Command[];
 };
 
 function tagsOf(json: string): string[] {
@@ -41,20 +44,28 @@ function tagsOf(json: string): string[] {
 export async function loadRadio(
   db: Db,
   uid: string,
-): Promise<{ radio: RadioRow | null; deployments: Deployment[]; reports: Map<string, DeviceReport> }> {
-  const [radio, deployments, reports] = await db.batch([
+): Promise<{ radio: RadioRow | null; deployments: Deployment[]; reports: Map<string, DeviceReport>; commands: Command[] }> {
+  const [radio, deployments, reports, commands] = await db.batch([
     radioStatement(db, uid),
     recentDeploymentsStatement(db, uid),
     reportsOfDeviceStatement(db, uid),
+    waitingCommandsStatement(db, uid),
   ]);
   return {
     radio: ((radio?.results ?? [])[0] as RadioRow | undefined) ?? null,
     deployments: ((deployments?.results ?? []) as Parameters<typeof toDeployment>[0][]).map(toDeployment),
     reports: toReports((reports?.results ?? []) as Parameters<typeof toReports>[0]),
+    // Past their expiry they are no longer the radio's to run (the sweep marks them).
+    commands: toCommands(commands?.results ?? []).filter((command) => command.state === "queued" || command.state === "sent"),
   };
 }
 
-export function radioState(radio: RadioRow, deployments: Deployment[], reports: Map<string, DeviceReport>): RadioState {
+export function radioState(
+  radio: RadioRow,
+  deployments: Deployment[],
+  reports: Map<string, DeviceReport>,
+  commands: Command[] = [],
+): RadioState {
   const candidates = radio.account_id ? deployments.filter((d) => d.accountId === radio.account_id) : [];
   const desired = desiredDeployment(
     candidates.map((d) => ({ ...d, shares: d.plan.phases.map((p) => p.share) })),
@@ -91,5 +102,6 @@ export function radioState(radio: RadioRow, deployments: Deployment[], reports: 
     attributes,
     takesNewAttributes: Boolean(changedAt) && newer && desired !== null,
     etag,
+    commands,
   };
 }

@@ -14,6 +14,8 @@ type RenderOptions = {
   /** Translation key of the page title. */
   title: string;
   status?: number;
+  /** The page shows a form's errors after a refused post: the title says so first. */
+  failed?: boolean;
   /** Kept for callers of old: toasts now load with the first one shown, on any page. */
   toaster?: boolean;
   body: ReactNode;
@@ -39,12 +41,18 @@ export function createPageContext(c: RouteContext): PageContext {
 }
 
 /** Renders a page inside the document shell and streams it. */
-export async function renderPage(c: RouteContext, { title, status = 200, body }: RenderOptions): Promise<Response> {
+export async function renderPage(
+  c: RouteContext,
+  { title, status = 200, failed = false, body }: RenderOptions,
+): Promise<Response> {
   const page = createPageContext(c);
   page.currentAccount = await currentAccountOf(c);
   const stream = await renderToReadableStream(
     <PageContextValue value={page}>
-      <Document title={String(page.t(title))} signedIn={c.get("user") !== null}>
+      <Document
+        title={`${failed ? String(page.t("errorSummary.titlePrefix")) : ""}${String(page.t(title))}`}
+        signedIn={c.get("user") !== null}
+      >
         {body}
       </Document>
     </PageContextValue>,

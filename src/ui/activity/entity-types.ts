@@ -13,6 +13,7 @@ export const accountEntityTypes = [
   "rule-order",
   "allocation",
   "deployment",
+  "command",
 ] as const;
 
 export const entityTypeKey = (type: string) => `activityLogs.entityTypes.${type}`;

@@ -65,7 +65,7 @@ export function EffectiveSettings({ effective, here }: { effective: Inherited<Ne
         {t("network.effective.heading")}
       </h2>
       <p className="mt-1 mb-3 text-sm text-slate-600">{t(`network.effective.lead.${here}`)}</p>
-      <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-sm">
+      <div className="relative overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-sm">
         <table className="min-w-full divide-y divide-slate-200 text-sm" data-effective>
           <caption className="sr-only">{t("network.effective.heading")}</caption>
           <thead className="bg-slate-50">

@@ -1,5 +1,6 @@
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
+import { requiredText } from "@/schema/field-messages";
 import { mergeSecrets, networkConfigInput, passphraseProblems, viewOf } from "@/schema/network-config";
 import type { D1Result } from "@/server/cloudflare";
 import {
@@ -21,7 +22,7 @@ import { type ApiContext, procedureWith, router, signedInProcedure } from "../tr
 import { accountSummaryProcedures } from "./account-summary";
 
 const id = z.string().min(1).max(64);
-const name = z.string().trim().min(1, "validation.Required").max(120, "validation.NameTooLong");
+const name = requiredText("accountName", 120);
 const level = z.enum(["essential", "advanced"]);
 const timezone = z
   .string()

@@ -1,5 +1,6 @@
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
+import { fieldMessage, requiredText } from "@/schema/field-messages";
 import type { D1Result } from "@/server/cloudflare";
 import { activityStatement, diffOf } from "@/server/data/activity-logs";
 import {
@@ -17,14 +18,14 @@ import { assertOrganizationInScope } from "../tenancy";
 import { type ApiContext, procedureWith, router } from "../trpc";
 
 const id = z.string().min(1).max(64);
-const name = z.string().trim().min(1, "validation.Required").max(120, "validation.NameTooLong");
+const name = requiredText("identityProviderName", 120);
 const LOCAL_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
 /** An OIDC issuer: https, or http on this machine (the local demo provider). No query or fragment. */
 export const issuer = z
   .string()
   .trim()
-  .min(1, "validation.Required")
+  .min(1, fieldMessage("issuer", "required"))
   .max(300, "validation.IssuerInvalid")
   .refine((value) => {
     try {
@@ -48,7 +49,7 @@ export const emailDomains = z
 const fields = {
   name,
   issuer,
-  clientId: z.string().trim().min(1, "validation.Required").max(200, "validation.ClientIdTooLong"),
+  clientId: z.string().trim().min(1, fieldMessage("clientId", "required")).max(200, "validation.ClientIdTooLong"),
   /** Write-only: empty on update keeps the stored secret. */
   clientSecret: z.string().trim().max(500, "validation.ClientSecretTooLong").default(""),
   emailDomains,

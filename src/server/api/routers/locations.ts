@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { chosenId, requiredText } from "@/schema/field-messages";
 import { mergeSecrets, networkConfigInput, type StoredNetworkConfig, viewOf } from "@/schema/network-config";
 import { type LevelConfig, mergeLevels } from "@/schema/network-inheritance";
 import type { D1Result } from "@/server/cloudflare";
@@ -26,9 +27,9 @@ import { siteInScope } from "./sites";
 
 const id = z.string().min(1).max(64);
 const version = z.number().int().min(1);
-const name = z.string().trim().min(1, "validation.Required").max(120, "validation.NameTooLong");
+const name = requiredText("locationName", 120);
 const description = z.string().trim().max(500, "validation.DescriptionTooLong");
-const siteId = z.string().min(1, "validation.ChooseOne").max(64, "validation.ChooseOne");
+const siteId = chosenId("siteId");
 
 /** How many sites a site picker offers (by name); an account with more picks from the site's own Locations tab. */
 export const SITE_OPTIONS_LIMIT = 1000;

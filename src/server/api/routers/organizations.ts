@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { requiredText } from "@/schema/field-messages";
 import { activityStatement, diffOf } from "@/server/data/activity-logs";
 import {
   findOrganization,
@@ -14,7 +15,7 @@ import { assertOrganizationInScope } from "../tenancy";
 import { type ApiContext, procedureWith, router, signedInProcedure } from "../trpc";
 
 const id = z.string().min(1).max(64);
-const name = z.string().trim().min(1, "validation.Required").max(120, "validation.NameTooLong");
+const name = requiredText("organizationName", 120);
 /** The vendor is the root of everything; below it one adds dealers and customers. */
 const childKind = z.enum(["dealer", "customer"], "validation.OrganizationKindRequired");
 

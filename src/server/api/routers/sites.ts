@@ -1,5 +1,6 @@
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
+import { requiredText } from "@/schema/field-messages";
 import { mergeSecrets, networkConfigInput, viewOf } from "@/schema/network-config";
 import type { D1Result } from "@/server/cloudflare";
 import { type Account, findAccountNetworkConfig } from "@/server/data/accounts";
@@ -25,7 +26,7 @@ import { type ApiContext, procedureWith, router, signedInProcedure } from "../tr
 
 const id = z.string().min(1).max(64);
 const version = z.number().int().min(1);
-const name = z.string().trim().min(1, "validation.Required").max(120, "validation.NameTooLong");
+const name = requiredText("siteName", 120);
 const address = z.string().trim().max(300, "validation.AddressTooLong");
 /** An IANA time zone, or null for the account's. */
 const timezone = z

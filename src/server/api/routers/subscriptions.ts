@@ -1,5 +1,6 @@
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
+import { chosenId, fieldMessage, optionalText, requiredText } from "@/schema/field-messages";
 import { effectiveStatus, subscriptionLimits, subscriptionStatuses, today } from "@/schema/subscriptions";
 import type { D1Result } from "@/server/cloudflare";
 import { listAccountNames, listAccounts } from "@/server/data/accounts";
@@ -44,27 +45,25 @@ import { type ApiContext, procedureWith, router } from "../trpc";
  */
 
 const id = z.string().min(1).max(64);
-const choice = z.string().min(1, "validation.ChooseOne").max(64, "validation.ChooseOne");
 const version = z.number().int().min(1);
 const seats = z
-  .number({ error: (issue) => (issue.input === undefined ? "validation.Required" : "validation.SeatsWholeNumber") })
+  .number({ error: (issue) => (issue.input === undefined ? fieldMessage("seats", "required") : "validation.SeatsWholeNumber") })
   .int("validation.SeatsWholeNumber")
   .min(1, "validation.SeatsTooFew")
   .max(subscriptionLimits.maxSeats, "validation.SeatsTooMany");
-const day = z.iso.date({
-  error: (issue) => (issue.input === undefined || issue.input === "" ? "validation.Required" : "validation.DateInvalid"),
-});
+/** A calendar day; `subject` names it in the messages (startDate, endDate). */
+const day = (subject: string) =>
+  z.iso.date({
+    error: (issue) =>
+      issue.input === undefined || issue.input === "" ? fieldMessage(subject, "required") : fieldMessage(subject, "invalid"),
+  });
 const subscriptionFields = {
-  plan: z
-    .string({ error: "validation.Required" })
-    .trim()
-    .min(1, "validation.Required")
-    .max(subscriptionLimits.planLength, "validation.PlanTooLong"),
+  plan: requiredText("plan", subscriptionLimits.planLength),
   quantity: seats,
-  startsAt: day,
-  endsAt: day.nullable().default(null),
-  status: z.enum(subscriptionStatuses, { error: "validation.ChooseOne" }).default("active"),
-  reference: z.string().trim().max(subscriptionLimits.referenceLength, "validation.ReferenceTooLong").default(""),
+  startsAt: day("startDate"),
+  endsAt: day("endDate").nullable().default(null),
+  status: z.enum(subscriptionStatuses, { error: fieldMessage("status", "required") }).default("active"),
+  reference: optionalText("reference", subscriptionLimits.referenceLength).default(""),
 };
 const endNotBeforeStart: [(value: { startsAt: string; endsAt: string | null }) => boolean, { path: string[]; error: string }] = [
   (value) => value.endsAt === null || value.endsAt >= value.startsAt,
@@ -204,7 +203,7 @@ export const subscriptionsRouter = router({
   }),
 
   add: managing
-    .input(z.object({ orgId: choice, ...subscriptionFields }).refine(...endNotBeforeStart))
+    .input(z.object({ orgId: chosenId("orgId"), ...subscriptionFields }).refine(...endNotBeforeStart))
     .mutation(async ({ ctx, input }) => {
       await assertOrganizationInScope(ctx, input.orgId);
       await assertIssuer(ctx, input.orgId);
@@ -343,7 +342,7 @@ export const subscriptionsRouter = router({
    * even when many people allocate at once (see allocateStatement).
    */
   allocate: managing
-    .input(z.object({ subscriptionId: choice, accountId: choice, quantity: seats }))
+    .input(z.object({ subscriptionId: chosenId("subscriptionId"), accountId: chosenId("accountId"), quantity: seats }))
     .mutation(async ({ ctx, input }) => {
       const subscription = await subscriptionInScope(ctx, input.subscriptionId);
       const account = await accountInScope(ctx, input.accountId);

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { fieldMessage } from "@/schema/field-messages";
 import { createInvitation } from "@/server/auth/invitations";
 import { grantableRoles, mayGrant, type Role, roles } from "@/server/auth/roles";
 import { activityStatement, diffOf } from "@/server/data/activity-logs";
@@ -33,9 +34,9 @@ const email = z
   .string()
   .trim()
   // Abort on an empty address: it needs one message, not also "invalid".
-  .min(1, { message: "validation.EmailRequired", abort: true })
-  .max(254, "validation.EmailInvalid")
-  .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, "validation.EmailInvalid");
+  .min(1, { message: fieldMessage("inviteEmail", "required"), abort: true })
+  .max(254, fieldMessage("inviteEmail", "invalid"))
+  .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, fieldMessage("inviteEmail", "invalid"));
 
 type Caller = Pick<ApiContext, "db" | "t" | "env" | "origin"> & { user: NonNullable<ApiContext["user"]> };
 

@@ -29,7 +29,14 @@ export function locationFields(t: Translate, sites: SiteOption[], values: Record
       value: chosen,
       options: chosen ? options : [{ value: "", label: text("locations.fields.chooseSite") }, ...options],
     },
-    { kind: "text", name: "name", label: text("locations.fields.name"), value: values.name ?? "", rule: "name" },
+    {
+      kind: "text",
+      name: "name",
+      label: text("locations.fields.name"),
+      value: values.name ?? "",
+      rule: "name",
+      subject: "locationName",
+    },
     {
       kind: "text",
       name: "description",

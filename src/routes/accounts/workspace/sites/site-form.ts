@@ -15,7 +15,7 @@ export function siteFields(t: Translate, accountTimezone: string, values: Record
   const text = (key: string, v: Record<string, unknown> = {}) => String(t(key, v));
   const zones = timeZoneOptions(values.timezone || undefined);
   return [
-    { kind: "text", name: "name", label: text("sites.fields.name"), value: values.name ?? "", rule: "name" },
+    { kind: "text", name: "name", label: text("sites.fields.name"), value: values.name ?? "", rule: "name", subject: "siteName" },
     {
       kind: "text",
       name: "address",
