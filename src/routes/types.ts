@@ -33,7 +33,7 @@ export type PageDefinition<Data = unknown> = {
   Component: (props: PageProps<Data>) => ReactNode;
   /** Handles the page's form, posted to the page's own URL. */
   action?: (c: RouteContext) => Promise<ActionResult>;
-  /** The page has islands that toast (forms), so it needs the toaster. */
+  /** Obsolete: the shell loads the toaster with the first toast on any page. Ignored; kept so routes of other branches compile. */
   toaster?: boolean;
   /**
    * The <title> when the route's own title key is not enough: a tab page names its thing and

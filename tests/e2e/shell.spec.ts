@@ -353,3 +353,112 @@ test.describe("on a phone", () => {
     expect(await (await page.request.get("/api/me")).json()).toEqual({ ok: false });
   });
 });
+
+test.describe("header menus by keyboard", () => {
+  test("the language menu closes on Escape, giving the focus back, and when the focus leaves", async ({ page }) => {
+    await page.goto("/");
+    const summary = page.getByLabel("Language: English");
+    const choice = page.getByRole("button", { name: "español - México" });
+    await summary.click();
+    await expect(choice).toBeVisible();
+    await choice.focus();
+    await page.keyboard.press("Escape");
+    await expect(choice).toBeHidden();
+    await expect(summary).toBeFocused();
+
+    await page.keyboard.press("Enter");
+    await expect(choice).toBeVisible();
+    // Focus moving elsewhere (here: back to the logo link) closes it.
+    await page.getByRole("banner").getByRole("link").first().focus();
+    await expect(choice).toBeHidden();
+
+    await summary.click();
+    await page.getByRole("heading", { level: 1 }).click();
+    await expect(choice).toBeHidden();
+  });
+
+  test("profile-menu items show a focus ring of at least 3:1 against the menu", async ({ page, baseURL }) => {
+    await signIn(page, baseURL, "owner@example.com");
+    await page.goto("/welcome");
+    await profileButton(page, "Olivia Owner").focus();
+    await page.keyboard.press("Enter");
+    const item = page.getByRole("menuitem", { name: "Organization settings" });
+    await expect(item).toBeFocused();
+    const ring = await item.evaluate((element) => {
+      const style = getComputedStyle(element);
+      return { style: style.outlineStyle, width: Number.parseFloat(style.outlineWidth), color: style.outlineColor };
+    });
+    expect(ring.style).toBe("solid");
+    expect(ring.width).toBeGreaterThanOrEqual(2);
+    // brand-600 (#1d5fbf) on the white menu: 6.2:1.
+    expect(ring.color).toMatch(/^(rgb\(29, 95, 191\)|oklch|color\()/);
+  });
+
+  test("the open switcher's label has at least 4.5:1 contrast", async ({ page, baseURL }) => {
+    await signIn(page, baseURL, "owner@example.com");
+    await page.goto("/accounts/acc_metro_bus");
+    await openSwitcher(page);
+    const label = switcher(page).getByText("Jump to an account");
+    const colors = await label.evaluate((element) => ({
+      text: getComputedStyle(element).color,
+      background: getComputedStyle(element.parentElement as HTMLElement).backgroundColor,
+    }));
+    // slate-600 on slate-100 is 7.2:1 (slate-500, as before, was 4.34:1).
+    expect(colors.text).not.toBe("rgb(100, 116, 139)");
+    expect(colors.text).toMatch(/^(rgb\(71, 85, 105\)|oklch\(0\.446)/);
+    expect(colors.background).toMatch(/^(rgb\(241, 245, 249\)|oklch\(0\.968)/);
+  });
+});
+
+test.describe("the mobile menu by keyboard", () => {
+  test.use({ viewport: { width: 375, height: 740 } });
+
+  test("closes on Escape, giving the focus back, and when the focus leaves", async ({ page, baseURL }) => {
+    await signIn(page, baseURL, "owner@example.com");
+    await page.goto("/welcome");
+    const banner = page.getByRole("banner");
+    const summary = banner.getByText("Menu", { exact: true });
+    const accounts = banner.getByRole("navigation", { name: "Main menu" }).getByRole("link", { name: "Accounts" });
+    await summary.click();
+    await accounts.focus();
+    await page.keyboard.press("Escape");
+    await expect(accounts).toBeHidden();
+    await expect(summary).toBeFocused();
+
+    await page.keyboard.press("Enter");
+    await expect(accounts).toBeVisible();
+    await page.getByRole("main").getByRole("link").first().focus();
+    await expect(accounts).toBeHidden();
+  });
+
+  test("switching accounts stays possible: Accounts leads to the list, which opens an account", async ({ page, baseURL }) => {
+    await signIn(page, baseURL, "owner@example.com");
+    await page.goto("/welcome");
+    await page.getByRole("banner").getByText("Menu", { exact: true }).click();
+    await page.getByRole("navigation", { name: "Main menu" }).getByRole("link", { name: "Accounts" }).click();
+    await expect(page).toHaveURL(`${baseURL}/accounts`);
+    await page.getByRole("main").getByRole("link", { name: "Metro Bus Operations" }).first().click();
+    await expect(page).toHaveURL(`${baseURL}/accounts/acc_metro_bus`);
+  });
+});
+
+test.describe("the signed-out header on phones", () => {
+  for (const [language, signInText] of [
+    ["en", "Sign in"],
+    ["es-MX", "Iniciar sesión"],
+    ["fr-CA", "Se connecter"],
+    ["pt-BR", "Entrar"],
+  ] as const) {
+    test(`fits at 390 px and does not scroll sideways at 320 px in ${language}`, async ({ page, baseURL }) => {
+      await page.context().addCookies([{ name: "lang", value: language, url: baseURL ?? "" }]);
+      for (const width of [390, 320]) {
+        await page.setViewportSize({ width, height: 740 });
+        await page.goto("/");
+        const signInLink = page.getByRole("banner").getByRole("link", { name: signInText });
+        const box = await signInLink.boundingBox();
+        expect(box && box.x >= 0 && box.x + box.width <= width).toBe(true);
+        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+      }
+    });
+  }
+});

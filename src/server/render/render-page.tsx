@@ -18,6 +18,7 @@ type RenderOptions = {
   status?: number;
   /** The page shows a form's errors after a refused post: the title says so first. */
   failed?: boolean;
+  /** Kept for callers of old: toasts now load with the first one shown, on any page. */
   toaster?: boolean;
   body: ReactNode;
 };
@@ -44,7 +45,7 @@ export function createPageContext(c: RouteContext): PageContext {
 /** Renders a page inside the document shell and streams it. */
 export async function renderPage(
   c: RouteContext,
-  { title, titleText, status = 200, failed = false, toaster, body }: RenderOptions,
+  { title, titleText, status = 200, failed = false, body }: RenderOptions,
 ): Promise<Response> {
   const page = createPageContext(c);
   page.currentAccount = await currentAccountOf(c);
@@ -53,7 +54,6 @@ export async function renderPage(
       <Document
         title={`${failed ? String(page.t("errorSummary.titlePrefix")) : ""}${titleText ?? String(page.t(title))}`}
         signedIn={c.get("user") !== null}
-        toaster={toaster}
       >
         {body}
       </Document>
