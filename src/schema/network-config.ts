@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { HOST_PATTERN, isPersonal, networkLimits as limits, wifiSecurity } from "./network-rules";
+import { nameText, plainText } from "./text";
 
 export { isPersonal, wifiSecurity };
 
@@ -18,7 +19,7 @@ const hostname = z
 
 export const wifiNetworkInput = z.object({
   id: z.string().min(1).max(40),
-  ssid: z.string().trim().min(1, "validation.Required").max(limits.ssid, "validation.SsidTooLong"),
+  ssid: nameText(limits.ssid, "validation.SsidTooLong"),
   security: z.enum(wifiSecurity),
   /** Empty or absent keeps the stored passphrase. */
   passphrase: z.string().max(limits.passphraseMax, "validation.PassphraseTooLong").optional(),
@@ -33,7 +34,7 @@ export const networkConfigInput = z.object({
   wifi: z.array(wifiNetworkInput).max(limits.wifiNetworks, "validation.TooManyNetworks").optional(),
   lte: z
     .object({
-      apn: z.string().trim().max(limits.apn, "validation.TooLong"),
+      apn: plainText(limits.apn),
       username: z.string().max(limits.lteCredential, "validation.TooLong").optional(),
       password: z.string().max(limits.lteCredential, "validation.TooLong").optional(),
     })
@@ -43,7 +44,7 @@ export const networkConfigInput = z.object({
   endpoints: z
     .array(
       z.object({
-        name: z.string().trim().min(1, "validation.Required").max(limits.endpointName, "validation.TooLong"),
+        name: nameText(limits.endpointName, "validation.TooLong"),
         url: z.string().trim().url("validation.UrlInvalid").max(limits.url, "validation.TooLong"),
       }),
     )

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { nameText } from "../text";
 import { buttonsDefaults, buttonsForm, buttonsSettings } from "./buttons";
 import { channelsDefaults, channelsForm, channelsSettings } from "./channels";
 import { contactsDefaults, contactsForm, contactsSettings } from "./contacts";
@@ -43,7 +44,7 @@ export const profileForms: Record<ProfileType, FormSpec> = {
 export const PROFILES_PER_TYPE = 50;
 export const PROFILE_NAME_MAX = 120;
 
-export const profileName = z.string().trim().min(1, "validation.Required").max(PROFILE_NAME_MAX, "validation.NameTooLong");
+export const profileName = nameText(PROFILE_NAME_MAX);
 
 /** A type and its settings, checked by that type's schema; issues sit under `settings`. */
 export const typedSettings = z.discriminatedUnion(

@@ -1,6 +1,7 @@
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
 import { mergeSecrets, networkConfigInput, passphraseProblems, viewOf } from "@/schema/network-config";
+import { nameText, searchText } from "@/schema/text";
 import type { D1Result } from "@/server/cloudflare";
 import {
   type Account,
@@ -18,7 +19,7 @@ import { type ApiContext, procedureWith, router, signedInProcedure } from "../tr
 import { accountSummaryProcedures } from "./account-summary";
 
 const id = z.string().min(1).max(64);
-const name = z.string().trim().min(1, "validation.Required").max(120, "validation.NameTooLong");
+const name = nameText(120);
 const level = z.enum(["essential", "advanced"]);
 const timezone = z
   .string()
@@ -54,7 +55,7 @@ export const accountsRouter = router({
     .input(
       z.object({
         orgId: id,
-        search: z.string().max(120).default(""),
+        search: searchText.default(""),
         sort: z.enum(["name", "-name", "updated", "-updated", "level", "-level"]).default("name"),
         page: z.number().int().min(1).max(100_000).default(1),
         pageSize: z.number().int().min(1).max(100).default(25),
@@ -78,7 +79,7 @@ export const accountsRouter = router({
   publicList: signedInProcedure
     .input(
       z
-        .object({ search: z.string().max(120).default(""), limit: z.number().int().min(1).max(50).default(20) })
+        .object({ search: searchText.default(""), limit: z.number().int().min(1).max(50).default(20) })
         .default({ search: "", limit: 20 }),
     )
     .query(async ({ ctx, input }) => {

@@ -1,5 +1,6 @@
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
+import { nameText } from "@/schema/text";
 import type { D1Result } from "@/server/cloudflare";
 import { activityStatement, diffOf } from "@/server/data/activity-logs";
 import {
@@ -17,7 +18,7 @@ import { assertOrganizationInScope } from "../tenancy";
 import { type ApiContext, procedureWith, router } from "../trpc";
 
 const id = z.string().min(1).max(64);
-const name = z.string().trim().min(1, "validation.Required").max(120, "validation.NameTooLong");
+const name = nameText(120);
 const LOCAL_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
 /** An OIDC issuer: https, or http on this machine (the local demo provider). No query or fragment. */

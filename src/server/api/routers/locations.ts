@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { mergeSecrets, networkConfigInput, type StoredNetworkConfig, viewOf } from "@/schema/network-config";
 import { type LevelConfig, mergeLevels } from "@/schema/network-inheritance";
+import { multilineText, nameText, searchText } from "@/schema/text";
 import type { D1Result } from "@/server/cloudflare";
 import { type Account, findAccountNetworkConfig } from "@/server/data/accounts";
 import { activityStatement, diffOf } from "@/server/data/activity-logs";
@@ -24,8 +25,8 @@ import { siteInScope } from "./sites";
 
 const id = z.string().min(1).max(64);
 const version = z.number().int().min(1);
-const name = z.string().trim().min(1, "validation.Required").max(120, "validation.NameTooLong");
-const description = z.string().trim().max(500, "validation.DescriptionTooLong");
+const name = nameText(120);
+const description = multilineText(500, "validation.DescriptionTooLong");
 const siteId = z.string().min(1, "validation.ChooseOne").max(64, "validation.ChooseOne");
 
 /** How many sites a site picker offers (by name); an account with more picks from the site's own Locations tab. */
@@ -78,7 +79,7 @@ export const locationsRouter = router({
       z.object({
         accountId: id,
         siteId: id.optional(),
-        search: z.string().max(120).default(""),
+        search: searchText.default(""),
         sort: z.enum(["name", "-name", "updated", "-updated"]).default("name"),
         page: z.number().int().min(1).max(100_000).default(1),
         pageSize: z.number().int().min(1).max(100).default(25),

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { nameText, searchText } from "@/schema/text";
 import { activityStatement, diffOf } from "@/server/data/activity-logs";
 import {
   findOrganization,
@@ -14,7 +15,7 @@ import { assertOrganizationInScope } from "../tenancy";
 import { type ApiContext, procedureWith, router, signedInProcedure } from "../trpc";
 
 const id = z.string().min(1).max(64);
-const name = z.string().trim().min(1, "validation.Required").max(120, "validation.NameTooLong");
+const name = nameText(120);
 /** The vendor is the root of everything; below it one adds dealers and customers. */
 const childKind = z.enum(["dealer", "customer"], "validation.OrganizationKindRequired");
 
@@ -39,7 +40,7 @@ export const organizationsRouter = router({
    * Organizations tab (open to every signed-in user, spec §6) and organization pickers.
    */
   list: signedInProcedure
-    .input(z.object({ search: z.string().max(120).default("") }).default({ search: "" }))
+    .input(z.object({ search: searchText.default("") }).default({ search: "" }))
     .query(async ({ ctx, input }) => {
       const nodes = await listOrganizationNodes(ctx.db, ctx.user.orgId, input.search);
       return nodes.map((node): OrganizationInTree => ({ ...node, value: node.id, label: node.name }));

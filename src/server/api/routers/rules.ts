@@ -2,6 +2,7 @@ import { TRPCError } from "@trpc/server";
 import { z } from "zod";
 import { PROFILE_NAME_MAX } from "@/schema/profiles";
 import { type RuleConditions, ruleConditions, ruleLimits } from "@/schema/rules";
+import { nameText } from "@/schema/text";
 import type { D1Result } from "@/server/cloudflare";
 import type { Account } from "@/server/data/accounts";
 import { activityStatement, diffOf } from "@/server/data/activity-logs";
@@ -39,7 +40,7 @@ import { type ApiContext, procedureWith, router, signedInProcedure } from "../tr
 const id = z.string().min(1).max(64);
 const version = z.number().int().min(1);
 const ruleFields = {
-  name: z.string().trim().min(1, "validation.Required").max(PROFILE_NAME_MAX, "validation.NameTooLong"),
+  name: nameText(PROFILE_NAME_MAX),
   enabled: z.boolean().default(true),
   conditions: ruleConditions.default({}),
   profileIds: z.array(id).max(ruleLimits.profiles, "validation.TooManyRuleProfiles").default([]),

@@ -1,6 +1,7 @@
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
 import { mergeSecrets, networkConfigInput, viewOf } from "@/schema/network-config";
+import { nameText, plainText, searchText } from "@/schema/text";
 import type { D1Result } from "@/server/cloudflare";
 import { type Account, findAccountNetworkConfig } from "@/server/data/accounts";
 import { activityStatement, diffOf } from "@/server/data/activity-logs";
@@ -23,8 +24,8 @@ import { type ApiContext, procedureWith, router, signedInProcedure } from "../tr
 
 const id = z.string().min(1).max(64);
 const version = z.number().int().min(1);
-const name = z.string().trim().min(1, "validation.Required").max(120, "validation.NameTooLong");
-const address = z.string().trim().max(300, "validation.AddressTooLong");
+const name = nameText(120);
+const address = plainText(300, "validation.AddressTooLong");
 /** An IANA time zone, or null for the account's. */
 const timezone = z
   .string()
@@ -68,7 +69,7 @@ export const sitesRouter = router({
     .input(
       z.object({
         accountId: id,
-        search: z.string().max(120).default(""),
+        search: searchText.default(""),
         sort: z.enum(["name", "-name", "updated", "-updated"]).default("name"),
         page: z.number().int().min(1).max(100_000).default(1),
         pageSize: z.number().int().min(1).max(100).default(25),

@@ -1,6 +1,7 @@
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
 import { effectiveStatus, subscriptionLimits, subscriptionStatuses, today } from "@/schema/subscriptions";
+import { isPlainText, plainText } from "@/schema/text";
 import type { D1Result } from "@/server/cloudflare";
 import { listAccountNames, listAccounts } from "@/server/data/accounts";
 import { activityStatement, diffOf } from "@/server/data/activity-logs";
@@ -58,12 +59,13 @@ const subscriptionFields = {
     .string({ error: "validation.Required" })
     .trim()
     .min(1, "validation.Required")
-    .max(subscriptionLimits.planLength, "validation.PlanTooLong"),
+    .max(subscriptionLimits.planLength, "validation.PlanTooLong")
+    .refine((value) => isPlainText(value), "validation.ControlCharacters"),
   quantity: seats,
   startsAt: day,
   endsAt: day.nullable().default(null),
   status: z.enum(subscriptionStatuses, { error: "validation.ChooseOne" }).default("active"),
-  reference: z.string().trim().max(subscriptionLimits.referenceLength, "validation.ReferenceTooLong").default(""),
+  reference: plainText(subscriptionLimits.referenceLength, "validation.ReferenceTooLong").default(""),
 };
 const endNotBeforeStart: [(value: { startsAt: string; endsAt: string | null }) => boolean, { path: string[]; error: string }] = [
   (value) => value.endsAt === null || value.endsAt >= value.startsAt,

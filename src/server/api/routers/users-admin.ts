@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { searchText } from "@/schema/text";
 import { createInvitation } from "@/server/auth/invitations";
 import { grantableRoles, mayGrant, type Role, roles } from "@/server/auth/roles";
 import { activityStatement, diffOf } from "@/server/data/activity-logs";
@@ -159,7 +160,7 @@ export const usersAdminProcedures = {
       z
         .object({
           orgId: id.optional(),
-          search: z.string().max(120).default(""),
+          search: searchText.default(""),
           page: z.number().int().min(1).max(100_000).default(1),
           pageSize: z.number().int().min(1).max(100).default(25),
         })
