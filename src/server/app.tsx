@@ -15,6 +15,7 @@ import { type AppEnv, isDevelopment } from "./env";
 import { AppError } from "./errors";
 import { translatorFor } from "./i18n/i18n";
 import { languageRoute } from "./language-route";
+import { drainUnreadBody } from "./middleware/drain-body";
 import { language } from "./middleware/language";
 import { limitRequests } from "./middleware/request-limits";
 import { securityHeaders } from "./middleware/security-headers";
@@ -71,6 +72,8 @@ function errorPage(c: RouteContext, error: unknown) {
 export function createApp() {
   const app = new Hono<AppEnv>();
 
+  // First, so that whatever answers without reading a body, the body is read before the answer leaves.
+  app.use(drainUnreadBody);
   app.use(securityHeaders());
   app.use(async (c, next) => {
     c.set("settings", resolveSettings(c.env));

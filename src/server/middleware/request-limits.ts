@@ -48,7 +48,8 @@ async function readCapped(request: Request, max: number): Promise<Uint8Array | n
     if (done) break;
     size += value.byteLength;
     if (size > max) {
-      await reader.cancel();
+      // The rest is drained (drain-body.ts), not cancelled: the answer must not race the upload.
+      reader.releaseLock();
       return null;
     }
     chunks.push(value);
