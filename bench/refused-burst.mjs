@@ -15,11 +15,37 @@ const body = "x".repeat(Number(process.env.BURST_BODY_KB ?? 64) * 1024);
 
 const scenarios = [
   // CSRF: another site's form post, refused before its body is read.
-  { name: "cross-site form post", method: "POST", path: "/sign-in", headers: { Origin: "https://evil.example", "Content-Type": "application/x-www-form-urlencoded" }, body },
+  {
+    name: "cross-site form post",
+    method: "POST",
+    path: "/sign-in",
+    headers: { Origin: "https://evil.example", "Content-Type": "application/x-www-form-urlencoded" },
+    body,
+  },
   // The API takes JSON only.
-  { name: "API post, not JSON", method: "POST", path: "/api/accounts.add", headers: { Origin: base, "Content-Type": "text/plain" }, body },
-  // Over the API's body limit (declared length).
-  { name: "API post, too large", method: "POST", path: "/api/accounts.add", headers: { Origin: base, "Content-Type": "application/json" }, body: "[".repeat(300 * 1024) },
+  {
+    name: "API post, not JSON",
+    method: "POST",
+    path: "/api/accounts.add",
+    headers: { Origin: base, "Content-Type": "text/plain" },
+    body,
+  },
+  // Over the plain calls' body limit (64 KB): 413 before parsing.
+  {
+    name: "sign-in, too large",
+    method: "POST",
+    path: "/api/sign-in",
+    headers: { Origin: base, "Content-Type": "application/json" },
+    body: "[".repeat(80 * 1024),
+  },
+  // A signed-out form post of a signed-in page: the sign-in page, the body unread.
+  {
+    name: "form post, signed out",
+    method: "POST",
+    path: "/settings/subscriptions/allocate",
+    headers: { Origin: base, "Content-Type": "application/x-www-form-urlencoded" },
+    body,
+  },
   { name: "health", method: "GET", path: "/healthz" },
 ];
 
