@@ -361,7 +361,7 @@ const plainCalls: { path: string; sample: unknown }[] = [
 beforeAll(async () => {
   tenant = await makeTenant("Fuzz");
   owner = tenant.cookies.owner;
-});
+}, TIMEOUT_MS);
 
 afterAll(() => {
   console.log(
