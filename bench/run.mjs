@@ -1,6 +1,7 @@
 // `npm run bench`: build into .builds/bench, serve it in workerd on :8789 (local D1 in
 // .builds/bench-state), run the three benchmarks, print the figures, write them to
-// bench/results/latest.json and latest.md, and stop the server, whatever happens.
+// bench/results/latest.json and latest.md, and stop the server, whatever happens; then the
+// list-scale benchmark (bench/list-scale.mjs → bench/results/list-scale.{json,md}).
 //
 // Each benchmark also runs alone against a running server: BENCH_URL=http://localhost:8789
 // node bench/{js-bytes,ssr-throughput,mobile-load}.mjs
@@ -12,6 +13,7 @@ import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
 import { launchChromium } from "./browser.mjs";
 import { jsBytesTable, jsChunksTable, measureJsBytes } from "./js-bytes.mjs";
+import { measureListScale, writeListScale } from "./list-scale.mjs";
 import { measureMobileLoad, mobileTable } from "./mobile-load.mjs";
 import { formatTable, kb, markdownTable } from "./report.mjs";
 import { BENCH_CONFIG, buildApp, ROOT, startServer } from "./server.mjs";
@@ -63,16 +65,20 @@ async function main() {
   browser = await launchChromium({ handleSIGINT: false, handleSIGTERM: false });
   const chromiumVersion = browser.version();
 
-  say(`\n[1/3] JavaScript bytes per page (${elapsed()})`);
+  say(`\n[1/4] JavaScript bytes per page (${elapsed()})`);
   const jsBytes = await measureJsBytes({ baseUrl: server.url, browser });
 
-  say(`[2/3] SSR throughput (${elapsed()})`);
+  say(`[2/4] SSR throughput (${elapsed()})`);
   const ssr = await measureSsrThroughput({ baseUrl: server.url, serverPid: server.pid, log: say });
 
-  say(`[3/3] Mobile load (${elapsed()})`);
+  say(`[3/4] Mobile load (${elapsed()})`);
   const mobile = await measureMobileLoad({ baseUrl: server.url, browser, log: say });
 
   await cleanUp();
+
+  // In workerd through Vitest with its own generated D1: no server needed, so after the others.
+  say(`[4/4] Lists at 100 / 10,000 / 100,000 rows and page cost against a no-op (${elapsed()})`);
+  say(await writeListScale(measureListScale()));
 
   const budgets = [...jsBytes.budgets, ...ssr.budgets];
   const meta = {

@@ -153,3 +153,17 @@ export const allocations = [
   { id: "alc_lakeside_north", subscriptionId: "sub_lakeside_fleet", accountId: "acc_lakeside_north", quantity: 10 },
   { id: "alc_harbor_demo", subscriptionId: "sub_harbor_demo", accountId: "acc_harbor_demo", quantity: 5 },
 ];
+
+/**
+ * Demo radios for the simulator (/simulator offers them by uid). Their secrets are public demo
+ * values, `demo-secret-<uid in lower case>` (src/schema/fleet/demo-radios.ts), local only.
+ */
+export const radios = ["HD-0001", "HD-0002", "HD-0003", "HD-0004", "HD-0005"].map((uid, i) => ({
+  uid,
+  orgId: "org_harbor",
+  accountId: "acc_harbor_demo",
+  brand: "Northwind",
+  model: i < 3 ? "NW-400" : "NW-600",
+  name: `Demo radio ${i + 1}`,
+  secret: `demo-secret-${uid.toLowerCase()}`,
+}));

@@ -1,5 +1,14 @@
-import { pbkdf2Sync, randomBytes } from "node:crypto";
-import { accounts, allocations, DEMO_PASSWORD, identityProviders, organizations, subscriptions, users } from "./demo-data.mjs";
+import { createHash, pbkdf2Sync, randomBytes } from "node:crypto";
+import {
+  accounts,
+  allocations,
+  DEMO_PASSWORD,
+  identityProviders,
+  organizations,
+  radios,
+  subscriptions,
+  users,
+} from "./demo-data.mjs";
 
 /** The same stored form as src/server/auth/passwords.ts (PBKDF2-SHA256, 100,000 iterations). */
 function hashPassword(password) {
@@ -69,7 +78,21 @@ export function seedStatements() {
       }),
     ),
     ...allocations.map(allocationStatement),
+    ...radios.map(radioStatement),
   ];
+}
+
+/** A demo radio, written only while its account has a free seat (the seat guard would refuse it). */
+function radioStatement(r) {
+  const secretHash = createHash("sha256").update(r.secret).digest("hex");
+  const [uid, org, account, brand, model, name, hash] = [r.uid, r.orgId, r.accountId, r.brand, r.model, r.name, secretHash].map(
+    sqlValue,
+  );
+  return `INSERT INTO devices (uid, org_id, account_id, brand, model, name, secret_hash)
+SELECT ${uid}, ${org}, ${account}, ${brand}, ${model}, ${name}, ${hash}
+WHERE (SELECT devices_in_use FROM accounts WHERE id = ${account})
+      < (SELECT COALESCE(SUM(quantity), 0) FROM allocations WHERE account_id = ${account})
+ON CONFLICT DO NOTHING;`;
 }
 
 /**

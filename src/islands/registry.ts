@@ -6,6 +6,7 @@ import AccountSwitcher from "./account-switcher.island";
 import ActivityLogMore from "./activity-log-more.island";
 import ChangePassword from "./change-password.island";
 import ConfirmForm from "./confirm-form.island";
+import DeploymentCounts, { deploymentCountsMessageKeys } from "./deployment-counts.island";
 import IdentityForm from "./identity-form.island";
 import IdleTimer from "./idle-timer.island";
 import NetworkConfigForm from "./network-config-form.island";
@@ -18,6 +19,7 @@ import RuleOrder from "./rule-order.island";
 import SettingsForm from "./settings-form.island";
 import SignIn from "./sign-in.island";
 import SignOut from "./sign-out.island";
+import SimulatorLive from "./simulator-live.island";
 import Toaster from "./toaster.island";
 
 /**
@@ -80,6 +82,8 @@ export const islands = {
   ]),
   "sign-out": define(SignOut, ["header.signOut"]),
   "confirm-form": define(ConfirmForm, ["identityForm.networkError"]),
+  "deployment-counts": define(DeploymentCounts, deploymentCountsMessageKeys),
+  "simulator-live": define(SimulatorLive, ["simulator.live.connecting", "simulator.live.connected", "simulator.live.closed"]),
   "profile-menu": define(ProfileMenu, [
     "header.signedInAs",
     "header.signOut",

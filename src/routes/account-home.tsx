@@ -3,6 +3,7 @@ import { api } from "../server/api/procedures-route";
 import { type AccountDetails, accountDetails } from "../server/current-account";
 import type { ConfiguredEntitiesSummary } from "../server/data/account-summary";
 import type { ActivityEntry } from "../server/data/activity-logs";
+import type { DriftCounts } from "../server/data/fleet-drift";
 import { usePage } from "../server/render/page-context";
 import { ActivityEntryView, textOf } from "../ui/activity/activity-entry";
 import { PageHeader } from "../ui/page-header";
@@ -17,6 +18,7 @@ type Data = {
   summary: ConfiguredEntitiesSummary;
   lastActivity: ActivityEntry | null;
   devices: DeviceCounts;
+  drift: DriftCounts;
 };
 
 function Fact({ label, value }: { label: string; value: string }) {
@@ -59,7 +61,7 @@ const summarySections: [keyof ConfiguredEntitiesSummary, AccountSection][] = [
 
 function AccountHome({ data }: PageProps<Data>) {
   const { t, language, user, currentPath } = usePage();
-  const { account, summary, lastActivity, devices } = data;
+  const { account, summary, lastActivity, devices, drift } = data;
   const text = textOf(t);
   const permissions = user?.permissions ?? {};
   // The lists this user may open are the ones the sidebar offers (spec §6).
@@ -117,6 +119,22 @@ function AccountHome({ data }: PageProps<Data>) {
         {/* Devices come with the inventory (a later issue); until then every count is zero. */}
         <p className="mt-3 text-sm text-slate-600">{t("accountHome.devicesLater")}</p>
       </section>
+
+      <section aria-labelledby="home-drift" className="mt-8">
+        <h2 id="home-drift" className="mb-3 text-lg font-semibold text-slate-900">
+          {t("accountHome.drift.title")}
+        </h2>
+        <dl className="grid gap-4 sm:grid-cols-3 lg:grid-cols-5">
+          {(["inSync", "pending", "failed", "drifted", "overdue"] as const).map((key) => (
+            <Count key={key} label={String(t(`accountHome.drift.${key}`))} value={drift[key]} href={null} />
+          ))}
+        </dl>
+        <p className="mt-3 text-sm">
+          <a href={`${base}/deployments`} className="font-medium text-brand-700 hover:underline">
+            {t("accountHome.drift.deployments")}
+          </a>
+        </p>
+      </section>
     </AccountLayout>
   );
 }
@@ -130,13 +148,14 @@ export const accountHomePage = definePage<Data>({
   load: async (c) => {
     const accountId = c.req.param("accountId") ?? "";
     const caller = api(c);
-    const [account, summary, lastActivity, devices] = await Promise.all([
+    const [account, summary, lastActivity, devices, drift] = await Promise.all([
       accountDetails(c, accountId),
       caller.accounts.getConfiguredEntitiesSummary({ accountId }),
       caller.accounts.getLastConfigurationActivity({ accountId }),
       caller.devices.getConfiguredDeviceCounts({ accountId }),
+      caller.deployments.drift({ accountId }),
     ]);
-    return { account, summary, lastActivity, devices };
+    return { account, summary, lastActivity, devices, drift };
   },
   Component: AccountHome,
 });

@@ -20,11 +20,11 @@ import { siteNetworkPage } from "./accounts/workspace/sites/network";
 import { openSiteLocationPage, openSitePage } from "./accounts/workspace/sites/open";
 import { confirmPasswordResetPage } from "./confirm-password-reset";
 import { confirmResetCodeSentPage } from "./confirm-reset-code-sent";
+import { deploymentRoutes } from "./deployments/routes";
 import { forgotPasswordPage } from "./forgot-password";
 import { gettingStartedPage } from "./getting-started";
 import { homePage } from "./home";
 import { mailboxPage } from "./mailbox";
-import { placeholderPage } from "./placeholder";
 import { addProfilePage } from "./profiles/add";
 import { deleteProfilePage } from "./profiles/delete";
 import { editProfilePage } from "./profiles/edit";
@@ -67,6 +67,7 @@ import { userEditPage } from "./settings/user-edit";
 import { userInvitePage } from "./settings/user-invite";
 import { usersListPage } from "./settings/users-list";
 import { signInPage } from "./sign-in";
+import { simulatorPage } from "./simulator/page";
 import type { RouteDefinition } from "./types";
 import { welcomePage } from "./welcome";
 
@@ -97,7 +98,7 @@ export const routes: RouteDefinition[] = [
     access: "public",
     page: confirmPasswordResetPage,
   },
-  { path: "/simulator", title: "routes.simulator", access: "public", page: placeholderPage("routes.simulator") },
+  { path: "/simulator", title: "routes.simulator", access: "public", page: simulatorPage },
   // Signed-in pages (spec §2): without a session they show the sign-in form at the same URL.
   { path: "/welcome", title: "routes.welcome", access: "signed-in", page: welcomePage },
   { path: "/getting-started", title: "routes.gettingStarted", access: "signed-in", page: gettingStartedPage },
@@ -129,6 +130,8 @@ export const routes: RouteDefinition[] = [
   },
   // An account's activity log, its CSV, and the changes waiting to be deployed.
   ...activityRoutes,
+  // Confirming a deployment, the deployments list and each deployment's page (issue 12).
+  ...deploymentRoutes,
   // An account's sites and locations (spec §2, §6); "add" and "edit" before the ids they look like.
   ...workspaceRoutes([
     ["/sites", "routes.sites", "edit-configurations", sitesListPage],

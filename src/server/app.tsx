@@ -13,6 +13,7 @@ import { ssoRoutes } from "./api/sso-routes";
 import { databaseRefusal } from "./data/database-errors";
 import { type AppEnv, isDevelopment } from "./env";
 import { AppError } from "./errors";
+import { deviceProtocol } from "./fleet/device-protocol";
 import { translatorFor } from "./i18n/i18n";
 import { languageRoute } from "./language-route";
 import { drainUnreadBody } from "./middleware/drain-body";
@@ -80,6 +81,8 @@ export function createApp() {
     c.set("nonce", c.get("secureHeadersNonce") ?? "");
     await next();
   });
+  // Radios (docs/device-protocol.md): no cookies, no CSRF, no session; before all of that.
+  app.route("/device/v1", deviceProtocol);
   // Forms may only be posted from our own pages (DESIGN.md §5).
   app.use(csrf());
   app.use(session);

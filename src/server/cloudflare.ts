@@ -3,6 +3,10 @@ export type {
   D1Database,
   D1PreparedStatement,
   D1Result,
+  DurableObjectNamespace,
+  DurableObjectState,
   ExecutionContext,
   Fetcher,
+  WebSocket as WorkerWebSocket,
+  WebSocketRequestResponsePair,
 } from "@cloudflare/workers-types/index.ts";

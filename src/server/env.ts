@@ -1,8 +1,12 @@
-import type { D1Database, Fetcher } from "./cloudflare";
+import type { D1Database, DurableObjectNamespace, Fetcher } from "./cloudflare";
 
 /** The Worker's bindings (wrangler.toml) and the variables that override the settings. */
 export type Env = {
   DB: D1Database;
+  /** Live radio connections, sharded by uid (src/server/fleet/device-shard.ts). */
+  DEVICE_SHARDS?: DurableObjectNamespace;
+  /** The alarm behind timed deployment steps (src/server/fleet/deployment-clock.ts). */
+  DEPLOYMENT_CLOCK?: DurableObjectNamespace;
   ASSETS?: Fetcher;
   /** "local" for the demo (seeded, mailbox), "production" when deployed. */
   APP_ENV?: string;

@@ -4,8 +4,9 @@ type PagerLink = { href: string | null; label: string };
 
 /**
  * Previous / next between the pages of a server-paginated list, with where the reader is
- * ("Page 2 of 40"). Pages are links (the page number lives in the URL), so they work without
- * JavaScript and can be bookmarked; an end with nowhere to go is plain text.
+ * ("Page 2 of 40") when the list knows it (keyset lists do not). Pages are links (the page
+ * or cursor lives in the URL), so they work without JavaScript and can be bookmarked; an end
+ * with nowhere to go is plain text.
  */
 export function Pager({
   label,
@@ -14,7 +15,7 @@ export function Pager({
   next,
 }: {
   label: string;
-  status: string;
+  status?: string;
   previous: PagerLink;
   next: PagerLink;
 }) {
@@ -31,7 +32,7 @@ export function Pager({
   return (
     <nav aria-label={label} className="mt-4 flex items-center justify-between gap-4">
       {end(previous, "prev")}
-      <p className="text-sm text-slate-700">{status}</p>
+      {status ? <p className="text-sm text-slate-700">{status}</p> : null}
       {end(next, "next")}
     </nav>
   );

@@ -239,7 +239,8 @@ test.describe("sorting and paging through the URL", () => {
       .getByRole("link")
       .click();
     await expect(page).toHaveURL("/accounts?sort=-updated");
-    await expect(main(page).getByRole("navigation", { name: "Pages of accounts" })).toContainText(/Page 1 of \d+/);
+    // Pages are cursor links (Previous / Next) shown only when there is more than one page.
+    await expect(main(page).getByText(/^[\d,]+\+? accounts?$/)).toBeVisible();
   });
 });
 

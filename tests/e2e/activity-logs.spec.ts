@@ -115,7 +115,7 @@ for (const javaScript of [true, false]) {
       await banner.getByRole("link", { name: "Review changes" }).click();
       await expect(page).toHaveURL(`/accounts/${HARBOR}/changes`);
       await expect(page.getByRole("heading", { level: 1, name: "Review changes" })).toBeVisible();
-      await expect(page.getByText("arrives with deployments in a later version")).toBeVisible();
+      await expect(page.getByRole("link", { name: "Deploy…" })).toBeVisible();
       await expect(entries(page).first()).toContainText(dns);
       await expect(page.getByRole("button", { name: /confirm/i })).toHaveCount(0);
 

@@ -83,14 +83,17 @@ describe("/accounts", () => {
     const names = listedNames(html);
     expect(names).toHaveLength(25);
     expect(names.slice(0, 3)).toEqual(["Fleet 01", "Fleet 02", "Fleet 03"]);
-    expect(html).toContain("Page 1 of 2");
-    expect(html).toContain('href="/accounts?page=2" rel="next"');
+    const next = html.match(/href="(\/accounts\?after=[\w-]+)" rel="next"/)?.[1];
+    expect(next).toBeTruthy();
+    expect(html).not.toContain('rel="prev"');
+    expect(html).toContain('<span aria-disabled="true"');
     expect(html).not.toContain("Their Fleet");
 
-    const second = await (await get("/accounts?page=2", owner)).text();
+    const second = await (await get(String(next), owner)).text();
     expect(listedNames(second)).toEqual(["Fleet 26", "Fleet 27", "Fleet 28", "Fleet 29", "Fleet 30"]);
-    expect(second).toContain("Page 2 of 2");
-    expect(second).toContain('href="/accounts" rel="prev"');
+    expect(second).not.toContain('rel="next"');
+    const previous = second.match(/href="(\/accounts\?before=[\w-]+)" rel="prev"/)?.[1];
+    expect(listedNames(await (await get(String(previous), owner)).text())).toEqual(names);
     // The accounts of the customer below the dealer show with their organization.
     expect(second).toContain("Metro Customer");
   });
@@ -100,7 +103,9 @@ describe("/accounts", () => {
     expect(listedNames(html).slice(0, 2)).toEqual(["Fleet 30", "Fleet 29"]);
     expect(html).toMatch(/<th scope="col" aria-sort="descending"[^>]*><a href="\/accounts"/);
     const byLevel = await (await get("/accounts?sort=-level", owner)).text();
-    expect(listedNames(byLevel)[0]).toBe("Fleet 03"); // advanced first, then by name
+    // Advanced first; a descending sort is the exact reverse of the ascending one.
+    expect(listedNames(byLevel)[0]).toBe("Fleet 30");
+    expect(listedNames(await (await get("/accounts?sort=level", owner)).text())[0]).toBe("Fleet 01");
     // Last updated starts newest first.
     expect(html).toContain('href="/accounts?sort=-updated"');
   });
@@ -135,10 +140,44 @@ describe("/accounts", () => {
     expect((await get(`/accounts?org=${otherTenant}`, owner)).status).toBe(404);
   });
 
-  it("goes to the last page from a page past the end", async () => {
-    const response = await get("/accounts?page=9", owner);
-    expect(response.status).toBe(302);
-    expect(response.headers.get("location")).toBe("/accounts?page=2");
+  it("treats a cursor that is not one of ours as the first page, and old page numbers too", async () => {
+    for (const url of [
+      "/accounts?after=%22%2A%20NEAR",
+      "/accounts?before=eyJ4Ijox",
+      "/accounts?page=9",
+      `/accounts?after=${"A".repeat(5000)}`,
+    ]) {
+      const response = await get(url, owner);
+      expect(response.status).toBe(200);
+      expect(listedNames(await response.text()).slice(0, 2)).toEqual(["Fleet 01", "Fleet 02"]);
+    }
+  });
+
+  it("answers any search, FTS syntax and Unicode included, without a server error", async () => {
+    const hostile = [
+      '"',
+      '"fleet',
+      "*",
+      "fleet*",
+      "NEAR(fleet 2)",
+      "-fleet",
+      "fleet OR 1",
+      "a:b",
+      "^x",
+      "(",
+      "\u0000",
+      "ü".repeat(200),
+      "🚒 fleet",
+      "%_\\",
+      "x".repeat(119),
+    ];
+    for (const q of hostile) {
+      const response = await get(`/accounts?q=${encodeURIComponent(q)}`, owner);
+      expect(response.status, q).toBe(200);
+    }
+    // A lone surrogate and a broken UTF-8 sequence, as raw bytes in the URL.
+    for (const raw of ["%ED%A0%80", "%FF%FE", "%C3"]) expect((await get(`/accounts?q=${raw}`, owner)).status, raw).toBe(200);
+    expect(listedNames(await (await get(`/accounts?q=${encodeURIComponent('"fleet 0"*')}`, owner)).text())).toHaveLength(9);
   });
 
   it("offers Add account only to those who may add", async () => {

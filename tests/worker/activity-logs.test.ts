@@ -420,18 +420,18 @@ describe("the banner of changes not deployed yet", () => {
 });
 
 describe("the review of changes", () => {
-  it("lists the pending changes with their diffs, and says honestly that deploying comes later", async () => {
+  it("lists the pending changes with their diffs, and leads on to confirming a deployment", async () => {
     const response = await get(`/accounts/${pendingAccount}/changes`, cookies.configurator);
     expect(response.status).toBe(200);
     const html = await response.text();
     expect(html).toContain("<title>Review changes · Configuration Tool</title>");
-    expect(html).toContain("arrives with deployments in a later version");
+    expect(html).toMatch(new RegExp(`<a[^>]*href="/accounts/${pendingAccount}/confirm-deployment"[^>]*>Deploy…</a>`));
     expect(html).toContain("North yard");
     expect(html).toContain("Gate 4");
     expect(html).not.toContain("Deployed site");
     expect(html).toMatch(/<del[^>]*>1\.1\.1\.1<\/del>/);
     expect(html).toMatch(/<ins[^>]*>9\.9\.9\.9, 8\.8\.8\.8<\/ins>/);
-    // No confirm button yet: nothing on the page posts to the deployment flow.
+    // Deploying is a link to the confirm page: nothing on this page posts.
     expect(html).not.toMatch(/<form[^>]*action="\/accounts\/[^"]*\/(changes|confirm-deployment)"/);
     expect(html).not.toContain("Confirm");
     // The banner stays, without a button to the page it is on.

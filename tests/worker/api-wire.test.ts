@@ -45,7 +45,10 @@ describe("wire format", () => {
     expect(response.status).toBe(200);
     const body = (await response.json()) as Answer;
     expect(body.result?.data).toMatchObject({
-      total: 1,
+      // Counted up to 1,000 (`more` says there are more); pages follow `next`/`previous` cursors.
+      total: { count: 1, more: false },
+      next: null,
+      previous: null,
       items: [{ _id: accountId, name: "Fleet North", subscriptionLevel: "advanced", value: accountId, label: "Fleet North" }],
     });
   });
@@ -61,7 +64,7 @@ describe("wire format", () => {
     const body = (await response.json()) as Answer[];
     expect(body).toHaveLength(2);
     expect(body[0]?.result?.data).toMatchObject({ _id: accountId });
-    expect(body[1]?.result?.data).toMatchObject({ total: 1 });
+    expect(body[1]?.result?.data).toMatchObject({ total: { count: 1, more: false } });
   });
 
   it.each([

@@ -52,7 +52,8 @@ describe("the matrices cover the whole router", () => {
   });
 });
 
-describe("permission matrix: each role × each procedure", () => {
+// Each case calls every procedure of the router: the budget grows with the router, not per call.
+describe("permission matrix: each role × each procedure", { timeout: 60_000 }, () => {
   // Reads first, so mutations that delete the sample account run last.
   const ordered = [...procedures].sort((a, b) => (a.type === b.type ? 0 : a.type === "query" ? -1 : 1));
   for (const role of roles) {
@@ -78,7 +79,7 @@ describe("permission matrix: each role × each procedure", () => {
   });
 });
 
-describe("tenant isolation: another organization's owner, with this organization's ids", () => {
+describe("tenant isolation: another organization's owner, with this organization's ids", { timeout: 60_000 }, () => {
   // A tenant no other test has touched, so every id still exists and a refusal means isolation.
   let target: Tenant;
   beforeAll(async () => {
@@ -107,6 +108,7 @@ describe("tenant isolation: another organization's owner, with this organization
           target.profileId,
           target.ruleId,
           target.templateId,
+          target.deploymentId,
         ].some((id) => names.includes(id))
       )
         continue;

@@ -18,6 +18,8 @@ export type Tenant = {
   profileId: string;
   ruleId: string;
   templateId: string;
+  /** A running deployment of accountId (revision 1, which is also its "previous" one). */
+  deploymentId: string;
 };
 
 const matrixButtons = { side1: "monitor", side2: "scan", top: "none", emergency: "emergency-alarm" };
@@ -43,6 +45,14 @@ export const procedureSamples: Record<string, (t: Tenant) => unknown> = {
   // Without `enabled: false`: that answers empty without asking, which would prove no isolation.
   "activityLogs.list": (t) => ({ accountId: t.accountId }),
   "activityLogs.listChangesToDeploy": (t) => ({ accountId: t.accountId }),
+  "deployments.list": (t) => ({ accountId: t.accountId }),
+  "deployments.get": (t) => ({ id: t.deploymentId }),
+  "deployments.radios": (t) => ({ id: t.deploymentId, state: "pending" }),
+  "deployments.preview": (t) => ({ accountId: t.accountId }),
+  "deployments.create": (t) => ({ accountId: t.accountId, note: "matrix" }),
+  "deployments.act": (t) => ({ id: t.deploymentId, action: "pause" }),
+  "deployments.rollback": (t) => ({ id: t.deploymentId }),
+  "deployments.drift": (t) => ({ accountId: t.accountId }),
   "organizations.list": () => ({ search: "" }),
   "organizations.details": (t) => ({ id: t.childOrgId }),
   "organizations.add": (t) => ({ parentId: t.orgId, name: "Matrix organization", kind: "customer" }),

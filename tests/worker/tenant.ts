@@ -20,6 +20,8 @@ export async function makeTenant(label: string): Promise<Tenant & { cookies: Rec
   const profileId = `prf_${label}_${crypto.randomUUID().slice(0, 8)}`;
   const ruleId = `rule_${label}_${crypto.randomUUID().slice(0, 8)}`;
   const templateId = `prf_tpl_${label}_${crypto.randomUUID().slice(0, 8)}`;
+  const revisionId = `rev_${label}_${crypto.randomUUID().slice(0, 8)}`;
+  const deploymentId = `dep_${label}_${crypto.randomUUID().slice(0, 8)}`;
   const buttons = JSON.stringify({ side1: "monitor", side2: "scan", top: "none", emergency: "emergency-alarm" });
   await env.DB.batch([
     env.DB.prepare(
@@ -42,6 +44,14 @@ export async function makeTenant(label: string): Promise<Tenant & { cookies: Rec
     env.DB.prepare("INSERT INTO rules (id, account_id, name, priority) VALUES (?, ?, 'Matrix rule', 1)").bind(ruleId, accountId),
     env.DB.prepare("INSERT INTO rule_profiles (rule_id, profile_id, position) VALUES (?, ?, 1)").bind(ruleId, profileId),
     env.DB.prepare("INSERT INTO rule_sets (account_id, version) VALUES (?, 1)").bind(accountId),
+    env.DB.prepare("INSERT INTO revisions (id, account_id, number, content_hash, content) VALUES (?, ?, 1, 'x', '{}')").bind(
+      revisionId,
+      accountId,
+    ),
+    env.DB.prepare(
+      `INSERT INTO deployments (id, account_id, org_id, number, revision_id, previous_revision_id, state, plan, switchover, targeted, created_by)
+       VALUES (?, ?, ?, 1, ?, ?, 'running', '{"phases":[{"share":100,"successPercent":100,"successAction":"next","errorKind":"count","errorValue":1,"errorMinimum":0,"waitMinutes":0}]}', '{"mode":"delivery"}', 0, 'matrix')`,
+    ).bind(deploymentId, accountId, childOrgId, revisionId, revisionId),
   ]);
   const cookies = {} as Record<Role, string>;
   let userId = "";
@@ -62,6 +72,7 @@ export async function makeTenant(label: string): Promise<Tenant & { cookies: Rec
     profileId,
     ruleId,
     templateId,
+    deploymentId,
     cookies,
   };
 }

@@ -2,6 +2,7 @@ import { formatDate, formatNumber } from "@/schema/format";
 import { api } from "@/server/api/procedures-route";
 import type { OrganizationInTree } from "@/server/api/routers/organizations";
 import type { Account } from "@/server/data/accounts";
+import type { Total } from "@/server/data/keyset";
 import { usePage } from "@/server/render/page-context";
 import { Button, ButtonLink } from "@/ui/button";
 import { EmptyState } from "@/ui/empty-state";
@@ -10,14 +11,16 @@ import { PageHeader } from "@/ui/page-header";
 import { Pager } from "@/ui/pager";
 import { type Column, Table } from "@/ui/table";
 import { definePage, type PageProps } from "../types";
-import { type ListQuery, listHref, PAGE_SIZE, pageCount, parseListQuery, SEARCH_MAX_LENGTH, sortLink } from "./list-query";
+import { type ListQuery, listHref, PAGE_SIZE, parseListQuery, SEARCH_MAX_LENGTH, sortLink } from "./list-query";
 import { organizationOptions } from "./organization-options";
 
 type Data = {
   query: ListQuery;
   organizations: OrganizationInTree[];
   items: Account[];
-  total: number;
+  total: Total;
+  next: string | null;
+  previous: string | null;
   canAdd: boolean;
 };
 
@@ -64,10 +67,7 @@ function SearchForm({ query, organizations }: Pick<Data, "query" | "organization
           {t("accounts.list.searchButton")}
         </Button>
         {filtered && (
-          <a
-            href={listHref(query, { q: "", org: "", page: 1 })}
-            className="py-2 text-sm font-medium text-brand-700 hover:underline"
-          >
+          <a href={listHref(query, { q: "", org: "" })} className="py-2 text-sm font-medium text-brand-700 hover:underline">
             {t("accounts.list.clear")}
           </a>
         )}
@@ -78,9 +78,10 @@ function SearchForm({ query, organizations }: Pick<Data, "query" | "organization
 
 function AccountsList({ data }: PageProps<Data>) {
   const { t, language } = usePage();
-  const { query, organizations, items, total, canAdd } = data;
+  const { query, organizations, items, total, next, previous, canAdd } = data;
   const organizationName = new Map(organizations.map((organization) => [organization.id, organization.name]));
-  const pages = pageCount(total);
+  // Past COUNT_CAP the count says "1,000+" rather than count every row on every request.
+  const shownTotal = `${formatNumber(language, total.count)}${total.more ? "+" : ""}`;
   const addButton = canAdd ? <ButtonLink href="/accounts/add">{t("accounts.list.add")}</ButtonLink> : undefined;
   const column = (key: "name" | "level" | "updated") => {
     const link = sortLink(query, key);
@@ -117,7 +118,7 @@ function AccountsList({ data }: PageProps<Data>) {
     },
   ];
 
-  const nothingYet = total === 0 && query.q === "" && query.org === "";
+  const nothingYet = total.count === 0 && query.q === "" && query.org === "";
   return (
     <>
       {/* With nothing yet, the empty state offers the button instead. */}
@@ -137,8 +138,8 @@ function AccountsList({ data }: PageProps<Data>) {
           <SearchForm query={query} organizations={organizations} />
           <p role="status" className="mb-2 text-sm text-slate-700">
             {query.q
-              ? t("accounts.list.matching", { count: total, total: formatNumber(language, total), search: query.q })
-              : t("accounts.list.count", { count: total, total: formatNumber(language, total) })}
+              ? t("accounts.list.matching", { count: total.count, total: shownTotal, search: query.q })
+              : t("accounts.list.count", { count: total.count, total: shownTotal })}
           </p>
           <Table
             caption={String(t("routes.accounts"))}
@@ -149,20 +150,14 @@ function AccountsList({ data }: PageProps<Data>) {
               <EmptyState title={String(t("accounts.list.noMatchTitle"))} description={String(t("accounts.list.noMatch"))} />
             }
           />
-          {total > 0 && (
+          {(next || previous) && (
             <Pager
               label={String(t("accounts.list.pages"))}
-              status={String(
-                t("accounts.list.pageOf", { page: formatNumber(language, query.page), pages: formatNumber(language, pages) }),
-              )}
               previous={{
-                href: query.page > 1 ? listHref(query, { page: query.page - 1 }) : null,
+                href: previous ? listHref(query, { before: previous }) : null,
                 label: String(t("accounts.list.previous")),
               }}
-              next={{
-                href: query.page < pages ? listHref(query, { page: query.page + 1 }) : null,
-                label: String(t("accounts.list.next")),
-              }}
+              next={{ href: next ? listHref(query, { after: next }) : null, label: String(t("accounts.list.next")) }}
             />
           )}
         </>
@@ -187,19 +182,22 @@ export const accountsListPage = definePage<Data>({
         orgId: query.org || user.orgId,
         search: query.q,
         sort: query.sort,
-        page: query.page,
+        after: query.after || undefined,
+        before: query.before || undefined,
         pageSize: PAGE_SIZE,
       }),
     ]);
-    // Past the last page (rows were deleted, or a hand-made URL): show the last one.
-    if (result.items.length === 0 && query.page > 1 && result.total > 0) {
-      return c.redirect(listHref(query, { page: pageCount(result.total) }), 302);
+    // Nothing before a "Previous" cursor (rows were deleted meanwhile): start from the first page.
+    if (result.items.length === 0 && (query.after || query.before) && result.total.count > 0) {
+      return c.redirect(listHref(query), 302);
     }
     return {
       query,
       organizations,
       items: result.items,
       total: result.total,
+      next: result.next,
+      previous: result.previous,
       canAdd: Boolean(user.permissions["edit-accounts"]),
     };
   },

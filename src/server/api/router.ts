@@ -1,5 +1,6 @@
 import { accountsRouter } from "./routers/accounts";
 import { activityLogsRouter } from "./routers/activity-logs";
+import { deploymentsRouter } from "./routers/deployments";
 import { devicesRouter } from "./routers/devices";
 import { identityProvidersRouter } from "./routers/identity-providers";
 import { locationsRouter } from "./routers/locations";
@@ -15,6 +16,7 @@ import { createCallerFactory, router } from "./trpc";
 export const appRouter = router({
   accounts: accountsRouter,
   activityLogs: activityLogsRouter,
+  deployments: deploymentsRouter,
   devices: devicesRouter,
   identityProviders: identityProvidersRouter,
   locations: locationsRouter,

@@ -1,6 +1,6 @@
 import { TRPCError } from "@trpc/server";
 import type { SessionUser } from "../auth/sessions";
-import { type Account, findAccount } from "../data/accounts";
+import { type Account, findAccountWithin } from "../data/accounts";
 import { isWithinOrganization } from "../data/organizations";
 import type { ApiContext } from "./trpc";
 
@@ -18,8 +18,8 @@ export async function assertOrganizationInScope(ctx: ScopedContext, orgId: strin
 }
 
 export async function accountInScope(ctx: ScopedContext, accountId: string): Promise<Account> {
-  const account = await findAccount(ctx.db, accountId);
-  if (!account || !(await isWithinOrganization(ctx.db, ctx.user.orgId, account.orgId))) {
+  const account = await findAccountWithin(ctx.db, ctx.user.orgId, accountId);
+  if (!account) {
     throw new TRPCError({ code: "NOT_FOUND", message: String(ctx.t("errors.accountNotFound")) });
   }
   return account;

@@ -6,13 +6,13 @@ import type { D1PreparedStatement } from "../cloudflare";
 import { batch } from "../data/db";
 import {
   deleteSessionStatement,
-  findSession,
+  findSessionAndUser,
   insertSessionStatement,
   type SessionRecord,
   type SessionStage,
   touchSession,
 } from "../data/sessions";
-import { findUserById, type User } from "../data/users";
+import type { User } from "../data/users";
 import type { AppEnv } from "../env";
 import { clientAddress } from "./client-address";
 import { randomToken, sha256Hex } from "./crypto";
@@ -103,9 +103,10 @@ function isExpired(record: SessionRecord, at: number): boolean {
 export async function readSession(c: Context<AppEnv>, at = Date.now()): Promise<CurrentSession | null> {
   const token = getCookie(c, COOKIE, "host");
   if (!token || token.length > 64) return null;
-  const record = await findSession(c.env.DB, await sha256Hex(token));
+  const found = await findSessionAndUser(c.env.DB, await sha256Hex(token));
+  const record = found.session;
   if (!record) return null;
-  const user = isExpired(record, at) ? null : await findUserById(c.env.DB, record.userId);
+  const user = isExpired(record, at) ? null : found.user;
   if (user?.status !== "active") {
     await deleteSessionStatement(c.env.DB, record.id).run();
     return null;

@@ -1,5 +1,7 @@
 import { parseStoredNetworkConfig, type StoredNetworkConfig } from "@/schema/network-config";
-import { all, type Db, first, newId, now, statement } from "./db";
+import { all, type Bindable, type Db, first, newId, now, statement } from "./db";
+import { ftsQuery, ftsRowids } from "./fts";
+import { type Cursor, cappedCount, keysetWhere, type Order, order, type Page, pageOf, type Total, totalOf } from "./keyset";
 
 export type SubscriptionLevel = "essential" | "advanced";
 
@@ -26,6 +28,11 @@ type Row = {
 
 const columns = "id, org_id, name, subscription_level, timezone, updated_at, version";
 
+const aliasedColumns = columns
+  .split(", ")
+  .map((column) => `a.${column}`)
+  .join(", ");
+
 function toAccount(row: Row): Account {
   return {
     _id: row.id,
@@ -38,41 +45,61 @@ function toAccount(row: Row): Account {
   };
 }
 
-/** The organizations below and including `orgId`, as a SQL fragment for `org_id IN (…)`. */
-const orgTree = `WITH RECURSIVE tree(id) AS (
-  SELECT id FROM organizations WHERE id = ?
-  UNION ALL SELECT o.id FROM organizations o JOIN tree ON o.parent_id = tree.id)`;
-
-function likePattern(search: string): string {
-  return `%${search.replaceAll("\\", "\\\\").replaceAll("%", "\\%").replaceAll("_", "\\_")}%`;
-}
-
 export async function findAccount(db: Db, id: string): Promise<Account | null> {
   const row = await first<Row>(db, `SELECT ${columns} FROM accounts WHERE id = ?`, id);
+  return row ? toAccount(row) : null;
+}
+
+/**
+ * The account if it belongs to `rootOrgId` or an organization below it, in one read (the
+ * tenant check and the row together): anything else is null, as if it did not exist.
+ */
+export async function findAccountWithin(db: Db, rootOrgId: string, id: string): Promise<Account | null> {
+  const row = await first<Row>(
+    db,
+    `SELECT ${aliasedColumns} FROM accounts a JOIN organization_ancestors t ON t.org_id = a.org_id AND t.ancestor_id = ?
+     WHERE a.id = ?`,
+    rootOrgId,
+    id,
+  );
   return row ? toAccount(row) : null;
 }
 
 export type AccountSort = "name" | "-name" | "updated" | "-updated" | "level" | "-level";
 
 /**
- * Orders for the list. Ties are broken by rowid rather than id: the (org_id, name) index holds
- * the rowid, so sorting by name needs nothing but the index.
+ * The list's orders, each an index of account_scopes (migration 0010): levels in their order
+ * (essential, then advanced), ties by name; the rowid makes every key unique. A descending
+ * sort is the exact reverse of its ascending one (for levels: advanced first, names Z→A), so
+ * each is one index scanned one way or the other.
  */
-const orderBy: Record<AccountSort, string> = {
-  name: "name COLLATE NOCASE ASC, rowid",
-  "-name": "name COLLATE NOCASE DESC, rowid",
-  updated: "updated_at ASC, rowid",
-  "-updated": "updated_at DESC, rowid",
-  // Levels in their order (essential, then advanced), not alphabetically.
-  level: "subscription_level = 'advanced' ASC, name COLLATE NOCASE, rowid",
-  "-level": "subscription_level = 'advanced' DESC, name COLLATE NOCASE, rowid",
+const treeOrders: Record<AccountSort, Order> = {
+  name: order("asc", ["s.name", "s.account_rowid"]),
+  "-name": order("desc", ["s.name", "s.account_rowid"]),
+  updated: order("asc", ["s.updated_at", "s.account_rowid"]),
+  "-updated": order("desc", ["s.updated_at", "s.account_rowid"]),
+  level: order("asc", ["s.level_rank", "s.name", "s.account_rowid"]),
+  "-level": order("desc", ["s.level_rank", "s.name", "s.account_rowid"]),
 };
 
+type ScopedRow = Row & { sort_name: string; sort_updated: string; sort_level: number; sort_rowid: number };
+
+function sortKey(sort: AccountSort): (row: ScopedRow) => Bindable[] {
+  if (sort === "name" || sort === "-name") return (row) => [row.sort_name, row.sort_rowid];
+  if (sort === "updated" || sort === "-updated") return (row) => [row.sort_updated, row.sort_rowid];
+  return (row) => [row.sort_level, row.sort_name, row.sort_rowid];
+}
+
+export function accountSortArity(sort: AccountSort): number {
+  return treeOrders[sort].columns.length;
+}
+
 /**
- * One page of the accounts of an organization and, by default, of its descendants, with the
- * total for the pager. The page is chosen first among rowids (from the (org_id, name) index
- * alone when sorting by name), then only its 25 or so rows are read, not every row up to the
- * offset (figures for 10,000 accounts: tests/worker/accounts-scale.test.ts).
+ * One page of the accounts of an organization and, by default, of its descendants, and a
+ * count capped at COUNT_CAP. Both read one index range of account_scopes (every ancestor's
+ * rows side by side, in the sort's order), so neither the tree walk nor a sort nor an OFFSET
+ * grows with the number of accounts; a search narrows that range to the FTS5 matches.
+ * Sent as one D1 batch.
  */
 export async function listAccounts(
   db: Db,
@@ -82,46 +109,74 @@ export async function listAccounts(
     search = "",
     sort = "name",
     limit = 50,
-    offset = 0,
-  }: { orgId: string; includeDescendants?: boolean; search?: string; sort?: AccountSort; limit?: number; offset?: number },
-): Promise<{ items: Account[]; total: number }> {
-  const tree = includeDescendants ? `${orgTree}, ` : "WITH ";
-  const where = includeDescendants ? "org_id IN (SELECT id FROM tree)" : "org_id = ?";
-  const pattern = likePattern(search.trim());
-  const [rows, count] = await Promise.all([
-    all<Row>(
+    cursor = null,
+  }: { orgId: string; includeDescendants?: boolean; search?: string; sort?: AccountSort; limit?: number; cursor?: Cursor | null },
+): Promise<Page<Account> & { total: Total }> {
+  const query = ftsQuery(search);
+  if (search.trim() && !query) return { items: [], next: null, previous: null, total: totalOf(0) };
+  const filters = ["s.org_id = ?"];
+  const params: Bindable[] = [orgId];
+  if (!includeDescendants) {
+    filters.push("a.org_id = ?");
+    params.push(orgId);
+  }
+  if (query) {
+    const matches = ftsRowids("accounts", query);
+    filters.push(`s.account_rowid IN (${matches.sql})`);
+    params.push(...matches.params);
+  }
+  const from = "account_scopes s JOIN accounts a ON a.rowid = s.account_rowid";
+  // The count needs the account row only to filter by its own organization.
+  const countFrom = includeDescendants ? "account_scopes s" : from;
+  const page = keysetWhere(treeOrders[sort], cursor, limit);
+  const [rows, counted] = await db.batch<ScopedRow | { total: number }>([
+    statement(
       db,
-      `${tree}page AS (
-         SELECT rowid AS row FROM accounts WHERE ${where} AND name LIKE ? ESCAPE '\\' ORDER BY ${orderBy[sort]} LIMIT ? OFFSET ?)
-       SELECT ${columns} FROM accounts WHERE rowid IN (SELECT row FROM page) ORDER BY ${orderBy[sort]}`,
-      orgId,
-      pattern,
-      limit,
-      offset,
+      `SELECT ${aliasedColumns},
+         s.name AS sort_name, s.updated_at AS sort_updated, s.level_rank AS sort_level, s.account_rowid AS sort_rowid
+       FROM ${from} WHERE ${filters.join(" AND ")} AND ${page.where} ORDER BY ${page.orderBy} LIMIT ?`,
+      ...params,
+      ...page.params,
+      page.limit,
     ),
-    first<{ total: number }>(
-      db,
-      `${includeDescendants ? `${orgTree} ` : ""}SELECT count(*) AS total FROM accounts WHERE ${where} AND name LIKE ? ESCAPE '\\'`,
-      orgId,
-      pattern,
-    ),
+    statement(db, cappedCount(`SELECT 1 FROM ${countFrom} WHERE ${filters.join(" AND ")}`), ...params),
   ]);
-  return { items: rows.map(toAccount), total: count?.total ?? 0 };
+  const result = pageOf(rows?.results as ScopedRow[], page, sortKey(sort), toAccount);
+  return { ...result, total: totalOf((counted?.results[0] as { total: number } | undefined)?.total) };
 }
 
-/** The light list the account switcher searches: id and name, by name. */
+/**
+ * The account switcher's search across the caller's organization tree: id and name, at most
+ * `limit`. With a search, the FTS5 matches are read in their own order and the first `limit`
+ * the caller may see are kept (then shown by name), so the cost follows the page, not the
+ * number of accounts or of matches; without one, the first names from the scope index.
+ */
 export async function listAccountNames(
   db: Db,
   { rootOrgId, search = "", limit = 20 }: { rootOrgId: string; search?: string; limit?: number },
-) {
-  return all<{ id: string; name: string }>(
+): Promise<{ id: string; name: string }[]> {
+  const query = ftsQuery(search);
+  if (search.trim() && !query) return [];
+  if (!query) {
+    return all<{ id: string; name: string }>(
+      db,
+      `SELECT a.id, a.name FROM account_scopes s JOIN accounts a ON a.rowid = s.account_rowid
+       WHERE s.org_id = ? ORDER BY s.name, s.account_rowid LIMIT ?`,
+      rootOrgId,
+      limit,
+    );
+  }
+  const rows = await all<{ id: string; name: string }>(
     db,
-    `${orgTree} SELECT id, name FROM accounts WHERE org_id IN (SELECT id FROM tree) AND name LIKE ? ESCAPE '\\'
-     ORDER BY name COLLATE NOCASE, id LIMIT ?`,
+    `SELECT a.id, a.name FROM accounts_fts f
+       CROSS JOIN account_scopes s ON s.account_rowid = f.rowid AND s.org_id = ?
+       JOIN accounts a ON a.rowid = f.rowid
+     WHERE accounts_fts MATCH ? LIMIT ?`,
     rootOrgId,
-    likePattern(search.trim()),
+    query,
     limit,
   );
+  return rows.sort((x, y) => x.name.localeCompare(y.name, undefined, { sensitivity: "base" }) || x.id.localeCompare(y.id));
 }
 
 export function insertAccountStatement(

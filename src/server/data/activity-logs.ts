@@ -1,4 +1,5 @@
 import { all, type Db, first, newId, now, statement } from "./db";
+import { containsText } from "./fts";
 
 export type ActivityAction = "create" | "update" | "delete";
 
@@ -121,10 +122,6 @@ export type ActivityFilter = {
   until?: string;
 };
 
-function likePattern(search: string): string {
-  return `%${search.replaceAll("\\", "\\\\").replaceAll("%", "\\%").replaceAll("_", "\\_")}%`;
-}
-
 /**
  * An account's log, newest first, one page after `after`. Keyset paging on (created_at, id):
  * the row-value comparison seeks into the (account_id, created_at, id) index, so page 400
@@ -151,8 +148,8 @@ export async function listActivity(
     params.push(filter.entityType);
   }
   if (filter.actor) {
-    where.push("actor_email LIKE ? ESCAPE '\\'");
-    params.push(likePattern(filter.actor));
+    where.push(containsText("actor_email"));
+    params.push(filter.actor);
   }
   if (filter.from) {
     where.push("created_at >= ?");
@@ -173,24 +170,34 @@ export async function listActivity(
 
 const pendingWhere = "account_id = ? AND deployable = 1 AND deployment_id IS NULL";
 
-/** The account's configuration changes not deployed yet (spec §4), newest first, and how many there are. */
+/**
+ * The account's configuration changes not deployed yet (spec §4), newest first, and how many
+ * there are. The count is a counter the activity triggers keep (pending_change_counts,
+ * migration 0010), so the banner on every account page reads one row however many wait.
+ */
 export async function listChangesToDeploy(
   db: Db,
   accountId: string,
   limit: number,
 ): Promise<{ items: ActivityEntry[]; count: number }> {
-  const [rows, counted] = await Promise.all([
-    limit > 0
-      ? all<EntryRow>(
-          db,
-          `SELECT ${entryColumns} FROM activity_logs WHERE ${pendingWhere} ORDER BY created_at DESC, id DESC LIMIT ?`,
-          accountId,
-          limit,
-        )
-      : Promise.resolve([]),
-    first<{ count: number }>(db, `SELECT count(*) AS count FROM activity_logs WHERE ${pendingWhere}`, accountId),
+  const counted = statement(db, "SELECT count FROM pending_change_counts WHERE account_id = ?", accountId);
+  if (limit <= 0) {
+    const row = await counted.first<{ count: number }>();
+    return { items: [], count: Math.max(0, row?.count ?? 0) };
+  }
+  const [rows, count] = await db.batch<EntryRow | { count: number }>([
+    statement(
+      db,
+      `SELECT ${entryColumns} FROM activity_logs WHERE ${pendingWhere} ORDER BY created_at DESC, id DESC LIMIT ?`,
+      accountId,
+      limit,
+    ),
+    counted,
   ]);
-  return { items: rows.map(toEntry), count: counted?.count ?? 0 };
+  return {
+    items: ((rows?.results ?? []) as EntryRow[]).map(toEntry),
+    count: Math.max(0, (count?.results[0] as { count: number } | undefined)?.count ?? 0),
+  };
 }
 
 /** The newest configuration change of the account (deployed or not), or null. */

@@ -1,7 +1,8 @@
 import type { StoredNetworkConfig } from "@/schema/network-config";
 import { all, type Db, first, newId, now, statement } from "./db";
+import type { Cursor, Page, Total } from "./keyset";
 import { findLevelNetworkConfig, updateLevelNetworkConfigStatement } from "./level-network-config";
-import { likePattern } from "./sites";
+import { listNamed, type NamedSort } from "./named-list";
 
 /** A location of an account, inside one of its sites (DESIGN.md §3). */
 export type Location = {
@@ -51,19 +52,9 @@ export async function findLocation(db: Db, accountId: string, id: string): Promi
   return row ? toLocation(row) : null;
 }
 
-export type LocationSort = "name" | "-name" | "updated" | "-updated";
+export type LocationSort = NamedSort;
 
-const orderBy: Record<LocationSort, string> = {
-  name: "name COLLATE NOCASE ASC, rowid",
-  "-name": "name COLLATE NOCASE DESC, rowid DESC",
-  updated: "updated_at ASC, rowid",
-  "-updated": "updated_at DESC, rowid DESC",
-};
-
-/**
- * One page of an account's locations (of one site when `siteId` is given) and the total. As
- * with sites, the page is chosen among rowids from an index, then only its rows are read.
- */
+/** One page of an account's locations (of one site when `siteId` is given), as named-list.ts pages. */
 export async function listLocations(
   db: Db,
   {
@@ -72,24 +63,21 @@ export async function listLocations(
     search = "",
     sort = "name",
     limit = 25,
-    offset = 0,
-  }: { accountId: string; siteId?: string | null; search?: string; sort?: LocationSort; limit?: number; offset?: number },
-): Promise<{ items: Location[]; total: number }> {
-  const pattern = likePattern(search);
-  const where = `account_id = ?${siteId ? " AND site_id = ?" : ""} AND name LIKE ? ESCAPE '\\'`;
-  const params = siteId ? [accountId, siteId, pattern] : [accountId, pattern];
-  const [rows, count] = await Promise.all([
-    all<Row>(
-      db,
-      `WITH page AS (SELECT rowid AS row FROM locations WHERE ${where} ORDER BY ${orderBy[sort]} LIMIT ? OFFSET ?)
-       SELECT ${columns} FROM locations WHERE rowid IN (SELECT row FROM page) ORDER BY ${orderBy[sort]}`,
-      ...params,
-      limit,
-      offset,
-    ),
-    first<{ total: number }>(db, `SELECT count(*) AS total FROM locations WHERE ${where}`, ...params),
-  ]);
-  return { items: rows.map(toLocation), total: count?.total ?? 0 };
+    cursor = null,
+  }: { accountId: string; siteId?: string | null; search?: string; sort?: LocationSort; limit?: number; cursor?: Cursor | null },
+): Promise<Page<Location> & { total: Total }> {
+  return listNamed(db, {
+    table: "locations",
+    columns,
+    scope: siteId
+      ? { where: "account_id = ? AND site_id = ?", params: [accountId, siteId] }
+      : { where: "account_id = ?", params: [accountId] },
+    search,
+    sort,
+    limit,
+    cursor,
+    toItem: toLocation,
+  });
 }
 
 /** Every location of a site, for deleting them with it (one activity entry each). */

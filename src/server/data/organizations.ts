@@ -59,16 +59,11 @@ export async function listOrganizationTree(db: Db, rootId: string): Promise<Orga
   return rows.map(toOrganization);
 }
 
-/** True when `orgId` is `rootId` or one of its descendants. */
+/** True when `orgId` is `rootId` or one of its descendants (one probe of organization_ancestors). */
 export async function isWithinOrganization(db: Db, rootId: string, orgId: string): Promise<boolean> {
   const row = await first<{ found: number }>(
     db,
-    `WITH RECURSIVE ancestry(id, parent_id) AS (
-       SELECT id, parent_id FROM organizations WHERE id = ?
-       UNION ALL
-       SELECT o.id, o.parent_id FROM organizations o JOIN ancestry a ON o.id = a.parent_id
-     )
-     SELECT 1 AS found FROM ancestry WHERE id = ? LIMIT 1`,
+    "SELECT 1 AS found FROM organization_ancestors WHERE org_id = ? AND ancestor_id = ?",
     orgId,
     rootId,
   );
@@ -95,10 +90,6 @@ export type OrganizationNode = Organization & { depth: number; parentName: strin
 
 type NodeRow = Row & { depth: number; parent_name: string | null };
 
-function likePattern(search: string): string {
-  return `%${search.replaceAll("\\", "\\\\").replaceAll("%", "\\%").replaceAll("_", "\\_")}%`;
-}
-
 /**
  * `rootId` and its descendants in tree order (each parent right before its children, siblings
  * by name), with their depth below the root; `search` keeps the matching names only.
@@ -115,10 +106,10 @@ export async function listOrganizationNodes(db: Db, rootId: string, search = "")
      )
      SELECT o.id, o.name, o.kind, o.parent_id, o.created_at, o.updated_at, o.version, tree.depth, p.name AS parent_name
      FROM tree JOIN organizations o ON o.id = tree.id LEFT JOIN organizations p ON p.id = o.parent_id
-     WHERE o.name LIKE ? ESCAPE '\\'
+     WHERE instr(lower(o.name), lower(?)) > 0
      ORDER BY tree.path`,
     rootId,
-    likePattern(search.trim()),
+    search.trim(),
   );
   // The root's parent lies outside the caller's tree: it is not named.
   return rows.map((row) =>

@@ -1,6 +1,6 @@
 import { type ProfileSettings, type ProfileType, readSettings } from "@/schema/profiles";
 import { all, type Db, first, newId, now, statement } from "./db";
-import { likePattern } from "./sites";
+import { containsText } from "./fts";
 
 /**
  * Profiles (DESIGN.md §3): an account's named radio settings of one type, or, without an
@@ -88,8 +88,8 @@ export async function listProfiles(
   }: { scope: ProfileScope; type?: ProfileType | null; search?: string; sort?: ProfileSort; limit?: number; offset?: number },
 ): Promise<{ items: ProfileSummary[]; total: number }> {
   const [where, scopeId] = scopeWhere(scope);
-  const filter = `${where}${type ? " AND type = ?" : ""} AND name LIKE ? ESCAPE '\\'`;
-  const params = type ? [scopeId, type, likePattern(search)] : [scopeId, likePattern(search)];
+  const filter = `${where}${type ? " AND type = ?" : ""} AND ${containsText("name")}`;
+  const params = type ? [scopeId, type, search.trim()] : [scopeId, search.trim()];
   const [rows, count] = await Promise.all([
     all<Row>(
       db,

@@ -1,4 +1,5 @@
 import { type Db, first, statement } from "./db";
+import { type User, type UserRow, userFromRow, userOfSessionStatement } from "./users";
 
 export type SessionStage = "signed-in" | "needs-2fa";
 
@@ -13,12 +14,9 @@ export type SessionRecord = {
 
 type Row = { id: string; user_id: string; stage: SessionStage; created_at: string; last_seen_at: string; expires_at: string };
 
-export async function findSession(db: Db, id: string): Promise<SessionRecord | null> {
-  const row = await first<Row>(
-    db,
-    "SELECT id, user_id, stage, created_at, last_seen_at, expires_at FROM sessions WHERE id = ?",
-    id,
-  );
+const sessionSql = "SELECT id, user_id, stage, created_at, last_seen_at, expires_at FROM sessions WHERE id = ?";
+
+function toSession(row: Row | null | undefined): SessionRecord | null {
   return row
     ? {
         id: row.id,
@@ -29,6 +27,22 @@ export async function findSession(db: Db, id: string): Promise<SessionRecord | n
         expiresAt: row.expires_at,
       }
     : null;
+}
+
+export async function findSession(db: Db, id: string): Promise<SessionRecord | null> {
+  return toSession(await first<Row>(db, sessionSql, id));
+}
+
+/**
+ * The session and its user in one D1 round trip (a batch of two reads): every signed-in
+ * request starts with this, so it costs one call, not two (DESIGN.md §8).
+ */
+export async function findSessionAndUser(db: Db, id: string): Promise<{ session: SessionRecord | null; user: User | null }> {
+  const [sessions, users] = await db.batch<Row | UserRow>([statement(db, sessionSql, id), userOfSessionStatement(db, id)]);
+  return {
+    session: toSession(sessions?.results[0] as Row | undefined),
+    user: userFromRow(users?.results[0] as UserRow | undefined),
+  };
 }
 
 export function insertSessionStatement(db: Db, session: SessionRecord & { ip: string | null; userAgent: string | null }) {

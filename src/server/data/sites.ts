@@ -1,6 +1,8 @@
 import type { StoredNetworkConfig } from "@/schema/network-config";
 import { all, type Db, first, newId, now, statement } from "./db";
+import type { Cursor, Page, Total } from "./keyset";
 import { findLevelNetworkConfig, updateLevelNetworkConfigStatement } from "./level-network-config";
+import { listNamed, type NamedSort } from "./named-list";
 
 /** A site of an account (DESIGN.md §3); a null time zone is the account's. */
 export type Site = {
@@ -44,31 +46,18 @@ function toSite(row: Row): Site {
   };
 }
 
-/** A LIKE pattern that finds `search` anywhere, its wildcards taken literally. */
-export function likePattern(search: string): string {
-  return `%${search.trim().replaceAll("\\", "\\\\").replaceAll("%", "\\%").replaceAll("_", "\\_")}%`;
-}
-
 /** A site of this account, or null (another account's id is no site here). */
 export async function findSite(db: Db, accountId: string, id: string): Promise<Site | null> {
   const row = await first<Row>(db, `SELECT ${columns} FROM sites WHERE id = ? AND account_id = ?`, id, accountId);
   return row ? toSite(row) : null;
 }
 
-export type SiteSort = "name" | "-name" | "updated" | "-updated";
-
-/** Ties are broken by rowid, which the (account_id, name) index holds: a name sort needs only the index. */
-const orderBy: Record<SiteSort, string> = {
-  name: "name COLLATE NOCASE ASC, rowid",
-  "-name": "name COLLATE NOCASE DESC, rowid DESC",
-  updated: "updated_at ASC, rowid",
-  "-updated": "updated_at DESC, rowid DESC",
-};
+export type SiteSort = NamedSort;
 
 /**
- * One page of an account's sites and the total for the pager. The page is chosen among rowids
- * first (from the sites_account_name index alone when sorting by name), then only its rows are
- * read and their locations counted, so a deep page costs about what the first does.
+ * One page of an account's sites with a capped count (named-list.ts: keyset paging on the
+ * sites_account_name / sites_account_updated indexes, search through sites_fts), each with
+ * its number of locations (one index probe per row of the page).
  */
 export async function listSites(
   db: Db,
@@ -77,30 +66,19 @@ export async function listSites(
     search = "",
     sort = "name",
     limit = 25,
-    offset = 0,
-  }: { accountId: string; search?: string; sort?: SiteSort; limit?: number; offset?: number },
-): Promise<{ items: Site[]; total: number }> {
-  const pattern = likePattern(search);
-  const [rows, count] = await Promise.all([
-    all<Row>(
-      db,
-      `WITH page AS (
-         SELECT rowid AS row FROM sites WHERE account_id = ? AND name LIKE ? ESCAPE '\\'
-         ORDER BY ${orderBy[sort]} LIMIT ? OFFSET ?)
-       SELECT ${columns} FROM sites WHERE rowid IN (SELECT row FROM page) ORDER BY ${orderBy[sort]}`,
-      accountId,
-      pattern,
-      limit,
-      offset,
-    ),
-    first<{ total: number }>(
-      db,
-      "SELECT count(*) AS total FROM sites WHERE account_id = ? AND name LIKE ? ESCAPE '\\'",
-      accountId,
-      pattern,
-    ),
-  ]);
-  return { items: rows.map(toSite), total: count?.total ?? 0 };
+    cursor = null,
+  }: { accountId: string; search?: string; sort?: SiteSort; limit?: number; cursor?: Cursor | null },
+): Promise<Page<Site> & { total: Total }> {
+  return listNamed(db, {
+    table: "sites",
+    columns,
+    scope: { where: "account_id = ?", params: [accountId] },
+    search,
+    sort,
+    limit,
+    cursor,
+    toItem: toSite,
+  });
 }
 
 /** Sites as choices (id and name, by name), for the location forms' site picker. */

@@ -63,6 +63,17 @@ export async function findUserByEmail(db: Db, email: string): Promise<User | nul
   return row ? toUser(row) : null;
 }
 
+export type UserRow = Row;
+
+export function userFromRow(row: Row | null | undefined): User | null {
+  return row ? toUser(row) : null;
+}
+
+/** The user of a session (by the session's id), for reading both in one batch. */
+export function userOfSessionStatement(db: Db, sessionId: string) {
+  return statement(db, `SELECT ${columns} FROM users WHERE id = (SELECT user_id FROM sessions WHERE id = ?)`, sessionId);
+}
+
 export async function findUserById(db: Db, id: string): Promise<User | null> {
   const row = await first<Row>(db, `SELECT ${columns} FROM users WHERE id = ?`, id);
   return row ? toUser(row) : null;
@@ -116,10 +127,6 @@ type ListedRow = Pick<Row, "id" | "org_id" | "email" | "name" | "role" | "status
   organization_name: string;
 };
 
-function likePattern(search: string): string {
-  return `%${search.replaceAll("\\", "\\\\").replaceAll("%", "\\%").replaceAll("_", "\\_")}%`;
-}
-
 /**
  * One page of the users of an organization (`orgId`) or of a whole tree (`rootOrgId` and its
  * descendants), searched by name or email, with the total for the pager. Case users (the
@@ -129,15 +136,12 @@ export async function listUsers(
   db: Db,
   input: { rootOrgId: string; orgId: string | null; search: string; hideCaseUsers: boolean; limit: number; offset: number },
 ): Promise<{ items: ListedUser[]; total: number }> {
-  // Numbered parameters: ?1 the organization (or the tree's root), ?2 the search pattern.
-  const scope = input.orgId
-    ? "u.org_id = ?1"
-    : `u.org_id IN (WITH RECURSIVE tree(id) AS (SELECT id FROM organizations WHERE id = ?1
-         UNION ALL SELECT o.id FROM organizations o JOIN tree ON o.parent_id = tree.id) SELECT id FROM tree)`;
+  // Numbered parameters: ?1 the organization (or the tree's root), ?2 the search text.
+  const scope = input.orgId ? "u.org_id = ?1" : "u.org_id IN (SELECT org_id FROM organization_ancestors WHERE ancestor_id = ?1)";
   const caseUsers = input.hideCaseUsers ? " AND u.is_case_user = 0" : "";
-  const where = `${scope} AND (u.name LIKE ?2 ESCAPE '\\' OR u.email LIKE ?2 ESCAPE '\\')${caseUsers}`;
+  const where = `${scope} AND (instr(lower(u.name), lower(?2)) > 0 OR instr(lower(u.email), lower(?2)) > 0)${caseUsers}`;
   const orgId = input.orgId ?? input.rootOrgId;
-  const pattern = likePattern(input.search.trim());
+  const pattern = input.search.trim();
   const [rows, count] = await Promise.all([
     all<ListedRow>(
       db,

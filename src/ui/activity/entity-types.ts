@@ -12,6 +12,7 @@ export const accountEntityTypes = [
   "rule",
   "rule-order",
   "allocation",
+  "deployment",
 ] as const;
 
 export const entityTypeKey = (type: string) => `activityLogs.entityTypes.${type}`;

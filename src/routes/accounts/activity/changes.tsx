@@ -1,3 +1,4 @@
+import { confirmDeploymentHref, deploymentsHref } from "@/routes/deployments/paths";
 import { definePage, type PageProps } from "@/routes/types";
 import { formatNumber } from "@/schema/format";
 import { api } from "@/server/api/procedures-route";
@@ -5,10 +6,10 @@ import { type AccountDetails, accountDetails } from "@/server/current-account";
 import type { ActivityEntry } from "@/server/data/activity-logs";
 import { usePage } from "@/server/render/page-context";
 import { ActivityEntryView, textOf } from "@/ui/activity/activity-entry";
+import { ButtonLink } from "@/ui/button";
 import { EmptyState } from "@/ui/empty-state";
 import { PageHeader } from "@/ui/page-header";
 import { AccountLayout } from "@/ui/shell/account-layout";
-import { StatusMessage } from "@/ui/status-message";
 
 const CHANGES_SHOWN = 100;
 
@@ -20,9 +21,20 @@ function ReviewChanges({ data }: PageProps<Data>) {
   const text = textOf(t);
   return (
     <AccountLayout account={account}>
-      <PageHeader title={String(t("routes.changes"))} description={t("changes.lead")} />
-      {/* Deployments come in a later issue: no confirm button until there is something it does. */}
-      <StatusMessage tone="info">{t("changes.deployLater")}</StatusMessage>
+      <PageHeader
+        title={String(t("routes.changes"))}
+        description={t("changes.lead")}
+        actions={
+          <div className="flex flex-wrap gap-2">
+            <ButtonLink href={deploymentsHref(account._id)} variant="white" size="sm">
+              {t("routes.deployments")}
+            </ButtonLink>
+            <ButtonLink href={confirmDeploymentHref(account._id)} size="sm">
+              {t("changes.deploy")}
+            </ButtonLink>
+          </div>
+        }
+      />
       {count === 0 ? (
         <EmptyState title={String(t("changes.emptyTitle"))} description={String(t("changes.empty"))} />
       ) : (

@@ -1,12 +1,13 @@
 import type { ReactNode } from "react";
 import { formatDate, formatNumber } from "@/schema/format";
+import type { Total } from "@/server/data/keyset";
 import { usePage } from "@/server/render/page-context";
 import { Button } from "@/ui/button";
 import { EmptyState } from "@/ui/empty-state";
 import { Field } from "@/ui/field";
 import { Pager } from "@/ui/pager";
 import { type Column, Table } from "@/ui/table";
-import { pageCount, queryHref, SEARCH_MAX_LENGTH, type WorkspaceListQuery } from "./list-query";
+import { queryHref, SEARCH_MAX_LENGTH, type WorkspaceListQuery } from "./list-query";
 
 /** When a row was last changed, in the reader's language (UTC, said so). */
 export function UpdatedAt({ value }: { value: string }) {
@@ -45,7 +46,7 @@ export function SearchForm({ action, query, filters }: { action: string; query: 
         </Button>
         {filtered && (
           <a
-            href={queryHref(action, query, { q: "", site: "", page: 1 })}
+            href={queryHref(action, query, { q: "", site: "" })}
             className="py-2 text-sm font-medium text-brand-700 hover:underline"
           >
             {t("workspace.list.clear")}
@@ -56,59 +57,66 @@ export function SearchForm({ action, query, filters }: { action: string; query: 
   );
 }
 
+/** What a list page loads: its URL state and one page of rows (named-list.ts). */
+export type ListPage<Row> = {
+  query: WorkspaceListQuery;
+  items: Row[];
+  total: Total;
+  next: string | null;
+  previous: string | null;
+};
+
+/** The ListPage of a list procedure's answer. */
+export function listPageOf<Row>(query: WorkspaceListQuery, result: Omit<ListPage<Row>, "query">): ListPage<Row> {
+  return { query, items: result.items, total: result.total, next: result.next, previous: result.previous };
+}
+
 /**
- * A server-paginated table: how many rows match, the rows of this page, and previous / next
- * links that keep the search and the sort.
+ * A server-paginated table: how many rows match (past COUNT_CAP, "1,000+"), the rows of this
+ * page, and previous / next cursor links that keep the search and the sort. `keys` names the
+ * list's translations: `<keys>.count` and `<keys>.matching` (plurals taking {{total}}, and
+ * {{search}}), `<keys>.noMatchTitle`, `<keys>.noMatch`, `<keys>.pages`.
  */
 export function PagedTable<Row>({
   base,
-  query,
-  total,
-  rows,
+  page,
   columns,
   rowKey,
-  texts,
+  caption,
+  keys,
 }: {
   base: string;
-  query: WorkspaceListQuery;
-  total: number;
-  rows: Row[];
+  page: ListPage<Row>;
   columns: Column<Row>[];
   rowKey: (row: Row) => string;
-  /** count and matching are plural keys taking {{total}} (and {{search}}). */
-  texts: { caption: string; count: string; matching: string; noMatchTitle: string; noMatch: string; pages: string };
+  caption: string;
+  keys: "sites.list" | "locations.list";
 }) {
   const { t, language } = usePage();
-  const pages = pageCount(total);
-  const shown = formatNumber(language, total);
+  const { query, total, next, previous } = page;
+  const shown = `${formatNumber(language, total.count)}${total.more ? "+" : ""}`;
   return (
     <>
       <p role="status" className="mb-2 text-sm text-slate-700">
         {query.q
-          ? t(texts.matching, { count: total, total: shown, search: query.q })
-          : t(texts.count, { count: total, total: shown })}
+          ? t(`${keys}.matching`, { count: total.count, total: shown, search: query.q })
+          : t(`${keys}.count`, { count: total.count, total: shown })}
       </p>
       <Table
-        caption={texts.caption}
+        caption={caption}
         columns={columns}
-        rows={rows}
+        rows={page.items}
         rowKey={rowKey}
-        empty={<EmptyState title={String(t(texts.noMatchTitle))} description={String(t(texts.noMatch))} />}
+        empty={<EmptyState title={String(t(`${keys}.noMatchTitle`))} description={String(t(`${keys}.noMatch`))} />}
       />
-      {total > 0 && (
+      {(next || previous) && (
         <Pager
-          label={String(t(texts.pages))}
-          status={String(
-            t("workspace.list.pageOf", { page: formatNumber(language, query.page), pages: formatNumber(language, pages) }),
-          )}
+          label={String(t(`${keys}.pages`))}
           previous={{
-            href: query.page > 1 ? queryHref(base, query, { page: query.page - 1 }) : null,
+            href: previous ? queryHref(base, query, { before: previous }) : null,
             label: String(t("workspace.list.previous")),
           }}
-          next={{
-            href: query.page < pages ? queryHref(base, query, { page: query.page + 1 }) : null,
-            label: String(t("workspace.list.next")),
-          }}
+          next={{ href: next ? queryHref(base, query, { after: next }) : null, label: String(t("workspace.list.next")) }}
         />
       )}
     </>

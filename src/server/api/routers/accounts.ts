@@ -5,6 +5,7 @@ import { nameText, searchText } from "@/schema/text";
 import type { D1Result } from "@/server/cloudflare";
 import {
   type Account,
+  accountSortArity,
   deleteAccountStatement,
   findAccountNetworkConfig,
   insertAccountStatement,
@@ -14,6 +15,7 @@ import {
   updateAccountStatement,
 } from "@/server/data/accounts";
 import { activityStatement, diffOf } from "@/server/data/activity-logs";
+import { cursorOf, pageInput } from "../list-input";
 import { accountInScope, assertOrganizationInScope } from "../tenancy";
 import { type ApiContext, procedureWith, router, signedInProcedure } from "../trpc";
 import { accountSummaryProcedures } from "./account-summary";
@@ -51,26 +53,29 @@ function assertWritten(result: D1Result | undefined, t: ApiContext["t"]) {
 export const accountsRouter = router({
   ...accountSummaryProcedures,
 
+  /**
+   * One page of the accounts of an organization's tree. Paging is by cursor: `after`/`before`
+   * are the `next`/`previous` of an earlier answer; `total` stops counting at 1,000 (`more`).
+   */
   list: signedInProcedure
     .input(
       z.object({
         orgId: id,
         search: searchText.default(""),
         sort: z.enum(["name", "-name", "updated", "-updated", "level", "-level"]).default("name"),
-        page: z.number().int().min(1).max(100_000).default(1),
-        pageSize: z.number().int().min(1).max(100).default(25),
+        ...pageInput,
       }),
     )
     .query(async ({ ctx, input }) => {
       await assertOrganizationInScope(ctx, input.orgId);
-      const { items, total } = await listAccounts(ctx.db, {
+      const page = await listAccounts(ctx.db, {
         orgId: input.orgId,
         search: input.search,
         sort: input.sort,
         limit: input.pageSize,
-        offset: (input.page - 1) * input.pageSize,
+        cursor: cursorOf(input, accountSortArity(input.sort)),
       });
-      return { items: items.map(listed), total, page: input.page, pageSize: input.pageSize };
+      return { ...page, items: page.items.map(listed), pageSize: input.pageSize };
     }),
 
   details: signedInProcedure.input(z.object({ id })).query(async ({ ctx, input }) => listed(await accountInScope(ctx, input.id))),

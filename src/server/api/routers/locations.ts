@@ -16,7 +16,9 @@ import {
   updateLocationNetworkConfigStatement,
   updateLocationStatement,
 } from "@/server/data/locations";
+import { NAMED_SORT_ARITY } from "@/server/data/named-list";
 import { findSite, findSiteNetworkConfig, listSiteOptions } from "@/server/data/sites";
+import { cursorOf, pageInput } from "../list-input";
 import { assertPassphrases, assertWritten, isConstraintError, level, networkAtLevel } from "../network-levels";
 import { refuse } from "../refusal";
 import { accountInScope } from "../tenancy";
@@ -81,23 +83,22 @@ export const locationsRouter = router({
         siteId: id.optional(),
         search: searchText.default(""),
         sort: z.enum(["name", "-name", "updated", "-updated"]).default("name"),
-        page: z.number().int().min(1).max(100_000).default(1),
-        pageSize: z.number().int().min(1).max(100).default(25),
+        ...pageInput,
       }),
     )
     .query(async ({ ctx, input }) => {
       const account = input.siteId
         ? (await siteInScope(ctx, input.accountId, input.siteId)).account
         : await accountInScope(ctx, input.accountId);
-      const { items, total } = await listLocations(ctx.db, {
+      const page = await listLocations(ctx.db, {
         accountId: account._id,
         siteId: input.siteId ?? null,
         search: input.search,
         sort: input.sort,
         limit: input.pageSize,
-        offset: (input.page - 1) * input.pageSize,
+        cursor: cursorOf(input, NAMED_SORT_ARITY),
       });
-      return { items: items.map(listed), total, page: input.page, pageSize: input.pageSize };
+      return { ...page, items: page.items.map(listed), pageSize: input.pageSize };
     }),
 
   details: signedInProcedure

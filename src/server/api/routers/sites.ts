@@ -6,6 +6,7 @@ import type { D1Result } from "@/server/cloudflare";
 import { type Account, findAccountNetworkConfig } from "@/server/data/accounts";
 import { activityStatement, diffOf } from "@/server/data/activity-logs";
 import { deleteLocationWithSiteStatement, listLocationsOfSite } from "@/server/data/locations";
+import { NAMED_SORT_ARITY } from "@/server/data/named-list";
 import {
   deleteSiteStatement,
   findSite,
@@ -17,6 +18,7 @@ import {
   updateSiteNetworkConfigStatement,
   updateSiteStatement,
 } from "@/server/data/sites";
+import { cursorOf, pageInput } from "../list-input";
 import { assertPassphrases, assertWritten, isConstraintError, level, networkAtLevel } from "../network-levels";
 import { refuse } from "../refusal";
 import { accountInScope } from "../tenancy";
@@ -71,20 +73,19 @@ export const sitesRouter = router({
         accountId: id,
         search: searchText.default(""),
         sort: z.enum(["name", "-name", "updated", "-updated"]).default("name"),
-        page: z.number().int().min(1).max(100_000).default(1),
-        pageSize: z.number().int().min(1).max(100).default(25),
+        ...pageInput,
       }),
     )
     .query(async ({ ctx, input }) => {
       const account = await accountInScope(ctx, input.accountId);
-      const { items, total } = await listSites(ctx.db, {
+      const page = await listSites(ctx.db, {
         accountId: account._id,
         search: input.search,
         sort: input.sort,
         limit: input.pageSize,
-        offset: (input.page - 1) * input.pageSize,
+        cursor: cursorOf(input, NAMED_SORT_ARITY),
       });
-      return { items: items.map(listed), total, page: input.page, pageSize: input.pageSize };
+      return { ...page, items: page.items.map(listed), pageSize: input.pageSize };
     }),
 
   details: signedInProcedure

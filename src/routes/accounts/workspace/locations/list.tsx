@@ -9,16 +9,19 @@ import { SelectField } from "@/ui/field";
 import { PageHeader } from "@/ui/page-header";
 import { AccountLayout } from "@/ui/shell/account-layout";
 import type { Column } from "@/ui/table";
-import { PAGE_SIZE, pageCount, parseWorkspaceQuery, queryHref, sortLink, type WorkspaceListQuery } from "../list-query";
-import { PagedTable, SearchForm, UpdatedAt } from "../list-view";
+import { cursorInput, lostCursor, PAGE_SIZE, parseWorkspaceQuery, queryHref, sortLink } from "../list-query";
+import { type ListPage, listPageOf, PagedTable, SearchForm, UpdatedAt } from "../list-view";
 import { addLocationHref, addSiteHref, editLocationHref, locationsHref, siteHref } from "../paths";
 import type { SiteOption } from "./location-form";
 
-type Data = { account: AccountDetails; query: WorkspaceListQuery; sites: SiteOption[]; items: Location[]; total: number };
+type Data = ListPage<Location> & {
+  account: AccountDetails;
+  sites: SiteOption[];
+};
 
 function LocationsList({ data }: PageProps<Data>) {
   const { t } = usePage();
-  const { account, query, sites, items, total } = data;
+  const { account, query, sites, total } = data;
   const base = locationsHref(account._id);
   const addButton =
     sites.length > 0 ? (
@@ -54,7 +57,7 @@ function LocationsList({ data }: PageProps<Data>) {
       cell: (location) => <UpdatedAt value={location.updatedAt} />,
     },
   ];
-  const nothingYet = total === 0 && query.q === "" && query.site === "";
+  const nothingYet = total.count === 0 && query.q === "" && query.site === "";
   return (
     <AccountLayout account={account}>
       <PageHeader
@@ -87,19 +90,11 @@ function LocationsList({ data }: PageProps<Data>) {
           />
           <PagedTable
             base={base}
-            query={query}
-            total={total}
-            rows={items}
+            page={data}
             columns={columns}
             rowKey={(location) => location._id}
-            texts={{
-              caption: String(t("routes.locations")),
-              count: "locations.list.count",
-              matching: "locations.list.matching",
-              noMatchTitle: "locations.list.noMatchTitle",
-              noMatch: "locations.list.noMatch",
-              pages: "locations.list.pages",
-            }}
+            caption={String(t("routes.locations"))}
+            keys="locations.list"
           />
         </>
       )}
@@ -121,14 +116,14 @@ export const locationsListPage = definePage<Data>({
         siteId: query.site || undefined,
         search: query.q,
         sort: query.sort,
-        page: query.page,
+        ...cursorInput(query),
         pageSize: PAGE_SIZE,
       }),
     ]);
-    if (result.items.length === 0 && query.page > 1 && result.total > 0) {
-      return c.redirect(queryHref(locationsHref(accountId), query, { page: pageCount(result.total) }), 302);
+    if (lostCursor(query, result)) {
+      return c.redirect(queryHref(locationsHref(accountId), query), 302);
     }
-    return { account, query, sites, items: result.items, total: result.total };
+    return { account, sites, ...listPageOf(query, result) };
   },
   Component: LocationsList,
 });

@@ -8,15 +8,17 @@ import { EmptyState } from "@/ui/empty-state";
 import { PageHeader } from "@/ui/page-header";
 import { AccountLayout } from "@/ui/shell/account-layout";
 import type { Column } from "@/ui/table";
-import { PAGE_SIZE, pageCount, parseWorkspaceQuery, queryHref, sortLink, type WorkspaceListQuery } from "../list-query";
-import { PagedTable, SearchForm, UpdatedAt } from "../list-view";
+import { cursorInput, lostCursor, PAGE_SIZE, parseWorkspaceQuery, queryHref, sortLink } from "../list-query";
+import { type ListPage, listPageOf, PagedTable, SearchForm, UpdatedAt } from "../list-view";
 import { addSiteHref, siteHref, sitesHref } from "../paths";
 
-type Data = { account: AccountDetails; query: WorkspaceListQuery; items: Site[]; total: number };
+type Data = ListPage<Site> & {
+  account: AccountDetails;
+};
 
 function SitesList({ data }: PageProps<Data>) {
   const { t } = usePage();
-  const { account, query, items, total } = data;
+  const { account, query, total } = data;
   const base = sitesHref(account._id);
   const addButton = <ButtonLink href={addSiteHref(account._id)}>{t("sites.list.add")}</ButtonLink>;
   const columns: Column<Site>[] = [
@@ -44,7 +46,7 @@ function SitesList({ data }: PageProps<Data>) {
       cell: (site) => <UpdatedAt value={site.updatedAt} />,
     },
   ];
-  const nothingYet = total === 0 && query.q === "";
+  const nothingYet = total.count === 0 && query.q === "";
   return (
     <AccountLayout account={account}>
       <PageHeader
@@ -63,19 +65,11 @@ function SitesList({ data }: PageProps<Data>) {
           <SearchForm action={base} query={query} />
           <PagedTable
             base={base}
-            query={query}
-            total={total}
-            rows={items}
+            page={data}
             columns={columns}
             rowKey={(site) => site._id}
-            texts={{
-              caption: String(t("routes.sites")),
-              count: "sites.list.count",
-              matching: "sites.list.matching",
-              noMatchTitle: "sites.list.noMatchTitle",
-              noMatch: "sites.list.noMatch",
-              pages: "sites.list.pages",
-            }}
+            caption={String(t("routes.sites"))}
+            keys="sites.list"
           />
         </>
       )}
@@ -90,13 +84,13 @@ export const sitesListPage = definePage<Data>({
     const query = parseWorkspaceQuery(new URL(c.req.url));
     const [account, result] = await Promise.all([
       accountDetails(c, accountId),
-      api(c).sites.list({ accountId, search: query.q, sort: query.sort, page: query.page, pageSize: PAGE_SIZE }),
+      api(c).sites.list({ accountId, search: query.q, sort: query.sort, ...cursorInput(query), pageSize: PAGE_SIZE }),
     ]);
-    // Past the last page (rows were deleted, or a hand-made URL): show the last one.
-    if (result.items.length === 0 && query.page > 1 && result.total > 0) {
-      return c.redirect(queryHref(sitesHref(accountId), query, { page: pageCount(result.total) }), 302);
+    // A cursor whose rows were deleted meanwhile: start again from the first page.
+    if (lostCursor(query, result)) {
+      return c.redirect(queryHref(sitesHref(accountId), query), 302);
     }
-    return { account, query, items: result.items, total: result.total };
+    return { account, ...listPageOf(query, result) };
   },
   Component: SitesList,
 });

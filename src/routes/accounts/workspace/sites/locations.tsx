@@ -8,16 +8,19 @@ import { ButtonLink } from "@/ui/button";
 import { EmptyState } from "@/ui/empty-state";
 import type { Column } from "@/ui/table";
 import { SiteLayout } from "../layouts";
-import { PAGE_SIZE, pageCount, parseWorkspaceQuery, queryHref, sortLink, type WorkspaceListQuery } from "../list-query";
-import { PagedTable, SearchForm, UpdatedAt } from "../list-view";
+import { cursorInput, lostCursor, PAGE_SIZE, parseWorkspaceQuery, queryHref, sortLink } from "../list-query";
+import { type ListPage, listPageOf, PagedTable, SearchForm, UpdatedAt } from "../list-view";
 import { siteOf } from "../load";
 import { addLocationHref, siteHref, siteLocationHref } from "../paths";
 
-type Data = { account: AccountDetails; site: Site; query: WorkspaceListQuery; items: Location[]; total: number };
+type Data = ListPage<Location> & {
+  account: AccountDetails;
+  site: Site;
+};
 
 function SiteLocations({ data }: PageProps<Data>) {
   const { t } = usePage();
-  const { account, site, query, items, total } = data;
+  const { account, site, query, total } = data;
   const base = siteHref(account._id, site._id, "locations");
   const addButton = <ButtonLink href={addLocationHref(account._id, site._id)}>{t("sites.locations.add")}</ButtonLink>;
   const columns: Column<Location>[] = [
@@ -39,7 +42,7 @@ function SiteLocations({ data }: PageProps<Data>) {
       cell: (location) => <UpdatedAt value={location.updatedAt} />,
     },
   ];
-  const nothingYet = total === 0 && query.q === "";
+  const nothingYet = total.count === 0 && query.q === "";
   return (
     <SiteLayout account={account} site={site} current="locations">
       <div className="mb-4 flex flex-wrap items-start justify-between gap-4">
@@ -57,19 +60,11 @@ function SiteLocations({ data }: PageProps<Data>) {
           <SearchForm action={base} query={query} />
           <PagedTable
             base={base}
-            query={query}
-            total={total}
-            rows={items}
+            page={data}
             columns={columns}
             rowKey={(location) => location._id}
-            texts={{
-              caption: String(t("sites.tabs.locations")),
-              count: "locations.list.count",
-              matching: "locations.list.matching",
-              noMatchTitle: "locations.list.noMatchTitle",
-              noMatch: "locations.list.noMatch",
-              pages: "locations.list.pages",
-            }}
+            caption={String(t("sites.tabs.locations"))}
+            keys="locations.list"
           />
         </>
       )}
@@ -87,13 +82,13 @@ export const siteLocationsPage = definePage<Data>({
       siteId: site._id,
       search: query.q,
       sort: query.sort,
-      page: query.page,
+      ...cursorInput(query),
       pageSize: PAGE_SIZE,
     });
-    if (result.items.length === 0 && query.page > 1 && result.total > 0) {
-      return c.redirect(queryHref(siteHref(account._id, site._id, "locations"), query, { page: pageCount(result.total) }), 302);
+    if (lostCursor(query, result)) {
+      return c.redirect(queryHref(siteHref(account._id, site._id, "locations"), query), 302);
     }
-    return { account, site, query, items: result.items, total: result.total };
+    return { account, site, ...listPageOf(query, result) };
   },
   Component: SiteLocations,
 });

@@ -1,0 +1,130 @@
+import { env } from "cloudflare:test";
+import { beforeAll, expect, it } from "vitest";
+import { allAtOnce } from "@/schema/fleet/deployment-plan";
+import { deploymentCounts, findDeployment } from "@/server/data/deployments";
+import { confirmDeployment } from "@/server/fleet/deployment-engine";
+import { createAccount, createOrganization } from "../../tests/worker/fixtures";
+import { bearer, giveSeats, registerRadios } from "../../tests/worker/fleet-fixtures";
+import { request } from "../../tests/worker/helpers";
+
+// Fleet figures (issue 12), printed as ratios measured in one run:
+// confirm for 100,000 radios vs 100 (≤ 1.2×, same rows written), counts for 100,000 radios
+// (< 200 ms), and the check-in 304 path vs a static response of the same Worker (≥ 50 %).
+const BIG = Number(process.env.FLEET_BIG ?? 100_000);
+const SMALL = 100;
+const RUNS = 7;
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
+const rowsWritten = async () => {
+  const row = await env.DB.prepare(
+    "SELECT (SELECT count(*) FROM revisions) + (SELECT count(*) FROM deployments) + (SELECT count(*) FROM activity_logs) + (SELECT count(*) FROM deployment_devices) AS n",
+  ).first<{ n: number }>();
+  return row?.n ?? 0;
+};
+
+let orgId = "";
+let small = "";
+let big = "";
+const bigUids: string[] = [];
+
+beforeAll(async () => {
+  orgId = await createOrganization("Bench");
+  small = await createAccount(orgId, "Small fleet");
+  big = await createAccount(orgId, "Big fleet");
+  await giveSeats(orgId, small, SMALL);
+  await giveSeats(orgId, big, BIG);
+  await registerRadios(orgId, small, "SMALL", SMALL);
+  // In chunks: one statement per 20,000 radios stays well inside D1's limits.
+  for (let done = 0; done < BIG; done += 20_000) {
+    const n = Math.min(20_000, BIG - done);
+    const uids = await registerRadios(orgId, big, `BIG${done / 20_000}`, n);
+    bigUids.push(...uids);
+  }
+});
+
+async function timeConfirm(accountId: string): Promise<{ ms: number; rows: number }> {
+  await env.DB.prepare("UPDATE accounts SET network_config = ? WHERE id = ?")
+    .bind(JSON.stringify({ ntpServers: [`t${crypto.randomUUID().slice(0, 6)}.example.com`] }), accountId)
+    .run();
+  const before = await rowsWritten();
+  const started = performance.now();
+  await confirmDeployment(
+    { db: env.DB, env },
+    { accountId, orgId, actor: { id: "bench", email: "bench" }, plan: allAtOnce(), switchover: { mode: "delivery" }, note: "" },
+  );
+  const ms = performance.now() - started;
+  return { ms, rows: (await rowsWritten()) - before };
+}
+
+it("confirm costs the same for 100,000 radios as for 100", async () => {
+  const smallRuns: number[] = [];
+  const bigRuns: number[] = [];
+  const rows = new Set<number>();
+  for (let i = 0; i < RUNS; i++) {
+    const s = await timeConfirm(small);
+    const b = await timeConfirm(big);
+    smallRuns.push(s.ms);
+    bigRuns.push(b.ms);
+    rows.add(s.rows);
+    rows.add(b.rows);
+  }
+  const ratio = median(bigRuns) / median(smallRuns);
+  console.log(
+    `confirm: ${SMALL} radios ${median(smallRuns).toFixed(1)} ms, ${BIG} radios ${median(bigRuns).toFixed(1)} ms (median of ${RUNS}); ratio ${ratio.toFixed(2)}×; rows written per confirm: ${[...rows].join(", ")}`,
+  );
+  expect(rows.size).toBe(1);
+});
+
+it("counts a 100,000-radio deployment quickly", async () => {
+  const latest = await env.DB.prepare("SELECT id FROM deployments WHERE account_id = ? ORDER BY number DESC LIMIT 1")
+    .bind(big)
+    .first<{ id: string }>();
+  const deployment = await findDeployment(env.DB, latest?.id ?? "");
+  if (!deployment) throw new Error("no deployment");
+  // A tenth of the fleet reports (applied, some failed) so the grouped query has rows to count.
+  const now = new Date().toISOString();
+  for (let i = 0; i < bigUids.length / 10; i += 5000) {
+    const chunk = bigUids.slice(i, Math.min(i + 5000, bigUids.length / 10));
+    await env.DB.prepare(
+      `INSERT INTO deployment_devices (deployment_id, uid, phase, state, updated_at)
+       SELECT ?, value, 0, CASE WHEN key % 20 = 0 THEN 'failed' ELSE 'applied' END, ? FROM json_each(?)`,
+    )
+      .bind(deployment.id, now, JSON.stringify(chunk))
+      .run();
+  }
+  const runs: number[] = [];
+  let total = 0;
+  for (let i = 0; i < RUNS; i++) {
+    const started = performance.now();
+    const counts = await deploymentCounts(env.DB, deployment);
+    runs.push(performance.now() - started);
+    total = Object.values(counts.total).reduce((sum, n) => sum + (n ?? 0), 0);
+  }
+  console.log(
+    `counts: ${BIG} radios, median ${median(runs).toFixed(1)} ms, max ${Math.max(...runs).toFixed(1)} ms (${RUNS} runs)`,
+  );
+  expect(total).toBe(BIG);
+});
+
+it("check-in 304 path against a static response of the same Worker", async () => {
+  const uid = bigUids[0] ?? "";
+  const auth = bearer(uid);
+  const first = await request("/device/v1/config", { headers: { Authorization: auth } });
+  const etag = first.headers.get("etag") ?? "";
+  await first.arrayBuffer();
+  const N = 300;
+  const time = async (fn: () => Promise<Response>) => {
+    const started = performance.now();
+    for (let i = 0; i < N; i++) await (await fn()).arrayBuffer();
+    return N / ((performance.now() - started) / 1000);
+  };
+  const staticRate = await time(() => request("/healthz"));
+  const notModifiedRate = await time(() =>
+    request("/device/v1/config", { headers: { Authorization: auth, "If-None-Match": etag } }),
+  );
+  const check = await request("/device/v1/config", { headers: { Authorization: auth, "If-None-Match": etag } });
+  expect(check.status).toBe(304);
+  console.log(
+    `304 path: ${notModifiedRate.toFixed(0)} req/s vs static ${staticRate.toFixed(0)} req/s (sequential, in workerd): ${((100 * notModifiedRate) / staticRate).toFixed(0)} %`,
+  );
+});

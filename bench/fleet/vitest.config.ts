@@ -1,0 +1,28 @@
+import { fileURLToPath } from "node:url";
+import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
+import { defineConfig } from "vitest/config";
+import { clientManifest } from "../../tooling/client-manifest.ts";
+
+// `npm run bench:fleet`: the fleet benchmarks run inside workerd with local D1 (like the
+// worker tests), so they time the Worker's own code paths: confirm, counts, check-in.
+export default defineConfig(async () => {
+  const root = fileURLToPath(new URL("../..", import.meta.url));
+  const migrations = await readD1Migrations(`${root}/migrations`);
+  return {
+    root,
+    resolve: { alias: { "@": `${root}/src` } },
+    plugins: [
+      clientManifest(),
+      cloudflareTest({
+        wrangler: { configPath: `${root}/wrangler.toml` },
+        miniflare: { bindings: { TEST_MIGRATIONS: migrations } },
+      }),
+    ],
+    test: {
+      include: ["bench/fleet/*.bench.test.ts"],
+      setupFiles: ["tests/worker/setup.ts"],
+      testTimeout: 600_000,
+      hookTimeout: 600_000,
+    },
+  };
+});

@@ -1,0 +1,97 @@
+import type { Plan, Switchover } from "@/schema/fleet/deployment-plan";
+import { allAtOnce, MAX_PHASES, MAX_USER_DELAY_MINUTES, MAX_WAIT_MINUTES } from "@/schema/fleet/deployment-plan";
+
+/**
+ * The confirm form's fields as a plan and switchover: all at once, or phases given as
+ * cumulative percentages ("5, 25, 100") that share one set of thresholds. Errors are
+ * translation keys by field. (The API takes a different threshold per phase.)
+ */
+export const planFields = [
+  "planKind",
+  "shares",
+  "successPercent",
+  "successAction",
+  "errorKind",
+  "errorValue",
+  "errorMinimum",
+  "waitMinutes",
+  "switchover",
+  "switchoverAt",
+  "maxDelayMinutes",
+  "note",
+] as const;
+
+export const planDefaults: Record<string, string> = {
+  planKind: "phases",
+  shares: "5, 25, 100",
+  successPercent: "90",
+  successAction: "next",
+  errorKind: "percent",
+  errorValue: "10",
+  errorMinimum: "5",
+  waitMinutes: "0",
+  switchover: "delivery",
+  switchoverAt: "",
+  maxDelayMinutes: "60",
+  note: "",
+};
+
+type Parsed = { ok: true; plan: Plan; switchover: Switchover; note: string } | { ok: false; errors: Record<string, string> };
+
+function whole(value: string | undefined, min: number, max: number): number | null {
+  if (!value || !/^\d{1,7}$/.test(value.trim())) return null;
+  const n = Number(value.trim());
+  return n >= min && n <= max ? n : null;
+}
+
+export function parsePlanForm(values: Record<string, string>): Parsed {
+  const errors: Record<string, string> = {};
+  const note = (values.note ?? "").trim();
+  if (note.length > 500) errors.note = "validation.NoteTooLong";
+  let plan: Plan = allAtOnce();
+  if (values.planKind === "phases") {
+    const shares = (values.shares ?? "")
+      .split(/[,\s]+/)
+      .filter(Boolean)
+      .map((s) => whole(s.replace("%", ""), 1, 100));
+    const valid =
+      shares.length >= 1 &&
+      shares.length <= MAX_PHASES &&
+      shares.every((s, i) => s !== null && (i === 0 || s > (shares[i - 1] ?? 0))) &&
+      shares.at(-1) === 100;
+    if (!valid) errors.shares = "validation.PhaseShares";
+    const successPercent = whole(values.successPercent, 1, 100);
+    if (successPercent === null) errors.successPercent = "validation.Percent";
+    const errorValue = whole(values.errorValue, 1, 100_000);
+    if (errorValue === null || (values.errorKind === "percent" && errorValue > 100))
+      errors.errorValue = "validation.ErrorThreshold";
+    const errorMinimum = whole(values.errorMinimum || "0", 0, 100_000);
+    if (errorMinimum === null) errors.errorMinimum = "validation.Count";
+    const waitMinutes = whole(values.waitMinutes || "0", 0, MAX_WAIT_MINUTES);
+    if (waitMinutes === null) errors.waitMinutes = "validation.WaitMinutes";
+    if (valid && successPercent !== null && errorValue !== null && errorMinimum !== null && waitMinutes !== null) {
+      plan = {
+        phases: (shares as number[]).map((share) => ({
+          share,
+          successPercent,
+          successAction: values.successAction === "pause" ? "pause" : "next",
+          errorKind: values.errorKind === "count" ? "count" : "percent",
+          errorValue,
+          errorMinimum,
+          waitMinutes,
+        })),
+      };
+    }
+  } else if (values.planKind !== "all") errors.planKind = "validation.Invalid";
+  let switchover: Switchover = { mode: "delivery" };
+  if (values.switchover === "at") {
+    const at = Date.parse(`${values.switchoverAt ?? ""}Z`);
+    if (!values.switchoverAt || Number.isNaN(at) || at < Date.now()) errors.switchoverAt = "validation.FutureTime";
+    else switchover = { mode: "at", at: new Date(at).toISOString() };
+  } else if (values.switchover === "user-delay") {
+    const max = whole(values.maxDelayMinutes, 1, MAX_USER_DELAY_MINUTES);
+    if (max === null) errors.maxDelayMinutes = "validation.DelayMinutes";
+    else switchover = { mode: "user-delay", maxMinutes: max };
+  } else if (values.switchover !== "delivery") errors.switchover = "validation.Invalid";
+  return Object.keys(errors).length ? { ok: false, errors } : { ok: true, plan, switchover, note };
+}

@@ -1,0 +1,270 @@
+import { TRPCError } from "@trpc/server";
+import { Island } from "@/islands/runtime/island";
+import { allowedFrom, type DeploymentAction, isActive } from "@/schema/fleet/deployment-plan";
+import { type ShownState, shownStates } from "@/schema/fleet/states";
+import { formatDateTime } from "@/schema/format";
+import { api } from "@/server/api/procedures-route";
+import { type AccountDetails, accountDetails } from "@/server/current-account";
+import type { Deployment, DeploymentCounts, DeploymentRadio } from "@/server/data/deployments";
+import { usePage } from "@/server/render/page-context";
+import { Button, ButtonLink } from "@/ui/button";
+import { SelectField } from "@/ui/field";
+import { PageHeader } from "@/ui/page-header";
+import { AccountLayout } from "@/ui/shell/account-layout";
+import { StatusMessage } from "@/ui/status-message";
+import { Table } from "@/ui/table";
+import { postedValues } from "../settings/procedure-refusal";
+import { type ActionResult, definePage, type PageProps, type RouteContext } from "../types";
+import { deploymentHref, deploymentsHref } from "./paths";
+import { StateBadge } from "./state-badge";
+
+const RADIOS_PAGE = 50;
+const actions: DeploymentAction[] = ["pause", "resume", "advance", "cancel"];
+
+type Data = {
+  account: AccountDetails;
+  deployment: Deployment;
+  counts: DeploymentCounts;
+  filter: ShownState;
+  radios: DeploymentRadio[];
+  nextAfter: string | null;
+  canAct: boolean;
+};
+
+function Facts({ deployment, timeZone }: { deployment: Deployment; timeZone: string }) {
+  const { t, language } = usePage();
+  const s = deployment.switchover;
+  const switchover =
+    s.mode === "at"
+      ? t("deployments.switchoverAt", { time: formatDateTime(language, s.at, timeZone) })
+      : s.mode === "user-delay"
+        ? t("deployments.switchoverDelay", { minutes: s.maxMinutes })
+        : t("deployments.switchoverDelivery");
+  const row = (label: string, value: React.ReactNode) => (
+    <div className="flex flex-wrap gap-x-2 py-1">
+      <dt className="font-medium text-slate-700">{label}</dt>
+      <dd className="text-slate-900">{value}</dd>
+    </div>
+  );
+  return (
+    <dl className="grid gap-x-8 text-sm sm:grid-cols-2">
+      {row(String(t("deployments.columns.revision")), t("deployments.revision", { number: deployment.revisionNumber }))}
+      {row(
+        String(t("deployments.columns.phase")),
+        t("deployments.phaseOf", { phase: deployment.phaseIndex + 1, phases: deployment.plan.phases.length }),
+      )}
+      {row(String(t("deployments.targeted")), deployment.targeted.toLocaleString(language))}
+      {row(String(t("deployments.switchover")), switchover)}
+      {row(
+        String(t("deployments.columns.created")),
+        `${formatDateTime(language, deployment.createdAt, timeZone)} · ${deployment.createdBy}`,
+      )}
+      {deployment.nextStepAt && row(String(t("deployments.nextStep")), formatDateTime(language, deployment.nextStepAt, timeZone))}
+      {deployment.note && row(String(t("deployments.columns.note")), deployment.note)}
+      <div className="py-1 sm:col-span-2">
+        <dt className="font-medium text-slate-700">{t("deployments.plan")}</dt>
+        <dd>
+          <ol className="ml-5 list-decimal">
+            {deployment.plan.phases.map((phase, i) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: phases are positional and never reorder
+              <li key={`${phase.share}-${i + 1}`}>
+                {t("deployments.phaseSummary", {
+                  share: phase.share,
+                  success: phase.successPercent,
+                  next: t(phase.successAction === "pause" ? "confirmDeployment.successPause" : "confirmDeployment.successNext"),
+                  error:
+                    phase.errorKind === "count"
+                      ? t("deployments.errorCount", { value: phase.errorValue })
+                      : t("deployments.errorPercent", { value: phase.errorValue, minimum: phase.errorMinimum }),
+                  wait: phase.waitMinutes,
+                })}
+              </li>
+            ))}
+          </ol>
+        </dd>
+      </div>
+    </dl>
+  );
+}
+
+function Actions({ account, deployment }: { account: AccountDetails; deployment: Deployment }) {
+  const { t } = usePage();
+  const href = deploymentHref(account._id, deployment.id);
+  const possible = actions.filter((action) => allowedFrom[action].includes(deployment.state));
+  return (
+    <div className="flex flex-wrap gap-2">
+      {possible.map((action) => (
+        <form key={action} method="post" action={href}>
+          <input type="hidden" name="do" value={action} />
+          <input type="hidden" name="version" value={String(deployment.version)} />
+          <Button type="submit" size="sm" variant={action === "cancel" ? "danger" : action === "pause" ? "secondary" : "primary"}>
+            {t(
+              `deployments.actions.${action === "advance" && deployment.phaseIndex + 1 >= deployment.plan.phases.length ? "finish" : action}`,
+            )}
+          </Button>
+        </form>
+      ))}
+      {deployment.previousRevisionId && (
+        <form method="post" action={href}>
+          <input type="hidden" name="do" value="rollback" />
+          <Button type="submit" size="sm" variant="white">
+            {t("deployments.actions.rollback")}
+          </Button>
+        </form>
+      )}
+    </div>
+  );
+}
+
+function DeploymentView({ data }: PageProps<Data>) {
+  const { t, language } = usePage();
+  const { account, deployment, counts, filter, radios, nextAfter, canAct } = data;
+  const href = deploymentHref(account._id, deployment.id);
+  return (
+    <AccountLayout account={account}>
+      <PageHeader
+        title={String(t("deployments.numbered", { number: deployment.number }))}
+        description={<StateBadge state={deployment.state} />}
+        actions={
+          <ButtonLink href={deploymentsHref(account._id)} variant="white" size="sm">
+            {t("routes.deployments")}
+          </ButtonLink>
+        }
+      />
+      <div className="space-y-6">
+        {deployment.state === "paused" && deployment.pauseReason && (
+          <StatusMessage tone="error">{t(`deployments.pausedBecause.${deployment.pauseReason}`)}</StatusMessage>
+        )}
+        <Facts deployment={deployment} timeZone={account.timezone} />
+        {canAct && <Actions account={account} deployment={deployment} />}
+        <section aria-labelledby="counts-heading">
+          <div className="mb-2 flex items-center justify-between">
+            <h2 id="counts-heading" className="text-lg font-semibold">
+              {t("deployments.countsHeading")}
+            </h2>
+            <a href={`${href}?state=${filter}`} className="text-sm font-medium text-brand-700 hover:underline">
+              {t("deployments.refresh")}
+            </a>
+          </div>
+          <Island
+            name="deployment-counts"
+            props={{
+              deploymentId: deployment.id,
+              counts,
+              state: deployment.state,
+              phaseIndex: deployment.phaseIndex,
+              live: isActive(deployment.state),
+            }}
+          />
+        </section>
+        <section aria-labelledby="radios-heading">
+          <h2 id="radios-heading" className="mb-2 text-lg font-semibold">
+            {t("deployments.radiosHeading")}
+          </h2>
+          <form method="get" action={href} className="mb-3 flex items-end gap-2">
+            <SelectField
+              label={String(t("deployments.radioState"))}
+              name="state"
+              defaultValue={filter}
+              options={shownStates.map((s) => ({ value: s, label: String(t(`deployments.radioStates.${s}`)) }))}
+            />
+            <Button type="submit" variant="white" size="sm">
+              {t("deployments.show")}
+            </Button>
+          </form>
+          <Table
+            caption={String(t("deployments.radiosHeading"))}
+            rows={radios}
+            rowKey={(r) => r.uid}
+            empty={<p className="text-sm text-slate-700">{t("deployments.noRadios")}</p>}
+            columns={[
+              { key: "uid", header: "UID", cell: (r) => <span className="font-mono">{r.uid}</span> },
+              { key: "name", header: String(t("deployments.radioName")), cell: (r) => r.name },
+              { key: "state", header: String(t("deployments.radioState")), cell: (r) => t(`deployments.radioStates.${r.state}`) },
+              { key: "code", header: String(t("deployments.code")), cell: (r) => [r.code, r.detail].filter(Boolean).join(" — ") },
+              {
+                key: "at",
+                header: String(t("deployments.reportedAt")),
+                cell: (r) => (r.updatedAt ? formatDateTime(language, r.updatedAt, account.timezone) : ""),
+              },
+            ]}
+          />
+          {nextAfter && (
+            <a
+              className="mt-3 inline-block text-sm font-medium text-brand-700 hover:underline"
+              href={`${href}?state=${filter}&after=${encodeURIComponent(nextAfter)}`}
+            >
+              {t("deployments.moreRadios")}
+            </a>
+          )}
+        </section>
+      </div>
+    </AccountLayout>
+  );
+}
+
+async function act(c: RouteContext): Promise<ActionResult> {
+  const accountId = c.req.param("accountId") ?? "";
+  const id = c.req.param("deploymentId") ?? "";
+  const posted = await postedValues(c);
+  const here = deploymentHref(accountId, id);
+  const what = posted.do ?? "";
+  try {
+    if (what === "rollback") {
+      const created = await api(c).deployments.rollback({ id });
+      return {
+        ok: true,
+        redirect: deploymentHref(accountId, created.id),
+        flash: { type: "success", key: "deployments.rolledBack", values: { number: created.number } },
+      };
+    }
+    if (!(actions as string[]).includes(what))
+      return { ok: true, redirect: here, flash: { type: "error", key: "validation.Invalid" } };
+    const version = Number(posted.version ?? "");
+    await api(c).deployments.act({
+      id,
+      action: what as DeploymentAction,
+      ...(Number.isInteger(version) && version > 0 ? { version } : {}),
+    });
+    return { ok: true, redirect: here, flash: { type: "success", key: `deployments.done.${what}` } };
+  } catch (error) {
+    if (error instanceof TRPCError && (error.code === "CONFLICT" || error.code === "PRECONDITION_FAILED")) {
+      return {
+        ok: true,
+        redirect: here,
+        flash: { type: "error", key: error.code === "CONFLICT" ? "deployments.conflict" : "errors.nothingToRollBack" },
+      };
+    }
+    throw error;
+  }
+}
+
+/** /accounts/{accountId}/deployments/{deploymentId}: state, plan, live counts, radios per state, and the actions. */
+export const deploymentPage = definePage<Data>({
+  load: async (c) => {
+    const accountId = c.req.param("accountId") ?? "";
+    const id = c.req.param("deploymentId") ?? "";
+    const wanted = c.req.query("state") ?? "";
+    const filter: ShownState = (shownStates as readonly string[]).includes(wanted) ? (wanted as ShownState) : "failed";
+    const after = (c.req.query("after") ?? "").slice(0, 64);
+    const [account, got, radios] = await Promise.all([
+      accountDetails(c, accountId),
+      api(c).deployments.get({ id }),
+      api(c).deployments.radios({ id, state: filter, after, limit: RADIOS_PAGE }),
+    ]);
+    // A deployment of another account of the same tenant is not this account's page.
+    if (got.deployment.accountId !== account._id) throw new TRPCError({ code: "NOT_FOUND", message: "deployment" });
+    return {
+      account,
+      deployment: got.deployment,
+      counts: got.counts,
+      filter,
+      radios: radios.items,
+      nextAfter: radios.nextAfter,
+      canAct: Boolean(c.get("user")?.permissions["create-deployments"]),
+    };
+  },
+  Component: DeploymentView,
+  action: act,
+  toaster: true,
+});

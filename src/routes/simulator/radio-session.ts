@@ -1,0 +1,111 @@
+import { deviceProtocol } from "@/server/fleet/device-protocol";
+import type { RouteContext } from "../types";
+
+/**
+ * The no-JavaScript simulator talks to the device protocol exactly as a radio does, through
+ * the same Hono handlers (in process): same credentials, same bodies, same answers.
+ */
+export type RadioDisplay = {
+  uid: string;
+  status: number;
+  error?: string;
+  checkIn?: {
+    desiredRevision: { id: string; number: number } | null;
+    deployment: {
+      id: string;
+      number: number;
+      state: string;
+      revision: { id: string; number: number };
+      switchover: { mode: string; at?: string; maxMinutes?: number };
+      yourState: string;
+    } | null;
+    pollSeconds: number;
+    redirect: { url: string } | null;
+  };
+  config?: { network: Record<string, unknown>; profiles: Record<string, { name: string; settings: unknown }> } | null;
+  /** The revision the simulated radio runs (what it reports). */
+  running: string;
+  log: string[];
+};
+
+async function call(c: RouteContext, uid: string, secret: string, path: string, body?: unknown) {
+  const response = await deviceProtocol.request(
+    path,
+    {
+      method: body === undefined ? "GET" : "POST",
+      headers: {
+        Authorization: `Bearer ${uid}:${secret}`,
+        ...(body === undefined ? {} : { "Content-Type": "application/json" }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    },
+    c.env,
+  );
+  const text = await response.text();
+  let json: unknown = null;
+  try {
+    json = text ? JSON.parse(text) : null;
+  } catch {
+    json = null;
+  }
+  return { status: response.status, json: json as Record<string, unknown> | null };
+}
+
+export type SimulatorStep = "check-in" | "accept" | "fail" | "reject" | "delay";
+
+/** One click of the simulator: a report (if any), then a check-in and the config it points at. */
+export async function simulate(
+  c: RouteContext,
+  input: { uid: string; secret: string; running: string; step: SimulatorStep; deploymentId: string },
+): Promise<RadioDisplay> {
+  const log: string[] = [];
+  let running = input.running;
+  const report = async (state: string, code?: string) => {
+    const answer = await call(c, input.uid, input.secret, `/deployments/${encodeURIComponent(input.deploymentId)}/status`, {
+      state,
+      ...(code ? { code } : {}),
+    });
+    log.push(`status ${state} → ${answer.status}`);
+    return answer;
+  };
+  if (input.deploymentId && input.step !== "check-in") {
+    if (input.step === "accept") {
+      await report("delivered");
+      await report("applying");
+      await report("applied");
+    } else if (input.step === "fail") await report("failed", "SIM-FAIL");
+    else if (input.step === "reject") await report("rejected", "SIM-REJECT");
+    else if (input.step === "delay") await report("delivered");
+  }
+  const checkIn = await call(c, input.uid, input.secret, "/check-in", {
+    firmware: "sim-1.0",
+    reportedRevision: running || null,
+    battery: 87,
+    signal: -61,
+  });
+  log.push(`check-in → ${checkIn.status}`);
+  if (checkIn.status !== 200 || !checkIn.json) {
+    return {
+      uid: input.uid,
+      status: checkIn.status,
+      error: String((checkIn.json?.error as { message?: string } | undefined)?.message ?? ""),
+      running,
+      log,
+    };
+  }
+  const body = checkIn.json as unknown as NonNullable<RadioDisplay["checkIn"]>;
+  if (input.step === "accept" && body.deployment && body.deployment.id === input.deploymentId) {
+    running = body.deployment.revision.id;
+    await call(c, input.uid, input.secret, "/check-in", { reportedRevision: running });
+  }
+  const config = await call(c, input.uid, input.secret, "/config");
+  log.push(`config → ${config.status}`);
+  return {
+    uid: input.uid,
+    status: 200,
+    checkIn: body,
+    config: (config.json?.config as RadioDisplay["config"]) ?? null,
+    running,
+    log,
+  };
+}

@@ -1,0 +1,203 @@
+import { TRPCError } from "@trpc/server";
+import { z } from "zod";
+import { allAtOnce, deploymentActions, planSchema, shownStates, switchoverSchema } from "@/schema/fleet/deployment-plan";
+import { type ConfigDiffLine, configDiff, desiredConfig } from "@/schema/fleet/desired-config";
+import { listChangesToDeploy } from "@/server/data/activity-logs";
+import {
+  currentRevisionId,
+  type Deployment,
+  deploymentCounts,
+  findDeployment,
+  listDeploymentRadios,
+  listDeployments,
+  radiosOfAccount,
+} from "@/server/data/deployments";
+import { sampleRadios } from "@/server/data/device-checkins";
+import { driftCounts } from "@/server/data/fleet-drift";
+import { findRevision, revisionContent, snapshotAccountConfig } from "@/server/data/revisions";
+import { actOnDeployment, confirmDeployment, TransitionConflict } from "@/server/fleet/deployment-engine";
+import { accountInScope } from "../tenancy";
+import { type ApiContext, procedureWith, router, signedInProcedure } from "../trpc";
+
+const id = z.string().min(1).max(64);
+const PAGE_MAX = 100;
+const SAMPLE_RADIOS = 5;
+
+type Ctx = Pick<ApiContext, "db" | "t"> & { user: NonNullable<ApiContext["user"]> };
+
+/** A deployment of an account the caller may see; anything else is NOT_FOUND, like a missing one. */
+async function deploymentInScope(ctx: Ctx, deploymentId: string): Promise<Deployment> {
+  const deployment = await findDeployment(ctx.db, deploymentId);
+  if (deployment) {
+    try {
+      await accountInScope(ctx, deployment.accountId);
+      return deployment;
+    } catch {
+      // Falls through to the same answer as a missing deployment.
+    }
+  }
+  throw new TRPCError({ code: "NOT_FOUND", message: String(ctx.t("errors.deploymentNotFound")) });
+}
+
+function conflict(ctx: Ctx, error: unknown): never {
+  if (error instanceof TransitionConflict) {
+    throw new TRPCError({
+      code: "CONFLICT",
+      message: String(ctx.t("errors.deploymentConflict", { state: ctx.t(`deployments.states.${error.state}`) })),
+    });
+  }
+  throw error;
+}
+
+/**
+ * Deployments (DESIGN.md §7): reading is open to the account's users; confirming, acting and
+ * rolling back need create-deployments (spec §6).
+ */
+export const deploymentsRouter = router({
+  list: signedInProcedure
+    .input(
+      z.object({
+        accountId: id,
+        before: z.number().int().positive().optional(),
+        limit: z.number().int().min(1).max(PAGE_MAX).default(25),
+      }),
+    )
+    .query(async ({ ctx, input }) => {
+      const account = await accountInScope(ctx, input.accountId);
+      const rows = await listDeployments(ctx.db, account._id, input.before ?? null, input.limit + 1);
+      const items = rows.slice(0, input.limit);
+      return { items, nextBefore: rows.length > input.limit ? (items.at(-1)?.number ?? null) : null };
+    }),
+
+  /** One deployment with its per-state counts, overall and per phase. */
+  get: signedInProcedure.input(z.object({ id })).query(async ({ ctx, input }) => {
+    const deployment = await deploymentInScope(ctx, input.id);
+    return { deployment, counts: await deploymentCounts(ctx.db, deployment) };
+  }),
+
+  /** The radios of a deployment in one state, by uid (keyset). */
+  radios: signedInProcedure
+    .input(
+      z.object({
+        id,
+        state: z.enum(shownStates),
+        after: z.string().max(64).default(""),
+        limit: z.number().int().min(1).max(PAGE_MAX).default(50),
+      }),
+    )
+    .query(async ({ ctx, input }) => {
+      const deployment = await deploymentInScope(ctx, input.id);
+      const rows = await listDeploymentRadios(ctx.db, deployment, input.state, input.after, input.limit + 1);
+      const items = rows.slice(0, input.limit);
+      return { items, nextAfter: rows.length > input.limit ? (items.at(-1)?.uid ?? null) : null };
+    }),
+
+  /**
+   * What confirming would send: the pending changes, how many radios it targets, and for a
+   * few radios the difference between the configuration they have now and the new one.
+   */
+  preview: procedureWith("create-deployments")
+    .input(z.object({ accountId: id }))
+    .query(async ({ ctx, input }) => {
+      const account = await accountInScope(ctx, input.accountId);
+      const [changes, content, currentId, radios, targeted] = await Promise.all([
+        listChangesToDeploy(ctx.db, account._id, 50),
+        snapshotAccountConfig(ctx.db, account._id),
+        currentRevisionId(ctx.db, account._id),
+        sampleRadios(ctx.db, account._id, SAMPLE_RADIOS),
+        radiosOfAccount(ctx.db, account._id),
+      ]);
+      const before = currentId ? await revisionContent(ctx.db, currentId) : null;
+      const samples: { uid: string; lines: ConfigDiffLine[] }[] = radios.map((radio) => {
+        const device = {
+          uid: radio.uid,
+          siteId: radio.site_id,
+          locationId: radio.location_id,
+          model: radio.model,
+          tags: parseTags(radio.tags),
+        };
+        return { uid: radio.uid, lines: configDiff(before ? desiredConfig(before, device) : {}, desiredConfig(content, device)) };
+      });
+      return { changes, targeted, samples, currentRevision: currentId ? await findRevision(ctx.db, currentId) : null };
+    }),
+
+  create: procedureWith("create-deployments")
+    .input(
+      z.object({
+        accountId: id,
+        plan: planSchema.default(allAtOnce()),
+        switchover: switchoverSchema.default({ mode: "delivery" }),
+        note: z.string().trim().max(500, "validation.NoteTooLong").default(""),
+      }),
+    )
+    .mutation(async ({ ctx, input }) => {
+      const account = await accountInScope(ctx, input.accountId);
+      const deployment = await confirmDeployment(ctx, {
+        accountId: account._id,
+        orgId: account.orgId,
+        actor: { id: ctx.user.id, email: ctx.user.email },
+        plan: input.plan,
+        switchover: input.switchover,
+        note: input.note,
+      });
+      return { id: deployment.id, number: deployment.number, state: deployment.state };
+    }),
+
+  /** pause, resume, advance (to the next phase) or cancel; an illegal one is CONFLICT. */
+  act: procedureWith("create-deployments")
+    .input(z.object({ id, action: z.enum(deploymentActions), version: z.number().int().min(1).optional() }))
+    .mutation(async ({ ctx, input }) => {
+      const deployment = await deploymentInScope(ctx, input.id);
+      try {
+        const after = await actOnDeployment(
+          ctx,
+          deployment,
+          input.action,
+          { id: ctx.user.id, email: ctx.user.email },
+          input.version,
+        );
+        return { id: after.id, state: after.state, phaseIndex: after.phaseIndex, version: after.version };
+      } catch (error) {
+        conflict(ctx, error);
+      }
+    }),
+
+  /**
+   * Roll back: deploy again the revision the account had before this deployment, all at once,
+   * on the same O(1) path as any deployment.
+   */
+  rollback: procedureWith("create-deployments")
+    .input(z.object({ id, note: z.string().trim().max(500, "validation.NoteTooLong").default("") }))
+    .mutation(async ({ ctx, input }) => {
+      const deployment = await deploymentInScope(ctx, input.id);
+      if (!deployment.previousRevisionId) {
+        throw new TRPCError({ code: "PRECONDITION_FAILED", message: String(ctx.t("errors.nothingToRollBack")) });
+      }
+      const created = await confirmDeployment(ctx, {
+        accountId: deployment.accountId,
+        orgId: deployment.orgId,
+        actor: { id: ctx.user.id, email: ctx.user.email },
+        plan: allAtOnce(),
+        switchover: { mode: "delivery" },
+        note: input.note,
+        revisionId: deployment.previousRevisionId,
+        rollbackOf: deployment.id,
+      });
+      return { id: created.id, number: created.number, state: created.state };
+    }),
+
+  /** In sync, pending, failed, drifted and overdue radios of an account (the account home). */
+  drift: signedInProcedure.input(z.object({ accountId: id })).query(async ({ ctx, input }) => {
+    const account = await accountInScope(ctx, input.accountId);
+    return driftCounts(ctx.db, account._id);
+  }),
+});
+
+function parseTags(json: string): string[] {
+  try {
+    const value: unknown = JSON.parse(json);
+    return Array.isArray(value) ? value.filter((tag): tag is string => typeof tag === "string") : [];
+  } catch {
+    return [];
+  }
+}

@@ -1,0 +1,528 @@
+import {
+  type DeploymentState,
+  type Plan,
+  planSchema,
+  type ReportState,
+  type ShownState,
+  type Switchover,
+  switchoverSchema,
+} from "@/schema/fleet/deployment-plan";
+import { bucketRange } from "@/schema/fleet/rollout";
+import type { D1PreparedStatement } from "../cloudflare";
+import { all, type Bindable, type Db, first, statement } from "./db";
+
+/**
+ * Deployments (DESIGN.md §7): rows of their own, and what radios reported about them. Counts
+ * are one grouped query; "pending" is targeted minus reported; nothing is stored per radio
+ * until the radio reports.
+ */
+export type Deployment = {
+  id: string;
+  accountId: string;
+  orgId: string;
+  number: number;
+  revisionId: string;
+  revisionNumber: number;
+  previousRevisionId: string | null;
+  rollbackOf: string | null;
+  state: DeploymentState;
+  pauseReason: string | null;
+  plan: Plan;
+  switchover: Switchover;
+  phaseIndex: number;
+  phaseStartedAt: string | null;
+  nextStepAt: string | null;
+  targeted: number;
+  note: string;
+  createdBy: string;
+  createdAt: string;
+  startedAt: string | null;
+  endedAt: string | null;
+  updatedAt: string;
+  version: number;
+};
+
+type Row = {
+  id: string;
+  account_id: string;
+  org_id: string;
+  number: number;
+  revision_id: string;
+  revision_number: number;
+  previous_revision_id: string | null;
+  rollback_of: string | null;
+  state: DeploymentState;
+  pause_reason: string | null;
+  plan: string;
+  switchover: string;
+  phase_index: number;
+  phase_started_at: string | null;
+  next_step_at: string | null;
+  targeted: number;
+  note: string;
+  created_by: string;
+  created_at: string;
+  started_at: string | null;
+  ended_at: string | null;
+  updated_at: string;
+  version: number;
+};
+
+const columns = `d.id, d.account_id, d.org_id, d.number, d.revision_id, r.number AS revision_number, d.previous_revision_id,
+  d.rollback_of, d.state, d.pause_reason, d.plan, d.switchover, d.phase_index, d.phase_started_at, d.next_step_at,
+  d.targeted, d.note, d.created_by, d.created_at, d.started_at, d.ended_at, d.updated_at, d.version`;
+const from = "deployments d JOIN revisions r ON r.id = d.revision_id";
+
+function parsed<T>(
+  schema: { safeParse(v: unknown): { success: true; data: T } | { success: false } },
+  json: string,
+  fallback: T,
+): T {
+  try {
+    const result = schema.safeParse(JSON.parse(json));
+    return result.success ? result.data : fallback;
+  } catch {
+    return fallback;
+  }
+}
+
+const FALLBACK_PLAN: Plan = {
+  phases: [
+    {
+      share: 100,
+      successPercent: 100,
+      successAction: "next",
+      errorKind: "count",
+      errorValue: 1,
+      errorMinimum: 0,
+      waitMinutes: 0,
+    },
+  ],
+};
+
+export function toDeployment(row: Row): Deployment {
+  return {
+    id: row.id,
+    accountId: row.account_id,
+    orgId: row.org_id,
+    number: row.number,
+    revisionId: row.revision_id,
+    revisionNumber: row.revision_number,
+    previousRevisionId: row.previous_revision_id,
+    rollbackOf: row.rollback_of,
+    state: row.state,
+    pauseReason: row.pause_reason,
+    plan: parsed(planSchema, row.plan, FALLBACK_PLAN),
+    switchover: parsed(switchoverSchema, row.switchover, { mode: "delivery" } as Switchover),
+    phaseIndex: row.phase_index,
+    phaseStartedAt: row.phase_started_at,
+    nextStepAt: row.next_step_at,
+    targeted: row.targeted,
+    note: row.note,
+    createdBy: row.created_by,
+    createdAt: row.created_at,
+    startedAt: row.started_at,
+    endedAt: row.ended_at,
+    updatedAt: row.updated_at,
+    version: row.version,
+  };
+}
+
+export async function findDeployment(db: Db, id: string): Promise<Deployment | null> {
+  const row = await first<Row>(db, `SELECT ${columns} FROM ${from} WHERE d.id = ?`, id);
+  return row ? toDeployment(row) : null;
+}
+
+/** An account's deployments, newest first, a page at a time (keyset on number). */
+export async function listDeployments(db: Db, accountId: string, before: number | null, limit: number): Promise<Deployment[]> {
+  const rows = await all<Row>(
+    db,
+    `SELECT ${columns} FROM ${from} WHERE d.account_id = ? AND d.number < ? ORDER BY d.number DESC LIMIT ?`,
+    accountId,
+    before ?? Number.MAX_SAFE_INTEGER,
+    limit,
+  );
+  return rows.map(toDeployment);
+}
+
+/** The newest few deployments of an account that may concern a radio (the check-in reads them). */
+export function recentDeploymentsStatement(db: Db, uid: string): D1PreparedStatement {
+  return statement(
+    db,
+    `SELECT ${columns} FROM ${from}
+     WHERE d.account_id = (SELECT account_id FROM devices WHERE uid = ?) AND d.state <> 'scheduled'
+     ORDER BY d.number DESC LIMIT 10`,
+    uid,
+  );
+}
+
+/** The revision the account's radios got from its newest deployment that went out (roll back's "before"). */
+export async function currentRevisionId(db: Db, accountId: string): Promise<string | null> {
+  const row = await first<{ revision_id: string }>(
+    db,
+    "SELECT revision_id FROM deployments WHERE account_id = ? AND state IN ('running', 'paused', 'finished') ORDER BY number DESC LIMIT 1",
+    accountId,
+  );
+  return row?.revision_id ?? null;
+}
+
+export type NewDeployment = {
+  id: string;
+  accountId: string;
+  orgId: string;
+  revisionId: string;
+  previousRevisionId: string | null;
+  rollbackOf: string | null;
+  state: "scheduled" | "running";
+  plan: Plan;
+  switchover: Switchover;
+  nextStepAt: string | null;
+  note: string;
+  createdBy: string;
+  createdAt: string;
+};
+
+/**
+ * The deployment row; its number follows the account's last, and its target is the account's
+ * seat counter (devices_in_use, kept by triggers): no scan of the fleet.
+ */
+export function insertDeploymentStatement(db: Db, d: NewDeployment): D1PreparedStatement {
+  return statement(
+    db,
+    `INSERT INTO deployments (id, account_id, org_id, number, revision_id, previous_revision_id, rollback_of, state, plan,
+       switchover, phase_index, phase_started_at, next_step_at, targeted, note, created_by, created_at, started_at, updated_at)
+     SELECT ?, ?, ?, COALESCE((SELECT MAX(number) FROM deployments WHERE account_id = ?), 0) + 1, ?, ?, ?, ?, ?, ?, 0, ?, ?,
+       a.devices_in_use, ?, ?, ?, ?, ?
+     FROM accounts a WHERE a.id = ?`,
+    d.id,
+    d.accountId,
+    d.orgId,
+    d.accountId,
+    d.revisionId,
+    d.previousRevisionId,
+    d.rollbackOf,
+    d.state,
+    JSON.stringify(d.plan),
+    JSON.stringify(d.switchover),
+    d.state === "running" ? d.createdAt : null,
+    d.nextStepAt,
+    d.note,
+    d.createdBy,
+    d.createdAt,
+    d.state === "running" ? d.createdAt : null,
+    d.createdAt,
+    d.accountId,
+  );
+}
+
+/** A newer deployment starting replaces the account's other active ones. */
+export function supersedeOthersStatement(db: Db, accountId: string, keepId: string, at: string): D1PreparedStatement {
+  return statement(
+    db,
+    `UPDATE deployments SET state = 'superseded', ended_at = ?, next_step_at = NULL, updated_at = ?, version = version + 1
+     WHERE account_id = ? AND id <> ? AND state IN ('scheduled', 'running', 'paused')`,
+    at,
+    at,
+    accountId,
+    keepId,
+  );
+}
+
+/** The pending changes of the account now belong to this deployment (the banner empties). */
+export function linkPendingChangesStatement(db: Db, accountId: string, deploymentId: string): D1PreparedStatement {
+  return statement(
+    db,
+    "UPDATE activity_logs SET deployment_id = ? WHERE account_id = ? AND deployable = 1 AND deployment_id IS NULL",
+    deploymentId,
+    accountId,
+  );
+}
+
+export type Transition = {
+  to: DeploymentState;
+  pauseReason?: string | null;
+  phaseIndex?: number;
+  nextStepAt?: string | null;
+};
+
+/**
+ * Moves a deployment from one of `from` to another state; a single conditional statement, so
+ * two people (or a radio's report and a person) cannot both win. Returns whether it moved.
+ */
+export function transitionStatement(
+  db: Db,
+  input: { id: string; from: readonly DeploymentState[]; version?: number; at: string } & Transition,
+): D1PreparedStatement {
+  const sets = ["state = ?", "updated_at = ?", "version = version + 1", "pause_reason = ?"];
+  const params: Bindable[] = [input.to, input.at, input.pauseReason ?? null];
+  if (input.phaseIndex !== undefined) {
+    sets.push("phase_index = ?", "phase_started_at = ?");
+    params.push(input.phaseIndex, input.at);
+  }
+  if (input.nextStepAt !== undefined) {
+    sets.push("next_step_at = ?");
+    params.push(input.nextStepAt);
+  } else if (input.to !== "running") {
+    sets.push("next_step_at = NULL");
+  }
+  if (input.to === "running") {
+    sets.push("started_at = COALESCE(started_at, ?)");
+    params.push(input.at);
+  }
+  if (input.to === "finished" || input.to === "cancelled") {
+    sets.push("ended_at = ?");
+    params.push(input.at);
+  }
+  const where = [`id = ?`, `state IN (${input.from.map(() => "?").join(", ")})`];
+  params.push(input.id, ...input.from);
+  if (input.version !== undefined) {
+    where.push("version = ?");
+    params.push(input.version);
+  }
+  return statement(db, `UPDATE deployments SET ${sets.join(", ")} WHERE ${where.join(" AND ")}`, ...params);
+}
+
+/** Deployments whose timed step (next phase, scheduled start) is due. */
+export async function dueDeployments(db: Db, at: string): Promise<string[]> {
+  const rows = await all<{ id: string }>(
+    db,
+    "SELECT id FROM deployments WHERE next_step_at IS NOT NULL AND next_step_at <= ? LIMIT 100",
+    at,
+  );
+  return rows.map((row) => row.id);
+}
+
+// ---- What radios report ----
+
+export type DeviceReport = {
+  deploymentId: string;
+  state: ReportState;
+  phase: number;
+  code: string;
+  detail: string;
+  updatedAt: string;
+};
+
+export function reportsOfDeviceStatement(db: Db, uid: string): D1PreparedStatement {
+  return statement(
+    db,
+    "SELECT deployment_id, state, phase, code, detail, updated_at FROM deployment_devices WHERE uid = ? ORDER BY deployment_id LIMIT 50",
+    uid,
+  );
+}
+
+export function toReports(
+  rows: { deployment_id: string; state: ReportState; phase: number; code: string; detail: string; updated_at: string }[],
+): Map<string, DeviceReport> {
+  return new Map(
+    rows.map((r) => [
+      r.deployment_id,
+      { deploymentId: r.deployment_id, state: r.state, phase: r.phase, code: r.code, detail: r.detail, updatedAt: r.updated_at },
+    ]),
+  );
+}
+
+/**
+ * A radio's report: written when new, or when it moves the radio forward (delivered →
+ * applying → a final state); the same report twice changes nothing.
+ */
+export function upsertReportStatement(
+  db: Db,
+  input: { deploymentId: string; uid: string; phase: number; state: ReportState; code: string; detail: string; at: string },
+): D1PreparedStatement {
+  const rank = (column: string) => `CASE ${column} WHEN 'delivered' THEN 1 WHEN 'applying' THEN 2 ELSE 3 END`;
+  return statement(
+    db,
+    `INSERT INTO deployment_devices (deployment_id, uid, phase, state, code, detail, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT (deployment_id, uid) DO UPDATE SET state = excluded.state, code = excluded.code, detail = excluded.detail,
+       updated_at = excluded.updated_at
+     WHERE ${rank("deployment_devices.state")} < ${rank("excluded.state")}`,
+    input.deploymentId,
+    input.uid,
+    input.phase,
+    input.state,
+    input.code,
+    input.detail,
+    input.at,
+  );
+}
+
+export type StateCounts = Partial<Record<ShownState, number>>;
+export type DeploymentCounts = { total: StateCounts; phases: { targeted: number; counts: StateCounts }[] };
+
+/**
+ * Per-state counts for the whole deployment and each phase: one grouped query over the
+ * reports, one range count per phase over the devices' bucket index; pending = targeted −
+ * reported (cancelled instead once the deployment is cancelled; phases not opened yet count
+ * nothing reported).
+ */
+export async function deploymentCounts(db: Db, deployment: Deployment): Promise<DeploymentCounts> {
+  const shares = deployment.plan.phases.map((phase) => phase.share);
+  const ranges = shares.map((_, i) => bucketRange(shares, i));
+  const [grouped, targets] = await db.batch([
+    statement(
+      db,
+      "SELECT phase, state, count(*) AS n FROM deployment_devices WHERE deployment_id = ? GROUP BY phase, state",
+      deployment.id,
+    ),
+    // One range count per phase on the (account, status, bucket) index: the bucket is a
+    // generated column, so reading it from the index avoids computing it row by row.
+    statement(
+      db,
+      `SELECT ${ranges
+        .map(
+          (_, i) =>
+            `(SELECT count(*) FROM devices INDEXED BY devices_account_bucket WHERE account_id = ?1 AND status = 'active'
+               AND rollout_bucket >= ?${i * 2 + 2} AND rollout_bucket < ?${i * 2 + 3}) AS p${i}`,
+        )
+        .join(", ")}`,
+      deployment.accountId,
+      ...ranges.flatMap((range) => [range.from, range.to]),
+    ),
+  ]);
+  const targetRow = ((targets?.results ?? [])[0] ?? {}) as Record<string, number | null>;
+  const phases = ranges.map((_, i) => ({ targeted: targetRow[`p${i}`] ?? 0, counts: {} as StateCounts }));
+  const total: StateCounts = {};
+  for (const row of (grouped?.results ?? []) as { phase: number; state: ReportState; n: number }[]) {
+    const phase = phases[row.phase];
+    if (phase) phase.counts[row.state] = (phase.counts[row.state] ?? 0) + row.n;
+    total[row.state] = (total[row.state] ?? 0) + row.n;
+  }
+  const rest: ShownState = deployment.state === "cancelled" || deployment.state === "superseded" ? "cancelled" : "pending";
+  let unreported = 0;
+  phases.forEach((phase, i) => {
+    const reported = Object.values(phase.counts).reduce((sum, n) => sum + (n ?? 0), 0);
+    const left = Math.max(0, phase.targeted - reported);
+    const opened = deployment.state === "finished" || i <= deployment.phaseIndex;
+    if (left > 0) phase.counts[opened ? rest : "pending"] = left;
+    unreported += left;
+  });
+  if (unreported > 0) {
+    const openLeft = phases.reduce(
+      (sum, p, i) => sum + (deployment.state === "finished" || i <= deployment.phaseIndex ? (p.counts[rest] ?? 0) : 0),
+      0,
+    );
+    if (rest === "cancelled") {
+      total.cancelled = openLeft;
+      if (unreported - openLeft > 0) total.pending = unreported - openLeft;
+    } else total.pending = unreported;
+  }
+  return { total, phases };
+}
+
+/** Counts of one phase only (threshold checks after a report). */
+export async function phaseCounts(db: Db, deploymentId: string, phase: number): Promise<Partial<Record<ReportState, number>>> {
+  const rows = await all<{ state: ReportState; n: number }>(
+    db,
+    "SELECT state, count(*) AS n FROM deployment_devices WHERE deployment_id = ? AND phase = ? GROUP BY state",
+    deploymentId,
+    phase,
+  );
+  return Object.fromEntries(rows.map((row) => [row.state, row.n]));
+}
+
+/** How many active radios of the account fall in a phase's buckets. */
+export async function phaseTargeted(db: Db, deployment: Deployment, phase: number): Promise<number> {
+  const range = bucketRange(
+    deployment.plan.phases.map((p) => p.share),
+    phase,
+  );
+  const row = await first<{ n: number }>(
+    db,
+    "SELECT count(*) AS n FROM devices INDEXED BY devices_account_bucket WHERE account_id = ? AND status = 'active' AND rollout_bucket >= ? AND rollout_bucket < ?",
+    deployment.accountId,
+    range.from,
+    range.to,
+  );
+  return row?.n ?? 0;
+}
+
+export type DeploymentRadio = {
+  uid: string;
+  name: string;
+  state: ShownState;
+  code: string;
+  detail: string;
+  updatedAt: string | null;
+};
+
+/**
+ * The radios of a deployment in one state, by uid after `after` (keyset). Reported states read
+ * the reports; "pending"/"cancelled" are the opened phases' radios that have not reported.
+ */
+export async function listDeploymentRadios(
+  db: Db,
+  deployment: Deployment,
+  state: ShownState,
+  after: string,
+  limit: number,
+): Promise<DeploymentRadio[]> {
+  if (state === "pending" || state === "cancelled") {
+    const shares = deployment.plan.phases.map((p) => p.share);
+    const opened = deployment.state === "finished" ? shares.length - 1 : deployment.phaseIndex;
+    const to = bucketRange(shares, state === "pending" && deployment.state !== "cancelled" ? shares.length - 1 : opened).to;
+    const rows = await all<{ uid: string; name: string }>(
+      db,
+      `SELECT d.uid, d.name FROM devices d
+       WHERE d.account_id = ? AND d.status = 'active' AND d.uid > ? AND d.rollout_bucket < ?
+         AND NOT EXISTS (SELECT 1 FROM deployment_devices x WHERE x.deployment_id = ? AND x.uid = d.uid)
+       ORDER BY d.uid LIMIT ?`,
+      deployment.accountId,
+      after,
+      to,
+      deployment.id,
+      limit,
+    );
+    return rows.map((row) => ({ uid: row.uid, name: row.name, state, code: "", detail: "", updatedAt: null }));
+  }
+  if (state === "timed_out") return [];
+  const rows = await all<{
+    uid: string;
+    name: string | null;
+    state: ShownState;
+    code: string;
+    detail: string;
+    updated_at: string;
+  }>(
+    db,
+    `SELECT x.uid, d.name, x.state, x.code, x.detail, x.updated_at FROM deployment_devices x LEFT JOIN devices d ON d.uid = x.uid
+     WHERE x.deployment_id = ? AND x.state = ? AND x.uid > ? ORDER BY x.uid LIMIT ?`,
+    deployment.id,
+    state,
+    after,
+    limit,
+  );
+  return rows.map((row) => ({
+    uid: row.uid,
+    name: row.name ?? "",
+    state: row.state,
+    code: row.code,
+    detail: row.detail,
+    updatedAt: row.updated_at,
+  }));
+}
+
+/** When the next timed step of any deployment is due, if one is. */
+export async function nextStepDue(db: Db): Promise<string | null> {
+  const row = await first<{ at: string | null }>(
+    db,
+    "SELECT min(next_step_at) AS at FROM deployments WHERE next_step_at IS NOT NULL",
+  );
+  return row?.at ?? null;
+}
+
+/** How many radios a deployment of the account would target now: its seat counter, O(1). */
+export async function radiosOfAccount(db: Db, accountId: string): Promise<number> {
+  const row = await first<{ n: number }>(db, "SELECT devices_in_use AS n FROM accounts WHERE id = ?", accountId);
+  return row?.n ?? 0;
+}
+
+/** The number the account's next deployment gets (its activity entry's label). */
+export async function nextDeploymentNumber(db: Db, accountId: string): Promise<number> {
+  const row = await first<{ n: number }>(
+    db,
+    "SELECT COALESCE(MAX(number), 0) + 1 AS n FROM deployments WHERE account_id = ?",
+    accountId,
+  );
+  return row?.n ?? 1;
+}

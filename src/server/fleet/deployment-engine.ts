@@ -1,0 +1,313 @@
+import {
+  allowedFrom,
+  type DeploymentAction,
+  type DeploymentState,
+  failureStates,
+  type Plan,
+  type ReportState,
+  type Switchover,
+  successStates,
+} from "@/schema/fleet/deployment-plan";
+import { bucketRange } from "@/schema/fleet/rollout";
+import type { D1PreparedStatement } from "../cloudflare";
+import { activityStatement } from "../data/activity-logs";
+import { batch, type Db, newId } from "../data/db";
+import {
+  currentRevisionId,
+  type Deployment,
+  dueDeployments,
+  findDeployment,
+  insertDeploymentStatement,
+  linkPendingChangesStatement,
+  nextDeploymentNumber,
+  nextStepDue,
+  phaseCounts,
+  phaseTargeted,
+  supersedeOthersStatement,
+  type Transition,
+  transitionStatement,
+} from "../data/deployments";
+import { contentHashOf, findRevisionByHash, insertRevisionStatement, snapshotAccountConfig } from "../data/revisions";
+import type { Env } from "../env";
+import { armClock } from "./deployment-clock";
+import { notifyShards } from "./live";
+
+/**
+ * The deployment engine (DESIGN.md §7): confirming (one D1 batch, a fixed number of rows),
+ * the state machine (every transition one conditional statement; an illegal one is a
+ * conflict), thresholds evaluated in the request that reported, and timed steps run by the
+ * clock. Every change is an activity-log entry and one notification per live shard.
+ */
+export type Actor = { id: string; email: string };
+export const SYSTEM_ACTOR: Actor = { id: "system", email: "system" };
+
+type Deps = { db: Db; env: Env };
+
+export class TransitionConflict extends Error {
+  constructor(readonly state: DeploymentState) {
+    super(`deployment is ${state}`);
+  }
+}
+
+function logStatement(
+  db: Db,
+  d: Pick<Deployment, "orgId" | "accountId" | "id" | "number">,
+  actor: Actor,
+  action: "create" | "update",
+  diff: Record<string, { before?: unknown; after?: unknown }>,
+) {
+  return activityStatement(db, {
+    orgId: d.orgId,
+    accountId: d.accountId,
+    actor,
+    action,
+    entityType: "deployment",
+    entityId: d.id,
+    entityLabel: `#${d.number}`,
+    diff,
+    deployable: false,
+  });
+}
+
+/** Notifies connected radios of the account; `upToBucket` for the opened phases only. */
+async function announce(env: Env, d: Deployment, reason: "deployment" | "pause" | "cancel") {
+  // An account without radios has nobody to tell.
+  if (d.targeted === 0) return;
+  const shares = d.plan.phases.map((p) => p.share);
+  const upToBucket = reason === "deployment" && d.state !== "finished" ? bucketRange(shares, d.phaseIndex).to : undefined;
+  await notifyShards(env, d.accountId, { type: "check-in", reason, deploymentId: d.id, upToBucket });
+}
+
+export type ConfirmInput = {
+  accountId: string;
+  orgId: string;
+  actor: Actor;
+  plan: Plan;
+  switchover: Switchover;
+  note: string;
+  /** Roll back: deploy this earlier revision instead of the account's configuration now. */
+  revisionId?: string;
+  rollbackOf?: string;
+};
+
+/**
+ * Confirms a deployment: freezes the configuration as a revision (or reuses an equal one),
+ * links the pending changes, supersedes older active deployments, and writes the deployment
+ * and its log entry — one batch of at most six statements whatever the fleet size.
+ */
+export async function confirmDeployment({ db, env }: Deps, input: ConfirmInput): Promise<Deployment> {
+  const at = new Date();
+  const createdAt = at.toISOString();
+  const [previousRevisionId, number] = await Promise.all([
+    currentRevisionId(db, input.accountId),
+    nextDeploymentNumber(db, input.accountId),
+  ]);
+  const statements: D1PreparedStatement[] = [];
+  let revisionId = input.revisionId;
+  if (!revisionId) {
+    const content = await snapshotAccountConfig(db, input.accountId);
+    const contentHash = await contentHashOf(content);
+    const existing = await findRevisionByHash(db, input.accountId, contentHash);
+    revisionId = existing?.id ?? newId("rev");
+    if (!existing)
+      statements.push(
+        insertRevisionStatement(db, { id: revisionId, accountId: input.accountId, content, contentHash, createdAt }),
+      );
+  }
+  const id = newId("dep");
+  const startAt = input.plan.startAt ? new Date(input.plan.startAt) : null;
+  const scheduled = startAt !== null && startAt.getTime() > at.getTime();
+  statements.push(
+    insertDeploymentStatement(db, {
+      id,
+      accountId: input.accountId,
+      orgId: input.orgId,
+      revisionId,
+      previousRevisionId,
+      rollbackOf: input.rollbackOf ?? null,
+      state: scheduled ? "scheduled" : "running",
+      plan: input.plan,
+      switchover: input.switchover,
+      nextStepAt: scheduled && startAt ? startAt.toISOString() : null,
+      note: input.note,
+      createdBy: input.actor.email,
+      createdAt,
+    }),
+  );
+  statements.push(
+    activityStatement(db, {
+      orgId: input.orgId,
+      accountId: input.accountId,
+      actor: input.actor,
+      action: "create",
+      entityType: "deployment",
+      entityId: id,
+      entityLabel: `#${number}`,
+      diff: { state: { after: scheduled ? "scheduled" : "running" }, ...(input.note ? { note: { after: input.note } } : {}) },
+      deployable: false,
+    }),
+  );
+  if (!scheduled) statements.push(supersedeOthersStatement(db, input.accountId, id, createdAt));
+  statements.push(linkPendingChangesStatement(db, input.accountId, id));
+  await batch(db, statements);
+  const deployment = await findDeployment(db, id);
+  if (!deployment) throw new Error("deployment not written");
+  if (scheduled && startAt) await armClock(env, startAt);
+  else await announce(env, deployment, "deployment");
+  return deployment;
+}
+
+/** The transition an action asks for, from the deployment as it is. */
+function transitionOf(d: Deployment, action: DeploymentAction): Transition {
+  const last = d.plan.phases.length - 1;
+  switch (action) {
+    case "pause":
+      return { to: "paused", pauseReason: "user" };
+    case "resume":
+      return { to: "running", pauseReason: null };
+    case "cancel":
+      return { to: "cancelled", pauseReason: null };
+    case "advance":
+      return d.phaseIndex >= last
+        ? { to: "finished", pauseReason: null }
+        : { to: "running", pauseReason: null, phaseIndex: d.phaseIndex + 1, nextStepAt: null };
+  }
+}
+
+/**
+ * A person's action on a deployment. Refused with TransitionConflict when the deployment is
+ * not in a state the action starts from, or was changed since the person saw it (version).
+ */
+export async function actOnDeployment(
+  { db, env }: Deps,
+  d: Deployment,
+  action: DeploymentAction,
+  actor: Actor,
+  version?: number,
+): Promise<Deployment> {
+  if (!allowedFrom[action].includes(d.state)) throw new TransitionConflict(d.state);
+  const transition = transitionOf(d, action);
+  const moved = await applyTransition(db, d, transition, actor, allowedFrom[action], version);
+  if (!moved) throw new TransitionConflict((await findDeployment(db, d.id))?.state ?? d.state);
+  const after = (await findDeployment(db, d.id)) ?? d;
+  if (action === "resume" || action === "advance") {
+    if (after.state === "running") await supersedeIfStarting(db, after);
+    await announce(env, after, "deployment");
+  } else await announce(env, after, action === "cancel" ? "cancel" : "pause");
+  return after;
+}
+
+async function supersedeIfStarting(db: Db, d: Deployment) {
+  await batch(db, [supersedeOthersStatement(db, d.accountId, d.id, new Date().toISOString())]);
+}
+
+async function applyTransition(
+  db: Db,
+  d: Deployment,
+  transition: Transition,
+  actor: Actor,
+  from: readonly DeploymentState[],
+  version?: number,
+): Promise<boolean> {
+  const at = new Date().toISOString();
+  const diff: Record<string, { before?: unknown; after?: unknown }> = { state: { before: d.state, after: transition.to } };
+  if (transition.phaseIndex !== undefined) diff.phase = { before: d.phaseIndex + 1, after: transition.phaseIndex + 1 };
+  if (transition.pauseReason) diff.reason = { after: transition.pauseReason };
+  const results = await db.batch([
+    transitionStatement(db, { id: d.id, from, version, at, ...transition }),
+    logStatement(db, d, actor, "update", diff),
+  ]);
+  return (results[0]?.meta.changes ?? 0) > 0;
+}
+
+/**
+ * After a radio's final report: the error threshold of its phase pauses the deployment in this
+ * same request; the success threshold of the current phase opens the next phase (at once or
+ * after its wait), pauses (if the plan says so), or finishes the deployment after the last.
+ */
+export async function evaluateThresholds({ db, env }: Deps, d: Deployment, phase: number, reported: ReportState): Promise<void> {
+  if (d.state !== "running") return;
+  const plan = d.plan.phases[phase];
+  if (!plan) return;
+  const counts = await phaseCounts(db, d.id, phase);
+  const failures = failureStates.reduce((sum, s) => sum + (counts[s] ?? 0), 0);
+  const reportedCount = Object.values(counts).reduce((sum, n) => sum + (n ?? 0), 0);
+  if (failureStates.includes(reported)) {
+    const crossed =
+      plan.errorKind === "count"
+        ? failures >= plan.errorValue
+        : reportedCount >= Math.max(1, plan.errorMinimum) && failures * 100 >= plan.errorValue * reportedCount;
+    if (crossed) {
+      if (await applyTransition(db, d, { to: "paused", pauseReason: "error-threshold" }, SYSTEM_ACTOR, ["running"])) {
+        await announce(env, { ...d, state: "paused" }, "pause");
+      }
+    }
+    return;
+  }
+  if (!successStates.includes(reported) || phase !== d.phaseIndex || d.nextStepAt) return;
+  const successes = successStates.reduce((sum, s) => sum + (counts[s] ?? 0), 0);
+  const targeted = await phaseTargeted(db, d, phase);
+  if (successes * 100 < plan.successPercent * targeted) return;
+  await phaseSucceeded({ db, env }, d);
+}
+
+async function phaseSucceeded({ db, env }: Deps, d: Deployment): Promise<void> {
+  const last = d.plan.phases.length - 1;
+  const plan = d.plan.phases[d.phaseIndex];
+  if (!plan) return;
+  if (d.phaseIndex >= last) {
+    await applyTransition(db, d, { to: "finished", pauseReason: null }, SYSTEM_ACTOR, ["running"]);
+    return;
+  }
+  if (plan.successAction === "pause") {
+    if (await applyTransition(db, d, { to: "paused", pauseReason: "success-threshold" }, SYSTEM_ACTOR, ["running"])) {
+      await announce(env, { ...d, state: "paused" }, "pause");
+    }
+    return;
+  }
+  if (plan.waitMinutes > 0) {
+    const at = new Date(Date.now() + plan.waitMinutes * 60_000);
+    const results = await db.batch([
+      transitionStatement(db, {
+        id: d.id,
+        from: ["running"],
+        at: new Date().toISOString(),
+        to: "running",
+        nextStepAt: at.toISOString(),
+      }),
+    ]);
+    if ((results[0]?.meta.changes ?? 0) > 0) await armClock(env, at);
+    return;
+  }
+  await openNextPhase({ db, env }, d);
+}
+
+async function openNextPhase({ db, env }: Deps, d: Deployment): Promise<void> {
+  if (
+    await applyTransition(db, d, { to: "running", phaseIndex: d.phaseIndex + 1, nextStepAt: null }, SYSTEM_ACTOR, ["running"])
+  ) {
+    await announce(env, { ...d, phaseIndex: d.phaseIndex + 1 }, "deployment");
+  }
+}
+
+/**
+ * Runs every timed step that is due (the clock's alarm and the cron trigger call it): a
+ * scheduled deployment starts, a waiting phase opens. Returns when the next step is due, if any.
+ */
+export async function stepDueDeployments(env: Env, now = new Date()): Promise<number | null> {
+  const db = env.DB;
+  for (const id of await dueDeployments(db, now.toISOString())) {
+    const d = await findDeployment(db, id);
+    if (!d) continue;
+    if (d.state === "scheduled") {
+      if (await applyTransition(db, d, { to: "running", nextStepAt: null }, SYSTEM_ACTOR, ["scheduled"])) {
+        await supersedeIfStarting(db, d);
+        await announce(env, { ...d, state: "running" }, "deployment");
+      }
+    } else if (d.state === "running") {
+      await openNextPhase({ db, env }, d);
+    }
+  }
+  const next = await nextStepDue(db);
+  return next ? Date.parse(next) : null;
+}

@@ -1,0 +1,343 @@
+import { Hono } from "hono";
+import { z } from "zod";
+import { progressOf, reportStates, terminalStates } from "@/schema/fleet/deployment-plan";
+import { desiredConfig } from "@/schema/fleet/desired-config";
+import { includes, isFinal, phaseOfBucket } from "@/schema/fleet/desired-deployment";
+import type { D1PreparedStatement } from "../cloudflare";
+import { batch } from "../data/db";
+import { findDeployment, nextStepDue, upsertReportStatement } from "../data/deployments";
+import {
+  checkInWrite,
+  confirmRedirectStatement,
+  copyDeployedAttributesStatement,
+  type RadioRow,
+  reportedRevisionStatement,
+} from "../data/device-checkins";
+import { revisionContent } from "../data/revisions";
+import type { AppEnv } from "../env";
+import { armClock } from "./deployment-clock";
+import { evaluateThresholds } from "./deployment-engine";
+import { shardOf } from "./live";
+import { loadRadio, type RadioState, radioState } from "./radio-state";
+
+/**
+ * The device protocol, /device/v1 (docs/device-protocol.md): JSON over HTTPS, Bearer
+ * <uid>:<secret>. Unknown, retired and wrong credentials answer the same 401. Bodies are at
+ * most 4 KB and validated. The check-in is the hot path: one read round trip, and a write
+ * only when something changed (last-seen at most once a minute).
+ */
+export const MAX_BODY_BYTES = 4096;
+/** The poll interval the server names (±10 % jitter); shorter while a deployment concerns the radio. */
+export const POLL_SECONDS = 300;
+export const POLL_SECONDS_BUSY = 60;
+
+const UID = /^[A-Za-z0-9._-]{1,64}$/;
+
+type Fail = { status: 400 | 401 | 404 | 409 | 413 | 415 | 501; code: string; message: string };
+
+function failure(f: Fail): Response {
+  const headers: Record<string, string> = { "content-type": "application/json", "cache-control": "no-store" };
+  if (f.status === 401) headers["www-authenticate"] = 'Bearer realm="device"';
+  return new Response(JSON.stringify({ error: { code: f.code, message: f.message } }), { status: f.status, headers });
+}
+
+const unauthorized = () =>
+  failure({ status: 401, code: "UNAUTHORIZED", message: "Unknown, retired or wrong device credentials." });
+
+async function sha256Hex(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+function sameText(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  let diff = 0;
+  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
+  return diff === 0;
+}
+
+/** uid and secret from the Authorization header, or null. */
+export function credentialsOf(header: string | undefined): { uid: string; secret: string } | null {
+  const match = /^Bearer ([^:\s]+):(\S{1,256})$/.exec(header ?? "");
+  if (!match?.[1] || !match[2] || !UID.test(match[1])) return null;
+  return { uid: match[1], secret: match[2] };
+}
+
+/**
+ * Browsers cannot set headers on a WebSocket: /connect also takes the credentials as a
+ * subprotocol `auth.<base64url of uid:secret>` next to `device-v1`.
+ */
+export function subprotocolCredentials(header: string | undefined): { uid: string; secret: string } | null {
+  const token = header
+    ?.split(",")
+    .map((p) => p.trim())
+    .find((p) => p.startsWith("auth."));
+  if (!token || token.length > 400) return null;
+  try {
+    return credentialsOf(`Bearer ${atob(token.slice(5).replaceAll("-", "+").replaceAll("_", "/"))}`);
+  } catch {
+    return null;
+  }
+}
+
+/** The radio named by the credentials, with its state, or null for any kind of refusal. */
+async function authenticate(
+  c: { req: { header(name: string): string | undefined }; env: AppEnv["Bindings"] },
+  allowSubprotocol = false,
+): Promise<RadioState | null> {
+  const credentials =
+    credentialsOf(c.req.header("authorization")) ??
+    (allowSubprotocol ? subprotocolCredentials(c.req.header("sec-websocket-protocol")) : null);
+  if (!credentials) return null;
+  const [loaded, hash] = await Promise.all([loadRadio(c.env.DB, credentials.uid), sha256Hex(credentials.secret)]);
+  const radio = loaded.radio;
+  // Hash compared even for unknown radios, so the answer takes the same time.
+  const matches = sameText(hash, radio?.secret_hash ?? "0".repeat(64));
+  if (!radio || !matches || radio.status !== "active") return null;
+  return radioState(radio, loaded.deployments, loaded.reports);
+}
+
+/** A JSON body of at most MAX_BODY_BYTES, or a failure. An empty body is `{}`. */
+async function jsonBody(request: Request): Promise<unknown | Fail> {
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (declared > MAX_BODY_BYTES)
+    return { status: 413, code: "PAYLOAD_TOO_LARGE", message: `Bodies are at most ${MAX_BODY_BYTES} bytes.` };
+  const text = await request.text();
+  if (text.length > MAX_BODY_BYTES)
+    return { status: 413, code: "PAYLOAD_TOO_LARGE", message: `Bodies are at most ${MAX_BODY_BYTES} bytes.` };
+  if (!text.trim()) return {};
+  const type = request.headers.get("content-type") ?? "";
+  if (!type.includes("application/json"))
+    return { status: 415, code: "UNSUPPORTED_MEDIA_TYPE", message: "Send application/json." };
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return { status: 400, code: "BAD_REQUEST", message: "The body is not valid JSON." };
+  }
+}
+
+function isFail(value: unknown): value is Fail {
+  return Boolean(value && typeof value === "object" && "status" in value && "code" in value && "message" in value);
+}
+
+function invalid(error: z.ZodError): Fail {
+  const issue = error.issues[0];
+  return {
+    status: 400,
+    code: "BAD_REQUEST",
+    message: issue ? `${issue.path.join(".") || "body"}: ${issue.message}` : "Invalid body.",
+  };
+}
+
+const checkInBody = z
+  .object({
+    firmware: z.string().max(40).optional(),
+    model: z.string().max(60).optional(),
+    reportedRevision: z.string().max(64).nullable().optional(),
+    battery: z.number().int().min(0).max(100).nullable().optional(),
+    signal: z.number().int().min(-150).max(0).nullable().optional(),
+    redirectAccepted: z.boolean().optional(),
+  })
+  .strict();
+
+const statusBody = z
+  .object({
+    state: z.enum(reportStates),
+    code: z.string().max(40).optional(),
+    detail: z.string().max(500).optional(),
+  })
+  .strict();
+
+/** Seconds until the next poll, ±10 % so a fleet does not poll in step. */
+export function pollSeconds(busy: boolean, random = Math.random()): number {
+  const base = busy ? POLL_SECONDS_BUSY : POLL_SECONDS;
+  return Math.round(base * (0.9 + random * 0.2));
+}
+
+function busy(state: RadioState): boolean {
+  const d = state.desired;
+  if (!d || !(d.state === "running" || d.state === "paused")) return false;
+  const report = state.reports.get(d.id);
+  return !report || !isFinal(report.state);
+}
+
+function deploymentView(state: RadioState) {
+  const d = state.desired;
+  if (!d) return null;
+  return {
+    id: d.id,
+    number: d.number,
+    state: d.state,
+    revision: { id: d.revisionId, number: d.revisionNumber },
+    switchover: d.switchover,
+    yourState: state.reports.get(d.id)?.state ?? "pending",
+  };
+}
+
+function redirectOf(radio: RadioRow) {
+  return radio.redirect_url && !radio.redirect_confirmed_at ? { url: radio.redirect_url } : null;
+}
+
+const json = (body: unknown, init: { status?: number; headers?: Record<string, string> } = {}) =>
+  new Response(JSON.stringify(body), {
+    status: init.status ?? 200,
+    headers: { "content-type": "application/json", "cache-control": "no-store", ...init.headers },
+  });
+
+export const deviceProtocol = new Hono<AppEnv>();
+
+// workerd forgets Durable Object alarms across a restart (TOOLCHAIN.md): the first radio call
+// an isolate serves re-arms the deployment clock for the next due step, if there is one.
+let clockChecked = false;
+deviceProtocol.use(async (c, next) => {
+  if (!clockChecked) {
+    clockChecked = true;
+    const rearm = nextStepDue(c.env.DB)
+      .then((at) => (at ? armClock(c.env, new Date(at)) : undefined))
+      .catch((error: unknown) => console.error("re-arming the deployment clock failed", error));
+    try {
+      c.executionCtx.waitUntil(rearm);
+    } catch {
+      await rearm;
+    }
+  }
+  await next();
+});
+
+deviceProtocol.post("/check-in", async (c) => {
+  const state = await authenticate(c);
+  if (!state) return unauthorized();
+  const body = await jsonBody(c.req.raw);
+  if (isFail(body)) return failure(body);
+  const parsed = checkInBody.safeParse(body);
+  if (!parsed.success) return failure(invalid(parsed.error));
+  const at = new Date();
+  const writes: D1PreparedStatement[] = [];
+  const write = checkInWrite(c.env.DB, state.radio, parsed.data, at);
+  if (write) writes.push(write);
+  if (parsed.data.redirectAccepted && redirectOf(state.radio))
+    writes.push(confirmRedirectStatement(c.env.DB, state.radio.uid, at.toISOString()));
+  await batch(c.env.DB, writes);
+  return json({
+    uid: state.radio.uid,
+    desiredRevision: state.desired ? { id: state.desired.revisionId, number: state.desired.revisionNumber } : null,
+    configEtag: state.etag,
+    deployment: deploymentView(state),
+    // The commands issue fills this queue; until then it is always empty.
+    commands: [],
+    redirect: redirectOf(state.radio),
+    pollSeconds: pollSeconds(busy(state)),
+    connect: "/device/v1/connect",
+    serverTime: at.toISOString(),
+  });
+});
+
+deviceProtocol.get("/config", async (c) => {
+  const state = await authenticate(c);
+  if (!state) return unauthorized();
+  const headers = { etag: state.etag, "cache-control": "private, no-cache" };
+  const known = c.req.header("if-none-match");
+  if (known?.split(",").some((tag) => tag.trim().replace(/^W\//, "") === state.etag)) {
+    return new Response(null, { status: 304, headers });
+  }
+  const d = state.desired;
+  if (!d) return json({ revision: null, deployment: null, config: null }, { headers });
+  const content = await revisionContent(c.env.DB, d.revisionId);
+  if (!content) return failure({ status: 404, code: "NOT_FOUND", message: "Revision not found." });
+  if (state.takesNewAttributes) await batch(c.env.DB, [copyDeployedAttributesStatement(c.env.DB, state.radio.uid)]);
+  return json(
+    {
+      revision: { id: d.revisionId, number: d.revisionNumber },
+      deployment: deploymentView(state),
+      config: desiredConfig(content, state.attributes),
+    },
+    { headers },
+  );
+});
+
+deviceProtocol.post("/deployments/:id/status", async (c) => {
+  const state = await authenticate(c);
+  if (!state) return unauthorized();
+  const body = await jsonBody(c.req.raw);
+  if (isFail(body)) return failure(body);
+  const parsed = statusBody.safeParse(body);
+  if (!parsed.success) return failure(invalid(parsed.error));
+  const db = c.env.DB;
+  const id = c.req.param("id");
+  const deployment = state.deployments.find((d) => d.id === id) ?? (id.length <= 64 ? await findDeployment(db, id) : null);
+  // Another account's deployment is as unknown as one that does not exist.
+  if (!deployment || deployment.accountId !== state.radio.account_id) {
+    return failure({ status: 404, code: "NOT_FOUND", message: "No such deployment for this radio." });
+  }
+  const previous = state.reports.get(deployment.id);
+  const report = parsed.data;
+  if (previous?.state === report.state) return json({ deploymentId: deployment.id, state: previous.state, changed: false });
+  if (previous && terminalStates.includes(previous.state)) {
+    return failure({ status: 409, code: "CONFLICT", message: `Already reported ${previous.state}.` });
+  }
+  if (previous && progressOf(previous.state) >= progressOf(report.state)) {
+    return json({ deploymentId: deployment.id, state: previous.state, changed: false });
+  }
+  const shares = deployment.plan.phases.map((p) => p.share);
+  if (!previous && !includes({ ...deployment, shares }, state.radio.rollout_bucket, undefined)) {
+    return failure({
+      status: 409,
+      code: "CONFLICT",
+      message: `The deployment is ${deployment.state} and does not include this radio now.`,
+    });
+  }
+  const phase = previous?.phase ?? phaseOfBucket(shares, state.radio.rollout_bucket);
+  const at = new Date().toISOString();
+  const writes: D1PreparedStatement[] = [
+    upsertReportStatement(db, {
+      deploymentId: deployment.id,
+      uid: state.radio.uid,
+      phase,
+      state: report.state,
+      code: report.code ?? "",
+      detail: report.detail ?? "",
+      at,
+    }),
+  ];
+  if (report.state === "applied" || report.state === "already_in_sync") {
+    writes.push(reportedRevisionStatement(db, state.radio.uid, deployment.revisionId, at));
+  }
+  await batch(db, writes);
+  if (isFinal(report.state)) await evaluateThresholds({ db, env: c.env }, deployment, phase, report.state);
+  return json({ deploymentId: deployment.id, state: report.state, changed: true });
+});
+
+// Commands arrive with their own issue (see docs/device-protocol.md): a clear answer until then.
+deviceProtocol.post("/commands/:id/status", async (c) => {
+  const state = await authenticate(c);
+  if (!state) return unauthorized();
+  return failure({ status: 404, code: "NOT_IMPLEMENTED", message: "Commands are not available on this server yet." });
+});
+
+deviceProtocol.get("/connect", async (c) => {
+  const state = await authenticate(c, true);
+  if (!state) return unauthorized();
+  if (c.req.header("upgrade")?.toLowerCase() !== "websocket") {
+    return failure({ status: 400, code: "BAD_REQUEST", message: "Connect with a WebSocket upgrade." });
+  }
+  const namespace = c.env.DEVICE_SHARDS;
+  if (!namespace) return failure({ status: 501, code: "NOT_IMPLEMENTED", message: "Live connections are not configured." });
+  const stub = namespace.get(namespace.idFromName(`shard-${shardOf(state.radio.uid)}`));
+  const upgraded = (await stub.fetch("https://shard/connect", {
+    headers: {
+      upgrade: "websocket",
+      "x-radio-uid": state.radio.uid,
+      "x-radio-account": state.radio.account_id ?? "",
+      "x-radio-bucket": String(state.radio.rollout_bucket),
+      ...(c.req.header("sec-websocket-protocol")?.includes("device-v1") ? { "x-radio-subprotocol": "device-v1" } : {}),
+    },
+  })) as unknown as Response & { webSocket?: unknown };
+  // A fresh response around the object's socket: middleware (security headers) may then add headers.
+  return new Response(null, {
+    status: upgraded.status,
+    headers: new Headers(upgraded.headers),
+    webSocket: upgraded.webSocket,
+  } as ResponseInit);
+});
+
+deviceProtocol.all("*", () => failure({ status: 404, code: "NOT_FOUND", message: "No such device call." }));

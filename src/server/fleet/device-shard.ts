@@ -1,0 +1,96 @@
+import type { DurableObjectState, WebSocketRequestResponsePair, WorkerWebSocket } from "../cloudflare";
+import type { Env } from "../env";
+import type { LiveMessage } from "./live";
+
+/** What each socket carries across hibernation (≤16 KB): who it is and where in the rollout. */
+type Attachment = { uid: string; accountId: string; bucket: number };
+
+const PING = '{"type":"ping"}';
+const PONG = '{"type":"pong"}';
+
+type PairConstructor = new () => { 0: WorkerWebSocket; 1: WorkerWebSocket };
+type AutoResponseConstructor = new (request: string, response: string) => WebSocketRequestResponsePair;
+
+/**
+ * One shard of live radio connections, using the WebSocket hibernation API: the object may
+ * be evicted from memory while its sockets stay open; heartbeats ({"type":"ping"}) are
+ * answered by the runtime's auto-response without waking it. Sockets are tagged with their
+ * account so a notification touches only that account's radios.
+ */
+export class DeviceShard {
+  constructor(
+    private readonly ctx: DurableObjectState,
+    _env: Env,
+  ) {
+    const Pair = (globalThis as unknown as { WebSocketRequestResponsePair: AutoResponseConstructor })
+      .WebSocketRequestResponsePair;
+    ctx.setWebSocketAutoResponse(new Pair(PING, PONG));
+  }
+
+  async fetch(request: Request): Promise<Response> {
+    const url = new URL(request.url);
+    if (url.pathname === "/connect") return this.connect(request);
+    if (url.pathname === "/notify" && request.method === "POST") {
+      const { accountId, message } = (await request.json()) as { accountId: string; message: LiveMessage };
+      return Response.json({ sent: this.notify(accountId, message) });
+    }
+    if (url.pathname === "/count") return Response.json({ sockets: this.ctx.getWebSockets().length });
+    return new Response("not found", { status: 404 });
+  }
+
+  private connect(request: Request): Response {
+    const uid = request.headers.get("x-radio-uid") ?? "";
+    const accountId = request.headers.get("x-radio-account") ?? "";
+    const bucket = Number(request.headers.get("x-radio-bucket") ?? "0");
+    const WebSocketPair = (globalThis as unknown as { WebSocketPair: PairConstructor }).WebSocketPair;
+    const pair = new WebSocketPair();
+    const [client, server] = [pair[0], pair[1]];
+    // A radio that connects again replaces its older socket.
+    for (const old of this.ctx.getWebSockets(`radio:${uid}`)) old.close(4000, "replaced");
+    this.ctx.acceptWebSocket(server, [`account:${accountId}`, `radio:${uid}`]);
+    server.serializeAttachment({ uid, accountId, bucket } satisfies Attachment);
+    server.send(JSON.stringify({ type: "hello", uid }));
+    const protocol = request.headers.get("x-radio-subprotocol");
+    return new Response(null, {
+      status: 101,
+      webSocket: client,
+      headers: protocol ? { "sec-websocket-protocol": protocol } : {},
+    } as ResponseInit);
+  }
+
+  private notify(accountId: string, message: LiveMessage): number {
+    const text = JSON.stringify(message);
+    const sockets =
+      message.type === "command-queued"
+        ? this.ctx.getWebSockets(`radio:${message.uid}`)
+        : this.ctx.getWebSockets(`account:${accountId}`);
+    let sent = 0;
+    for (const socket of sockets) {
+      const attachment = socket.deserializeAttachment() as Attachment | null;
+      if (message.type === "check-in" && message.upToBucket !== undefined && (attachment?.bucket ?? 0) >= message.upToBucket)
+        continue;
+      try {
+        socket.send(text);
+        sent++;
+      } catch {
+        // Closed under us: the close handler tidies up.
+      }
+    }
+    return sent;
+  }
+
+  /** Radios say nothing else over the socket yet; reports go over HTTP. Anything else is ignored. */
+  webSocketMessage(socket: WorkerWebSocket, message: string | ArrayBuffer): void {
+    if (message === PING) socket.send(PONG);
+  }
+
+  webSocketClose(socket: WorkerWebSocket, code: number): void {
+    try {
+      socket.close(code === 1005 ? 1000 : code, "closed");
+    } catch {
+      // Already closed.
+    }
+  }
+
+  webSocketError(): void {}
+}

@@ -1,0 +1,92 @@
+import { env } from "cloudflare:test";
+import { beforeAll, describe, expect, it } from "vitest";
+import { createApp } from "@/server/app";
+import type { D1Database } from "@/server/cloudflare";
+import { createAccount, createOrganization, createUser, sessionCookie } from "./fixtures";
+import { ORIGIN } from "./helpers";
+
+// How many D1 round trips the main pages make (DESIGN.md §8: the session and a page's data in
+// as few calls as possible). Each statement run alone (first/all/run/raw) is one call; a
+// db.batch of any length is one. The budgets are today's counts: a change that adds a round
+// trip to one of these pages fails here, and should batch it instead or lower another.
+
+type Counted = { calls: number; statements: string[] };
+
+/** The test D1 binding, counting what reaches the database. */
+function counting(db: D1Database, counted: Counted): D1Database {
+  const wrapStatement = (statement: object, sql: string): object =>
+    new Proxy(statement, {
+      get(target, property) {
+        const value = Reflect.get(target, property);
+        if (property === "bind")
+          return (...params: unknown[]) => wrapStatement((value as (...p: unknown[]) => object).apply(target, params), sql);
+        if (property === "first" || property === "all" || property === "run" || property === "raw") {
+          return (...args: unknown[]) => {
+            counted.calls += 1;
+            counted.statements.push(sql.replace(/\s+/g, " ").slice(0, 90));
+            return (value as (...a: unknown[]) => unknown).apply(target, args);
+          };
+        }
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+  return new Proxy(db, {
+    get(target, property) {
+      if (property === "prepare") return (sql: string) => wrapStatement(target.prepare(sql), sql);
+      if (property === "batch") {
+        return (statements: unknown[]) => {
+          counted.calls += 1;
+          counted.statements.push(`batch of ${statements.length}`);
+          return target.batch(statements as never);
+        };
+      }
+      const value = Reflect.get(target, property);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}
+
+async function callsOf(path: string, cookie: string): Promise<Counted> {
+  const counted: Counted = { calls: 0, statements: [] };
+  const app = createApp();
+  const response = await app.request(new Request(new URL(path, ORIGIN), { headers: { Cookie: cookie } }), undefined, {
+    ...env,
+    DB: counting(env.DB as D1Database, counted),
+  });
+  expect(response.status, path).toBe(200);
+  await response.text();
+  return counted;
+}
+
+let cookie: string;
+let accountId: string;
+
+beforeAll(async () => {
+  const orgId = await createOrganization("Round trips dealer");
+  accountId = await createAccount(orgId, "Round trips fleet");
+  cookie = await sessionCookie((await createUser({ orgId, role: "owner" })).email);
+});
+
+/**
+ * Today's counts; lower them when a page gets cheaper. Before this test (session and user
+ * read apart, tenant checks walking the tree): 2, 2, 5, 15, 10, not measured, 7.
+ */
+const budgets: [label: string, path: () => string, budget: number][] = [
+  ["no-op (session only): /getting-started", () => "/getting-started", 1],
+  ["welcome", () => "/welcome", 1],
+  ["accounts list", () => "/accounts", 4],
+  ["account home", () => `/accounts/${accountId}`, 9],
+  ["sites list", () => `/accounts/${accountId}/sites`, 6],
+  ["activity log", () => `/accounts/${accountId}/activity-logs`, 6],
+  ["a form page (add site)", () => `/accounts/${accountId}/sites/add`, 4],
+];
+
+describe("D1 round trips per page", () => {
+  for (const [label, path, budget] of budgets) {
+    it(`${label}: at most ${budget}`, async () => {
+      const counted = await callsOf(path(), cookie);
+      console.log(`${label.padEnd(40)} ${counted.calls} calls\n  ${counted.statements.join("\n  ")}`);
+      expect(counted.calls).toBeLessThanOrEqual(budget);
+    });
+  }
+});

@@ -1,0 +1,342 @@
+import { env } from "cloudflare:test";
+import { beforeAll, describe, expect, it } from "vitest";
+import { bucketOf } from "@/schema/fleet/rollout";
+import { createAccount, createOrganization, createUser, sessionCookie } from "./fixtures";
+import { bearer, giveSeats, registerRadios } from "./fleet-fixtures";
+import { ORIGIN, request } from "./helpers";
+
+// The device protocol (issue 12): credentials refused alike, bodies limited and validated,
+// check-ins that write only when something changed, config with ETag and 304, reports that
+// are idempotent and never move a radio backwards, and another tenant's deployments unknown.
+
+type Answer<T = unknown> = { result?: { data: T }; error?: { data: { code: string } } };
+
+async function call<T = unknown>(path: string, input: unknown, cookie: string, method: "GET" | "POST"): Promise<Answer<T>> {
+  const response =
+    method === "GET"
+      ? await request(`/api/${path}?input=${encodeURIComponent(JSON.stringify(input))}`, { headers: { Cookie: cookie } })
+      : await request(`/api/${path}`, {
+          method: "POST",
+          body: JSON.stringify(input),
+          headers: { Origin: ORIGIN, "Content-Type": "application/json", Cookie: cookie },
+        });
+  return response.json();
+}
+
+function data<T>(answer: Answer<T>): T {
+  if (!answer.result) throw new Error(`expected a result, got ${JSON.stringify(answer.error)}`);
+  return answer.result.data;
+}
+
+function device(
+  path: string,
+  uid: string,
+  init: { method?: string; body?: unknown; headers?: Record<string, string>; secret?: string } = {},
+) {
+  return request(`/device/v1${path}`, {
+    method: init.method ?? (init.body === undefined ? "GET" : "POST"),
+    headers: {
+      Authorization: bearer(uid, init.secret),
+      ...(init.body === undefined ? {} : { "Content-Type": "application/json" }),
+      ...init.headers,
+    },
+    body: init.body === undefined ? undefined : typeof init.body === "string" ? init.body : JSON.stringify(init.body),
+  });
+}
+
+type CheckIn = {
+  desiredRevision: { id: string; number: number } | null;
+  deployment: { id: string; state: string; yourState: string } | null;
+  configEtag: string;
+  pollSeconds: number;
+  commands: unknown[];
+};
+
+let cookie = "";
+let orgId = "";
+let accountId = "";
+let radios: string[] = [];
+
+beforeAll(async () => {
+  const owner = await createUser({ role: "owner" });
+  orgId = owner.orgId;
+  accountId = await createAccount(orgId, "Fleet");
+  await giveSeats(orgId, accountId, 20);
+  radios = await registerRadios(orgId, accountId, "PROTO", 6);
+  cookie = await sessionCookie(owner.email);
+});
+
+describe("credentials", () => {
+  it("refuses a missing, malformed, unknown, wrong or retired credential with the same 401", async () => {
+    await env.DB.prepare("UPDATE devices SET status = 'retired' WHERE uid = ?").bind(radios[5]).run();
+    const answers = await Promise.all([
+      request("/device/v1/check-in", { method: "POST" }),
+      request("/device/v1/check-in", { method: "POST", headers: { Authorization: "Bearer nocolon" } }),
+      device("/check-in", "NOPE-1", { body: {} }),
+      device("/check-in", radios[0] ?? "", { body: {}, secret: "b".repeat(64) }),
+      device("/check-in", radios[5] ?? "", { body: {} }),
+    ]);
+    const bodies = await Promise.all(answers.map((a) => a.text()));
+    expect(answers.map((a) => a.status)).toEqual([401, 401, 401, 401, 401]);
+    expect(new Set(bodies).size).toBe(1);
+    expect(answers[0]?.headers.get("www-authenticate")).toContain("Bearer");
+  });
+});
+
+describe("check-in", () => {
+  it("answers with no desired revision, an empty command queue and a jittered poll interval", async () => {
+    const response = await device("/check-in", radios[0] ?? "", { body: { firmware: "1.0.0", battery: 80 } });
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as CheckIn;
+    expect(body.desiredRevision).toBeNull();
+    expect(body.commands).toEqual([]);
+    expect(body.pollSeconds).toBeGreaterThanOrEqual(270);
+    expect(body.pollSeconds).toBeLessThanOrEqual(330);
+  });
+
+  it("refuses oversized, malformed and unknown bodies with a 4xx", async () => {
+    const uid = radios[0] ?? "";
+    expect((await device("/check-in", uid, { body: { firmware: "x".repeat(5000) } })).status).toBe(413);
+    expect((await device("/check-in", uid, { body: "{not json" })).status).toBe(400);
+    expect((await device("/check-in", uid, { body: { battery: 900 } })).status).toBe(400);
+    expect((await device("/check-in", uid, { body: { sneaky: true } })).status).toBe(400);
+    expect((await device("/check-in", uid, { body: "{}", headers: { "Content-Type": "text/plain" } })).status).toBe(415);
+  });
+
+  it("writes last-seen at most once a minute and nothing when nothing changed", async () => {
+    const uid = radios[1] ?? "";
+    await device("/check-in", uid, { body: { firmware: "1.0.0", battery: 90 } });
+    const first = await env.DB.prepare("SELECT last_seen_at, battery FROM devices WHERE uid = ?")
+      .bind(uid)
+      .first<{ last_seen_at: string; battery: number }>();
+    await device("/check-in", uid, { body: { firmware: "1.0.0", battery: 89 } });
+    const second = await env.DB.prepare("SELECT last_seen_at, battery FROM devices WHERE uid = ?")
+      .bind(uid)
+      .first<{ last_seen_at: string; battery: number }>();
+    expect(second).toEqual(first);
+    // A new firmware is written at once.
+    await device("/check-in", uid, { body: { firmware: "1.1.0" } });
+    const third = await env.DB.prepare("SELECT firmware FROM devices WHERE uid = ?").bind(uid).first<{ firmware: string }>();
+    expect(third?.firmware).toBe("1.1.0");
+  });
+});
+
+describe("deployments through the protocol", () => {
+  let deploymentId = "";
+
+  it("gives the desired revision and its config with an ETag, then 304 while unchanged", async () => {
+    await env.DB.prepare("UPDATE accounts SET network_config = ? WHERE id = ?")
+      .bind(JSON.stringify({ ntpServers: ["time.example.com"] }), accountId)
+      .run();
+    const created = data(await call<{ id: string; state: string }>("deployments.create", { accountId }, cookie, "POST"));
+    deploymentId = created.id;
+    expect(created.state).toBe("running");
+    const uid = radios[0] ?? "";
+    const checkIn = (await (await device("/check-in", uid, { body: {} })).json()) as CheckIn;
+    expect(checkIn.desiredRevision?.number).toBe(1);
+    expect(checkIn.deployment?.id).toBe(deploymentId);
+    const config = await device("/config", uid);
+    expect(config.status).toBe(200);
+    const etag = config.headers.get("etag") ?? "";
+    expect(etag).toBe(checkIn.configEtag);
+    const body = (await config.json()) as { config: { network: { ntpServers: string[] } } };
+    expect(body.config.network.ntpServers).toEqual(["time.example.com"]);
+    const again = await device("/config", uid, { headers: { "If-None-Match": etag } });
+    expect(again.status).toBe(304);
+  });
+
+  it("takes reports once: the same report twice changes nothing, a final one cannot be replaced", async () => {
+    const uid = radios[0] ?? "";
+    const path = `/deployments/${deploymentId}/status`;
+    expect((await device(path, uid, { body: { state: "delivered" } })).status).toBe(200);
+    const applied = await device(path, uid, { body: { state: "applied" } });
+    expect(await applied.json()).toMatchObject({ state: "applied", changed: true });
+    const repeat = await device(path, uid, { body: { state: "applied" } });
+    expect(await repeat.json()).toMatchObject({ state: "applied", changed: false });
+    expect((await device(path, uid, { body: { state: "delivered" } })).status).toBe(409);
+    expect((await device(path, uid, { body: { state: "failed" } })).status).toBe(409);
+    expect((await device(path, uid, { body: { state: "exploded" } })).status).toBe(400);
+    const reported = await env.DB.prepare("SELECT reported_revision FROM devices WHERE uid = ?")
+      .bind(uid)
+      .first<{ reported_revision: string }>();
+    const got = data(
+      await call<{ deployment: { revisionId: string }; counts: { total: Record<string, number> } }>(
+        "deployments.get",
+        { id: deploymentId },
+        cookie,
+        "GET",
+      ),
+    );
+    expect(reported?.reported_revision).toBe(got.deployment.revisionId);
+    // One radio (radios[5]) is retired: five targeted, one applied, four pending.
+    expect(got.counts.total).toMatchObject({ applied: 1, pending: 4 });
+  });
+
+  it("does not know another tenant's deployment", async () => {
+    const otherOrg = await createOrganization("Other");
+    const otherAccount = await createAccount(otherOrg, "Other fleet");
+    await giveSeats(otherOrg, otherAccount, 2);
+    const [stranger = ""] = await registerRadios(otherOrg, otherAccount, "OTHER", 1);
+    const answer = await device(`/deployments/${deploymentId}/status`, stranger, { body: { state: "delivered" } });
+    expect(answer.status).toBe(404);
+    const outsider = await createUser({ role: "owner", orgId: otherOrg });
+    const outsiderCookie = await sessionCookie(outsider.email);
+    const seen = await call("deployments.get", { id: deploymentId }, outsiderCookie, "GET");
+    expect(seen.error?.data.code).toBe("NOT_FOUND");
+    const acted = await call("deployments.act", { id: deploymentId, action: "pause" }, outsiderCookie, "POST");
+    expect(acted.error?.data.code).toBe("NOT_FOUND");
+  });
+
+  it("keeps commands for later with a clear answer", async () => {
+    const answer = await device("/commands/abc/status", radios[0] ?? "", { body: { state: "delivered" } });
+    expect(answer.status).toBe(404);
+    expect(await answer.json()).toMatchObject({ error: { code: "NOT_IMPLEMENTED" } });
+  });
+});
+
+describe("state machine", () => {
+  it("answers CONFLICT for illegal transitions and logs every legal one", async () => {
+    const d = data(await call<{ id: string }>("deployments.create", { accountId, note: "second" }, cookie, "POST"));
+    expect(data(await call<{ state: string }>("deployments.act", { id: d.id, action: "pause" }, cookie, "POST")).state).toBe(
+      "paused",
+    );
+    expect((await call("deployments.act", { id: d.id, action: "pause" }, cookie, "POST")).error?.data.code).toBe("CONFLICT");
+    expect(data(await call<{ state: string }>("deployments.act", { id: d.id, action: "resume" }, cookie, "POST")).state).toBe(
+      "running",
+    );
+    expect((await call("deployments.act", { id: d.id, action: "resume" }, cookie, "POST")).error?.data.code).toBe("CONFLICT");
+    expect(data(await call<{ state: string }>("deployments.act", { id: d.id, action: "cancel" }, cookie, "POST")).state).toBe(
+      "cancelled",
+    );
+    for (const action of ["pause", "resume", "advance", "cancel"]) {
+      expect((await call("deployments.act", { id: d.id, action }, cookie, "POST")).error?.data.code).toBe("CONFLICT");
+    }
+    const logged = await env.DB.prepare(
+      "SELECT count(*) AS n FROM activity_logs WHERE entity_type = 'deployment' AND entity_id = ?",
+    )
+      .bind(d.id)
+      .first<{ n: number }>();
+    expect(logged?.n).toBe(4);
+  });
+
+  it("refuses viewers", async () => {
+    const viewer = await createUser({ role: "viewer", orgId });
+    const viewerCookie = await sessionCookie(viewer.email);
+    expect((await call("deployments.create", { accountId }, viewerCookie, "POST")).error?.data.code).toBe("FORBIDDEN");
+  });
+});
+
+describe("phases and thresholds", () => {
+  it("pauses in the same request that reported the failure crossing the error threshold", { timeout: 30_000 }, async () => {
+    const org = await createOrganization("Phased");
+    const acc = await createAccount(org, "Phased fleet");
+    await giveSeats(org, acc, 50);
+    const uids = await registerRadios(org, acc, "PHASE", 16);
+    const owner = await createUser({ role: "owner", orgId: org });
+    const ownerCookie = await sessionCookie(owner.email);
+    const plan = {
+      phases: [
+        {
+          share: 50,
+          successPercent: 100,
+          successAction: "next",
+          errorKind: "count",
+          errorValue: 2,
+          errorMinimum: 0,
+          waitMinutes: 0,
+        },
+        {
+          share: 100,
+          successPercent: 100,
+          successAction: "next",
+          errorKind: "percent",
+          errorValue: 50,
+          errorMinimum: 2,
+          waitMinutes: 0,
+        },
+      ],
+    };
+    const d = data(await call<{ id: string }>("deployments.create", { accountId: acc, plan }, ownerCookie, "POST"));
+    const firstPhase = uids.filter((uid) => bucketOf(uid) < 5000);
+    const secondPhase = uids.filter((uid) => bucketOf(uid) >= 5000);
+    expect(firstPhase.length).toBeGreaterThan(2);
+    // A radio of the second phase is not included yet.
+    const early = (await (await device("/check-in", secondPhase[0] ?? "", { body: {} })).json()) as CheckIn;
+    expect(early.desiredRevision).toBeNull();
+    expect((await device(`/deployments/${d.id}/status`, secondPhase[0] ?? "", { body: { state: "delivered" } })).status).toBe(
+      409,
+    );
+    await device(`/deployments/${d.id}/status`, firstPhase[0] ?? "", { body: { state: "failed", code: "E42" } });
+    const still = data(await call<{ deployment: { state: string } }>("deployments.get", { id: d.id }, ownerCookie, "GET"));
+    expect(still.deployment.state).toBe("running");
+    await device(`/deployments/${d.id}/status`, firstPhase[1] ?? "", { body: { state: "rejected" } });
+    const paused = data(
+      await call<{ deployment: { state: string; pauseReason: string } }>("deployments.get", { id: d.id }, ownerCookie, "GET"),
+    );
+    expect(paused.deployment).toMatchObject({ state: "paused", pauseReason: "error-threshold" });
+    // Paused: a radio that had not started does not start.
+    const waiting = (await (await device("/check-in", firstPhase[2] ?? "", { body: {} })).json()) as CheckIn;
+    expect(waiting.desiredRevision).toBeNull();
+    // Resume, and the rest of phase one applying opens phase two.
+    data(await call("deployments.act", { id: d.id, action: "resume" }, ownerCookie, "POST"));
+    await device(`/deployments/${d.id}/status`, firstPhase[0] ?? "", { body: { state: "applied" } }); // refused: final already
+    for (const uid of firstPhase.slice(2)) await device(`/deployments/${d.id}/status`, uid, { body: { state: "applied" } });
+    const afterSuccess = data(
+      await call<{ deployment: { state: string; phaseIndex: number } }>("deployments.get", { id: d.id }, ownerCookie, "GET"),
+    );
+    // Phase one needs 100 % applied: two failed, so it waits for a person.
+    expect(afterSuccess.deployment).toMatchObject({ state: "running", phaseIndex: 0 });
+    data(await call("deployments.act", { id: d.id, action: "advance" }, ownerCookie, "POST"));
+    const opened = (await (await device("/check-in", secondPhase[0] ?? "", { body: {} })).json()) as CheckIn;
+    expect(opened.deployment?.id).toBe(d.id);
+    for (const uid of secondPhase) await device(`/deployments/${d.id}/status`, uid, { body: { state: "applied" } });
+    const done = data(
+      await call<{ deployment: { state: string }; counts: { phases: { targeted: number }[] } }>(
+        "deployments.get",
+        { id: d.id },
+        ownerCookie,
+        "GET",
+      ),
+    );
+    expect(done.deployment.state).toBe("finished");
+    expect(done.counts.phases.map((p) => p.targeted)).toEqual([firstPhase.length, secondPhase.length]);
+  });
+});
+
+describe("cancel and roll back", () => {
+  it("cancel keeps finished radios and never starts the others; roll back deploys the earlier revision again", async () => {
+    const org = await createOrganization("Rollback");
+    const acc = await createAccount(org, "Rollback fleet");
+    await giveSeats(org, acc, 5);
+    const [a = "", b = ""] = await registerRadios(org, acc, "RB", 2);
+    const owner = await createUser({ role: "owner", orgId: org });
+    const ownerCookie = await sessionCookie(owner.email);
+    await env.DB.prepare("UPDATE accounts SET network_config = ? WHERE id = ?")
+      .bind(JSON.stringify({ dnsServers: ["1.1.1.1"] }), acc)
+      .run();
+    const first = data(await call<{ id: string }>("deployments.create", { accountId: acc }, ownerCookie, "POST"));
+    for (const uid of [a, b]) await device(`/deployments/${first.id}/status`, uid, { body: { state: "applied" } });
+    await env.DB.prepare("UPDATE accounts SET network_config = ? WHERE id = ?")
+      .bind(JSON.stringify({ dnsServers: ["9.9.9.9"] }), acc)
+      .run();
+    const second = data(await call<{ id: string }>("deployments.create", { accountId: acc }, ownerCookie, "POST"));
+    await device(`/deployments/${second.id}/status`, a, { body: { state: "applied" } });
+    data(await call("deployments.act", { id: second.id, action: "cancel" }, ownerCookie, "POST"));
+    const checkA = (await (await device("/check-in", a, { body: {} })).json()) as CheckIn;
+    const checkB = (await (await device("/check-in", b, { body: {} })).json()) as CheckIn;
+    expect(checkA.desiredRevision?.number).toBe(2);
+    expect(checkB.desiredRevision?.number).toBe(1);
+    const counts = data(
+      await call<{ counts: { total: Record<string, number> } }>("deployments.get", { id: second.id }, ownerCookie, "GET"),
+    );
+    expect(counts.counts.total).toMatchObject({ applied: 1, cancelled: 1 });
+    const rolled = data(await call<{ id: string }>("deployments.rollback", { id: second.id }, ownerCookie, "POST"));
+    const afterA = (await (await device("/check-in", a, { body: {} })).json()) as CheckIn;
+    expect(afterA.deployment?.id).toBe(rolled.id);
+    expect(afterA.desiredRevision?.number).toBe(1);
+    const revisions = await env.DB.prepare("SELECT count(*) AS n FROM revisions WHERE account_id = ?")
+      .bind(acc)
+      .first<{ n: number }>();
+    expect(revisions?.n).toBe(2);
+  });
+});

@@ -1,0 +1,123 @@
+import { env } from "cloudflare:test";
+import { beforeAll, expect, it } from "vitest";
+import { bucketOf } from "@/schema/fleet/rollout";
+import { findDeployment } from "@/server/data/deployments";
+import { stepDueDeployments } from "@/server/fleet/deployment-engine";
+import { createAccount, createUser, sessionCookie } from "./fixtures";
+import { bearer, giveSeats, registerRadios } from "./fleet-fixtures";
+import { ORIGIN, request } from "./helpers";
+
+// Live connections (issue 12): a radio holding /device/v1/connect hears of a deployment and of
+// a pause at once, through its Durable Object shard; heartbeats are answered; a browser-style
+// subprotocol credential works; a wrong credential is refused before any upgrade.
+
+type Socket = {
+  accept(): void;
+  send(data: string): void;
+  close(): void;
+  addEventListener(type: "message", listener: (event: { data: unknown }) => void): void;
+};
+
+let cookie = "";
+let accountId = "";
+let uid = "";
+
+beforeAll(async () => {
+  const owner = await createUser({ role: "owner" });
+  accountId = await createAccount(owner.orgId, "Live fleet");
+  await giveSeats(owner.orgId, accountId, 3);
+  [uid = ""] = await registerRadios(owner.orgId, accountId, "LIVE", 2);
+  cookie = await sessionCookie(owner.email);
+});
+
+async function connect(headers: Record<string, string>): Promise<{ socket: Socket; messages: Record<string, unknown>[] }> {
+  const response = await request("/device/v1/connect", { headers: { Upgrade: "websocket", ...headers } });
+  expect(response.status).toBe(101);
+  const socket = (response as unknown as { webSocket: Socket }).webSocket;
+  const messages: Record<string, unknown>[] = [];
+  socket.accept();
+  socket.addEventListener("message", (event) => messages.push(JSON.parse(String(event.data)) as Record<string, unknown>));
+  return { socket, messages };
+}
+
+async function until(check: () => boolean, what: string) {
+  for (let i = 0; i < 100 && !check(); i++) await new Promise((resolve) => setTimeout(resolve, 20));
+  if (!check()) throw new Error(`never happened: ${what}`);
+}
+
+async function mutate(path: string, input: unknown) {
+  const response = await request(`/api/${path}`, {
+    method: "POST",
+    body: JSON.stringify(input),
+    headers: { Origin: ORIGIN, "Content-Type": "application/json", Cookie: cookie },
+  });
+  return (await response.json()) as { result?: { data: { id: string } } };
+}
+
+it("pushes a new deployment and a pause to a connected radio, and answers heartbeats", { timeout: 30_000 }, async () => {
+  const { socket, messages } = await connect({ Authorization: bearer(uid) });
+  await until(() => messages.some((m) => m.type === "hello"), "hello");
+  socket.send('{"type":"ping"}');
+  await until(() => messages.some((m) => m.type === "pong"), "pong");
+  const created = await mutate("deployments.create", { accountId });
+  const id = created.result?.data.id ?? "";
+  await until(
+    () => messages.some((m) => m.type === "check-in" && m.reason === "deployment" && m.deploymentId === id),
+    "deployment push",
+  );
+  await mutate("deployments.act", { id, action: "pause" });
+  await until(() => messages.some((m) => m.type === "check-in" && m.reason === "pause"), "pause push");
+  socket.close();
+});
+
+it("takes the credentials as a subprotocol from browsers, and refuses wrong ones without upgrading", async () => {
+  const token = btoa(`${uid}:${"a".repeat(64)}`)
+    .replaceAll("+", "-")
+    .replaceAll("/", "_")
+    .replaceAll("=", "");
+  const { socket, messages } = await connect({ "Sec-WebSocket-Protocol": `device-v1, auth.${token}` });
+  await until(() => messages.some((m) => m.type === "hello"), "hello");
+  socket.close();
+  const refused = await request("/device/v1/connect", {
+    headers: { Upgrade: "websocket", Authorization: bearer(uid, "b".repeat(64)) },
+  });
+  expect(refused.status).toBe(401);
+  const plain = await request("/device/v1/connect", { headers: { Authorization: bearer(uid) } });
+  expect(plain.status).toBe(400);
+});
+
+it("opens the next phase after its wait by the clock, not by anyone's browser", { timeout: 30_000 }, async () => {
+  const owner = await createUser({ role: "owner" });
+  const account = await createAccount(owner.orgId, "Timed fleet");
+  await giveSeats(owner.orgId, account, 12);
+  const uids = await registerRadios(owner.orgId, account, "TIMED", 10);
+  const ownerCookie = await sessionCookie(owner.email);
+  const phase = { successPercent: 1, successAction: "next", errorKind: "count", errorValue: 5, errorMinimum: 0, waitMinutes: 30 };
+  const created = await request("/api/deployments.create", {
+    method: "POST",
+    body: JSON.stringify({
+      accountId: account,
+      plan: {
+        phases: [
+          { share: 50, ...phase },
+          { share: 100, ...phase },
+        ],
+      },
+    }),
+    headers: { Origin: ORIGIN, "Content-Type": "application/json", Cookie: ownerCookie },
+  });
+  const id = ((await created.json()) as { result: { data: { id: string } } }).result.data.id;
+  const first = uids.find((u) => bucketOf(u) < 5000) ?? "";
+  await request(`/device/v1/deployments/${id}/status`, {
+    method: "POST",
+    body: JSON.stringify({ state: "applied" }),
+    headers: { Authorization: bearer(first), "Content-Type": "application/json" },
+  });
+  const waiting = await findDeployment(env.DB, id);
+  expect(waiting?.phaseIndex).toBe(0);
+  expect(waiting?.nextStepAt).not.toBeNull();
+  // What the clock's alarm runs, as if 31 minutes had passed.
+  await stepDueDeployments(env, new Date(Date.now() + 31 * 60_000));
+  const opened = await findDeployment(env.DB, id);
+  expect(opened).toMatchObject({ phaseIndex: 1, state: "running", nextStepAt: null });
+});
