@@ -388,7 +388,7 @@ describe("fuzz: no input causes a server error", () => {
           owner,
         );
       }
-      expect(failures).toEqual([]);
+      expect(failures.splice(0)).toEqual([]);
     },
     TIMEOUT_MS,
   );
@@ -402,7 +402,7 @@ describe("fuzz: no input causes a server error", () => {
         await sendAll(formCases(url, await fieldNames(url), random), owner);
       }
       await sendAll(formCases("/language", ["language", "next"], random), owner);
-      expect(failures).toEqual([]);
+      expect(failures.splice(0)).toEqual([]);
     },
     TIMEOUT_MS,
   );
@@ -449,7 +449,7 @@ describe("fuzz: no input causes a server error", () => {
         await sendAll(requests, call.path === "/api/sign-out" ? plain : owner);
       }
       await sendAll(formCases("/sign-out", ["x"], random), plain);
-      expect(failures).toEqual([]);
+      expect(failures.splice(0)).toEqual([]);
     },
     TIMEOUT_MS,
   );
