@@ -35,7 +35,8 @@ type Sent = {
 };
 
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"];
-const DATABASE_WORDS = /D1_|SQLITE|constraint failed|no such (table|column)|syntax error|pattern too complex/i;
+// D1's own words (case-sensitive: a random base64 challenge may well contain "d1_").
+const DATABASE_WORDS = /D1_ERROR|D1_TYPE_ERROR|SQLITE_[A-Z]|constraint failed|no such (table|column)|pattern too complex/;
 
 // One app for every request (building it per request would cost more than the requests).
 const app = createApp();
