@@ -11,12 +11,15 @@ import { authRoutes } from "./api/auth-routes";
 import { passkeyRoutes } from "./api/passkey-routes";
 import { proceduresRoute } from "./api/procedures-route";
 import { ssoRoutes } from "./api/sso-routes";
+import { databaseRefusal } from "./data/database-errors";
 import { type AppEnv, isDevelopment } from "./env";
 import { AppError } from "./errors";
 import { deviceProtocol } from "./fleet/device-protocol";
 import { translatorFor } from "./i18n/i18n";
 import { languageRoute } from "./language-route";
+import { drainUnreadBody } from "./middleware/drain-body";
 import { language } from "./middleware/language";
+import { limitRequests } from "./middleware/request-limits";
 import { securityHeaders } from "./middleware/security-headers";
 import { session } from "./middleware/session";
 import { pageRoutes } from "./pages";
@@ -37,6 +40,8 @@ function codeOfStatus(status: number): ErrorCodeName {
 /** The spec §8 code of anything a page threw: our errors, procedure errors, HTTP exceptions. */
 function codeOf(error: unknown): ErrorCodeName {
   if (error instanceof AppError) return error.code;
+  const refusal = databaseRefusal(error);
+  if (refusal) return refusal.code;
   if (error instanceof TRPCError) return isErrorCodeName(error.code) ? error.code : "INTERNAL_SERVER_ERROR";
   if (error instanceof HTTPException) return codeOfStatus(error.status);
   return "INTERNAL_SERVER_ERROR";
@@ -66,7 +71,9 @@ function errorPage(c: RouteContext, error: unknown) {
   if (code === "INTERNAL_SERVER_ERROR") console.error(error);
   const t = translatorFor(c.get("language"), c.get("settings").brandNamespace);
   const development = isDevelopment(c.env);
-  const message = errorMessage(error, code, t, development);
+  // D1's own text is never shown; what input made it refuse is said in the visitor's language.
+  const refusal = databaseRefusal(error);
+  const message = refusal ? String(t(refusal.key)) : errorMessage(error, code, t, development);
   const stack = development && error instanceof Error ? error.stack : undefined;
   return renderPage(c, {
     title: code === "FORBIDDEN" ? "errors.protected" : "errors.title",
@@ -79,6 +86,8 @@ function errorPage(c: RouteContext, error: unknown) {
 export function createApp() {
   const app = new Hono<AppEnv>();
 
+  // First, so that whatever answers without reading a body, the body is read before the answer leaves.
+  app.use(drainUnreadBody);
   app.use(securityHeaders());
   app.use(async (c, next) => {
     c.set("settings", resolveSettings(c.env));
@@ -91,6 +100,8 @@ export function createApp() {
   app.use(csrf());
   app.use(session);
   app.use(language);
+  // Body size, JSON depth, batch length, methods and form parsing, before any handler reads a body.
+  app.use(limitRequests);
 
   // A response that involves no rendering, the baseline of the SSR benchmark.
   app.get("/healthz", (c) => c.text("ok"));

@@ -1,5 +1,6 @@
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
+import { searchText } from "@/schema/text";
 import { isCalendarDay, startOfDay } from "@/schema/zoned-date";
 import { type ActivityEntry, type ActivityPosition, listActivity, listChangesToDeploy } from "@/server/data/activity-logs";
 import { redactNetworkDetails } from "../network-redaction";
@@ -51,7 +52,7 @@ export const activityLogsRouter = router({
           .max(40)
           .regex(/^[a-z][a-z-]*$/)
           .optional(),
-        actor: z.string().trim().max(120).optional(),
+        actor: searchText.optional(),
         from: day.optional(),
         to: day.optional(),
       }),

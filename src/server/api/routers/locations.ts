@@ -2,6 +2,7 @@ import { z } from "zod";
 import { chosenId, requiredText } from "@/schema/field-messages";
 import { mergeSecrets, networkConfigInput, type StoredNetworkConfig, viewOf } from "@/schema/network-config";
 import { type LevelConfig, mergeLevels } from "@/schema/network-inheritance";
+import { multilineText, nameText, searchText } from "@/schema/text";
 import type { D1Result } from "@/server/cloudflare";
 import { type Account, findAccountNetworkConfig } from "@/server/data/accounts";
 import { activityStatement, diffOf } from "@/server/data/activity-logs";
@@ -28,7 +29,7 @@ import { siteInScope } from "./sites";
 const id = z.string().min(1).max(64);
 const version = z.number().int().min(1);
 const name = requiredText("locationName", 120);
-const description = z.string().trim().max(500, "validation.DescriptionTooLong");
+const description = multilineText(500, "validation.DescriptionTooLong");
 const siteId = chosenId("siteId");
 
 /** How many sites a site picker offers (by name); an account with more picks from the site's own Locations tab. */
@@ -81,7 +82,7 @@ export const locationsRouter = router({
       z.object({
         accountId: id,
         siteId: id.optional(),
-        search: z.string().max(120).default(""),
+        search: searchText.default(""),
         sort: z.enum(["name", "-name", "updated", "-updated"]).default("name"),
         ...pageInput,
       }),

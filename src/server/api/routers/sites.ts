@@ -2,6 +2,7 @@ import { TRPCError } from "@trpc/server";
 import { z } from "zod";
 import { requiredText } from "@/schema/field-messages";
 import { mergeSecrets, networkConfigInput, viewOf } from "@/schema/network-config";
+import { nameText, plainText, searchText } from "@/schema/text";
 import type { D1Result } from "@/server/cloudflare";
 import { type Account, findAccountNetworkConfig } from "@/server/data/accounts";
 import { activityStatement, diffOf } from "@/server/data/activity-logs";
@@ -27,7 +28,7 @@ import { type ApiContext, procedureWith, router, signedInProcedure } from "../tr
 const id = z.string().min(1).max(64);
 const version = z.number().int().min(1);
 const name = requiredText("siteName", 120);
-const address = z.string().trim().max(300, "validation.AddressTooLong");
+const address = plainText(300, "validation.AddressTooLong");
 /** An IANA time zone, or null for the account's. */
 const timezone = z
   .string()
@@ -71,7 +72,7 @@ export const sitesRouter = router({
     .input(
       z.object({
         accountId: id,
-        search: z.string().max(120).default(""),
+        search: searchText.default(""),
         sort: z.enum(["name", "-name", "updated", "-updated"]).default("name"),
         ...pageInput,
       }),

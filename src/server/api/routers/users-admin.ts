@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { fieldMessage } from "@/schema/field-messages";
+import { searchText } from "@/schema/text";
 import { createInvitation } from "@/server/auth/invitations";
 import { grantableRoles, mayGrant, type Role, roles } from "@/server/auth/roles";
 import { activityStatement, diffOf } from "@/server/data/activity-logs";
@@ -168,7 +169,7 @@ export const usersAdminProcedures = {
       z
         .object({
           orgId: id.optional(),
-          search: z.string().max(120).default(""),
+          search: searchText.default(""),
           page: z.number().int().min(1).max(100_000).default(1),
           pageSize: z.number().int().min(1).max(100).default(25),
         })
