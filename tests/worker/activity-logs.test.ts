@@ -358,7 +358,7 @@ describe("changes to deploy", () => {
 });
 
 describe("the account home's summary", () => {
-  it("counts sites, locations, the account's own profiles and rules; devices are 0 until they exist", async () => {
+  it("counts sites, locations, the account's own profiles and rules; and no radios yet", async () => {
     const accountId = await createAccount(orgId, "Counted fleet");
     await env.DB.batch([
       env.DB.prepare("INSERT INTO sites (id, account_id, name) VALUES ('site_c1', ?, 'North'), ('site_c2', ?, 'South')").bind(
@@ -383,10 +383,10 @@ describe("the account home's summary", () => {
     expect(html).toMatch(new RegExp(`href="/accounts/${accountId}/sites"[^>]*aria-label="Sites: 2"`));
     expect(html).toContain(`href="/accounts/${accountId}/registry/devices"`);
     expect(html).toContain("No configuration changes yet.");
-    // A technician may not open the sites list: the count is there, not the link.
+    // A technician may not open the sites list (the count is there, not the link), but may see the radios.
     const technician = await (await get(`/accounts/${accountId}`, cookies.technician)).text();
     expect(technician).not.toContain('aria-label="Sites: 2"');
-    expect(technician).not.toContain(`href="/accounts/${accountId}/registry`);
+    expect(technician).toContain(`href="/accounts/${accountId}/registry/devices"`);
   });
 
   it("names the newest configuration change, deployed or not, and skips other activity", async () => {
