@@ -27,6 +27,14 @@ export default defineConfig({
     baseURL: `http://localhost:${port}`,
     trace: "retain-on-failure",
     screenshot: "only-on-failure",
+    // A language chosen while signed in is saved with the (shared) demo user, and the browser's
+    // own choice (this cookie) comes first: every test starts in English unless it picks another.
+    storageState: {
+      cookies: [
+        { name: "lang", value: "en", domain: "localhost", path: "/", expires: -1, httpOnly: false, secure: false, sameSite: "Lax" },
+      ],
+      origins: [],
+    },
   },
   projects: [
     {
