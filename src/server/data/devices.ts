@@ -279,25 +279,21 @@ export async function deviceFacets(
 
 // ── Counts ─────────────────────────────────────────────────────────────────────────────
 
-export type DeviceCounts = { total: number; upToDate: number; pending: number; neverSeen: number };
+export type DeviceCounts = { total: number; neverSeen: number };
 
 /**
- * An account's radio counts (spec §7 devices.getConfiguredDeviceCounts). total is the seat
- * counter (O(1)); never seen is a range on the last-seen index; up to date compares the
- * reported revision with the account's latest deployed one when the deployments exist.
+ * An account's radio counts (spec §7 devices.getConfiguredDeviceCounts): total is the seat
+ * counter (O(1)), never seen a range on the last-seen index. Up to date and pending are
+ * deploy's drift counts (data/fleet-drift.ts driftCounts).
  */
-export async function accountDeviceCounts(db: Db, accountId: string, desiredRevision: string | null): Promise<DeviceCounts> {
-  const row = await first<{ total: number; never: number; current: number }>(
+export async function accountDeviceCounts(db: Db, accountId: string): Promise<DeviceCounts> {
+  const row = await first<{ total: number; never: number }>(
     db,
     `SELECT (SELECT devices_in_use FROM accounts WHERE id = ?1) AS total,
-       (SELECT count(*) FROM devices WHERE account_id = ?1 AND status = 'active' AND ifnull(last_seen_at, '') = '') AS never,
-       (SELECT count(*) FROM devices WHERE account_id = ?1 AND status = 'active' AND ?2 IS NOT NULL AND reported_revision = ?2) AS current`,
+       (SELECT count(*) FROM devices WHERE account_id = ?1 AND status = 'active' AND ifnull(last_seen_at, '') = '') AS never`,
     accountId,
-    desiredRevision,
   );
-  const total = row?.total ?? 0;
-  const upToDate = desiredRevision ? (row?.current ?? 0) : 0;
-  return { total, upToDate, pending: desiredRevision ? total - upToDate : 0, neverSeen: row?.never ?? 0 };
+  return { total: row?.total ?? 0, neverSeen: row?.never ?? 0 };
 }
 
 /** Seats of an account: allocated, in use and free. */
