@@ -813,3 +813,37 @@ export async function placeOptions(
   }
   return options;
 }
+
+// ── Places going away ──────────────────────────────────────────────────────────────────
+
+/**
+ * Radios at a site being deleted lose their place (site and location), in the deletion's own
+ * batch and only while the site is still at the version the deletion was asked on: a stale
+ * deletion moves no radio. Their attributes changed, so the protocol recomputes their config.
+ */
+export function unplaceFromSiteStatement(db: Db, input: { accountId: string; siteId: string; siteVersion: number }) {
+  return statement(
+    db,
+    `UPDATE devices SET site_id = NULL, location_id = NULL, updated_at = ?1, version = version + 1, attributes_changed_at = ?1
+     WHERE account_id = ?2 AND site_id = ?3
+       AND EXISTS (SELECT 1 FROM sites WHERE id = ?3 AND account_id = ?2 AND version = ?4)`,
+    now(),
+    input.accountId,
+    input.siteId,
+    input.siteVersion,
+  );
+}
+
+/** The same for a location being deleted: its radios stay at the site, without a location. */
+export function unplaceFromLocationStatement(db: Db, input: { accountId: string; locationId: string; locationVersion: number }) {
+  return statement(
+    db,
+    `UPDATE devices SET location_id = NULL, updated_at = ?1, version = version + 1, attributes_changed_at = ?1
+     WHERE account_id = ?2 AND location_id = ?3
+       AND EXISTS (SELECT 1 FROM locations WHERE id = ?3 AND account_id = ?2 AND version = ?4)`,
+    now(),
+    input.accountId,
+    input.locationId,
+    input.locationVersion,
+  );
+}
