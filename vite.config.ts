@@ -28,7 +28,18 @@ export default defineConfig(({ command, isPreview }) => ({
         // The server already sends <link rel="modulepreload"> for each island's chunks
         // (src/server/render/assets.ts), so Vite's own preload helper would only add bytes.
         modulePreload: false,
-        rollupOptions: { input: ["src/islands/runtime/client.ts", "src/ui/styles.css"] },
+        // The CSS is inlined into each page by the Worker (src/server/render/assets.ts), so it is no entry here.
+        rollupOptions: {
+          // The toaster and the switcher panel are entries the shell imports by URL: keep their exports.
+          preserveEntrySignatures: "exports-only",
+          input: [
+            "src/islands/runtime/client.ts",
+            "src/shell/shell.ts",
+            // Loaded by the shell on demand, from URLs the page names (no preload helper in the shell).
+            "src/shell/toaster.tsx",
+            "src/shell/switcher-panel.ts",
+          ],
+        },
       },
     },
     [workerEnvironment]: {

@@ -17,7 +17,7 @@ import { inventoryBudgets, measureInventory, writeInventoryResults } from "./inv
 import { jsBytesTable, jsChunksTable, measureJsBytes } from "./js-bytes.mjs";
 import { measureListScale, writeListScale } from "./list-scale.mjs";
 import { measureMobileLoad, mobileTable } from "./mobile-load.mjs";
-import { formatTable, kb, markdownTable } from "./report.mjs";
+import { formatTable, markdownTable } from "./report.mjs";
 import { BENCH_CONFIG, buildApp, ROOT, startServer } from "./server.mjs";
 import { measureSsrThroughput, ssrSummaryLines, ssrTable } from "./ssr-throughput.mjs";
 
@@ -61,7 +61,7 @@ async function main() {
   buildApp();
   say(`Starting the server on :${BENCH_CONFIG.port} (log: ${BENCH_CONFIG.log}) …`);
   server = await startServer();
-  say(`  up after ${(server.startMs / 1000).toFixed(1)} s (migrations, seed, vite preview, workerd)`);
+  say(`  up after ${(server.startMs / 1000).toFixed(1)} s (migrations, seed, wrangler dev, workerd)`);
 
   // Our signal handler closes the browser and then stops the server; Playwright's would exit first.
   browser = await launchChromium({ handleSIGINT: false, handleSIGTERM: false });
@@ -111,7 +111,7 @@ async function main() {
     cpuModel: cpus()[0]?.model ?? null,
     loadAverageAtStart: loadAtStart,
     loadAverageAtEnd: loadavg().map((v) => Number(v.toFixed(2))),
-    server: `node scripts/start.mjs --no-build (vite preview + workerd), DIST_DIR=${BENCH_CONFIG.distDir}, PERSIST_TO=${BENCH_CONFIG.persistTo}`,
+    server: `node scripts/start.mjs --no-build (wrangler dev + workerd), DIST_DIR=${BENCH_CONFIG.distDir}, PERSIST_TO=${BENCH_CONFIG.persistTo}`,
     durationS: Math.round((Date.now() - started) / 1000),
   };
 
@@ -157,7 +157,7 @@ function markdown({ meta, jsBytes, ssr, mobile, tables, ssrLines, budgetLines })
   return `# Benchmark results
 
 ${meta.generatedAt} · commit ${meta.commit}${meta.uncommittedChanges ? ` (+${meta.uncommittedChanges} uncommitted changes in the tree)` : ""} · ${meta.cpus} × ${meta.cpuModel} · Node ${meta.node} · Chromium ${meta.chromium}.
-Server: the production build in workerd through \`vite preview\` (\`npm run bench\`, see bench/run.mjs). Full figures: latest.json.
+Server: the production build in workerd through \`wrangler dev\` (\`npm run bench\`, see bench/run.mjs). Full figures: latest.json.
 
 ## Budgets
 
@@ -178,8 +178,8 @@ ${markdownTable(tables.jsChunks)}
 ## 2. SSR throughput
 
 autocannon, ${ssr.connections} connections, ${ssr.durationS} s per round, static/ssr/static/ssr after a 2 s warm-up each, then 5 s
-with 1 connection each. CPU per request from /proc: workerd, and vite preview's Node process that proxies
-every request into workerd (not part of a deployed Worker). autocannon shares the machine's cores.
+with 1 connection each. CPU per request from /proc: workerd, and wrangler's Node process, which logs
+each request (not part of a deployed Worker). autocannon shares the machine's cores.
 
 ${markdownTable(tables.ssr)}
 
@@ -199,26 +199,21 @@ ${markdownTable(tables.mobile)}
 ${compressionCaveat(jsBytes, mobile)}
 - DevTools throttling adds latency per request, not per connection, and localhost has no DNS/TLS; Lighthouse's
   default (simulated) throttling would give different absolute numbers.
-- Throughput and latency go through vite preview's Node proxy and share ${meta.cpus} cores with autocannon and other
+- Throughput and latency go through wrangler dev's proxy worker and share ${meta.cpus} cores with autocannon and other
   work on this machine (load average ${meta.loadAverageAtStart.join(", ")} at the start; see "other load"): compare ssr
   with static from the same run, not absolute numbers across runs. CPU per request is more stable than req/s.
 - workerd's CPU per request includes miniflare's plumbing in front of the Worker (entry and asset-router workers,
-  HTTP from vite preview), which is why even /healthz costs about ${ssr.loaded.static.workerdMsPerRequest?.toFixed(2) ?? "?"} ms; the ssr − static
-  difference removes it. vite preview also logs every request line (to .builds/bench-server.log).
+  HTTP from wrangler dev's proxy worker), which is why even /healthz costs about ${ssr.loaded.static.workerdMsPerRequest?.toFixed(2) ?? "?"} ms; the ssr − static
+  difference removes it. wrangler dev also logs every request line (to .builds/bench-server.log).
 - CPU throttling (×${p.cpuSlowdown}) multiplies this machine's speed, shared with other work ("machine busy"): TBT in
   particular varies from run to run; the per-run figures are in latest.json.
 `;
 }
 
-function compressionCaveat(jsBytes, mobile) {
-  const files = jsBytes.pages.flatMap((page) => page.files);
-  const island = jsBytes.pages.find((page) => page.totals.scripts > 0);
-  if (!island || files.some((file) => file.contentEncoding)) return "- Scripts were served compressed by the local server.";
-  const savedS = (island.totals.rawBytes - island.totals.gzipBytes) / mobile.profile.downloadBytesPerS;
+function compressionCaveat(_jsBytes, mobile) {
   return (
-    "- The local server does not compress responses (Cloudflare's edge does): the mobile runs download the\n" +
-    `  scripts uncompressed (${kb(island.totals.rawBytes)} instead of ${kb(island.totals.gzipBytes)} gzip on "${island.name}"), about ` +
-    `${savedS.toFixed(1)} s more at the emulated bandwidth, so that page's load event and toast are pessimistic.`
+    `- The local server does not compress; the mobile runs load every page through bench/gzip-proxy.mjs (${mobile.compression ?? "gzip"}),\n` +
+    "  which compresses every text response as it streams, as Cloudflare's edge does for a deployed Worker."
   );
 }
 

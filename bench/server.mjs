@@ -1,5 +1,5 @@
 // Builds the app for the benchmarks, starts it (`scripts/start.mjs --no-build`: local D1
-// migrated and seeded, then `vite preview` serving the built Worker in workerd), waits for
+// migrated and seeded, then `wrangler dev` serving the built Worker in workerd), waits for
 // it, and stops it again. Also reads the CPU time of the server's processes from /proc, so
 // the SSR benchmark can say what a request costs.
 import { execFileSync, spawn } from "node:child_process";
@@ -48,7 +48,7 @@ async function isUp(url) {
 
 /**
  * Starts `node scripts/start.mjs --no-build` in its own process group (so stop() reaches
- * npx, vite preview and workerd, and nothing else) and resolves once /healthz answers.
+ * wrangler and its workerd processes, and nothing else) and resolves once /healthz answers.
  */
 export async function startServer({
   port = BENCH_CONFIG.port,
@@ -205,7 +205,7 @@ export function findListeningPid(port) {
 
 /**
  * CPU time so far of the server's processes, split into workerd (the Worker itself) and the
- * rest (vite preview's Node process, which proxies every request into workerd, and npx).
+ * rest (wrangler's Node process and npx).
  */
 export function serverCpu(rootPid) {
   const tree = processTree(rootPid);

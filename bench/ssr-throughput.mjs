@@ -4,8 +4,8 @@
 // autocannon (programmatic) drives both URLs against the same server, interleaved
 // (static, ssr, static, ssr) after a warm-up, because this machine is shared and noisy.
 // Around every round the CPU time of the server's processes is read from /proc, split into
-// workerd (the Worker) and the rest (vite preview's Node process, which proxies each request
-// into workerd). Two estimates of SSR CPU per request:
+// workerd (the Worker and wrangler dev's proxy worker) and the rest (wrangler's Node
+// process, which logs each request). Two estimates of SSR CPU per request:
 //   formula:  (1/ssr_rps − 1/static_rps) × 1000 × cores, where cores = the CPU workerd really
 //             used per second of wall time during the SSR rounds (workerd runs one thread per
 //             isolate, so this tops out near 1 whatever the machine has; cores/rps is CPU

@@ -86,6 +86,8 @@ export const users = [
     role: "owner",
     twoFactor: "email",
   },
+  // The vendor organization's administrator: approves single sign-on domains (/settings/identity-providers).
+  { id: "usr_vendor", orgId: "org_northwind", email: "vendor@example.com", name: "Vince Vendor", role: "admin" },
   { id: "usr_outsider", orgId: "org_outsider", email: "outsider@example.net", name: "Oscar Outsider", role: "owner" },
   // Signs in only with single sign-on (no password): `npm run demo:idp`, then "Continue with Harbor SSO".
   {

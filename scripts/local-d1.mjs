@@ -8,9 +8,13 @@ import { seedStatements } from "./seed-sql.mjs";
 
 const DATABASE = "configuration-tool";
 
+/** Where the local D1 lives: the tests' throwaway folder, or wrangler's default. */
+export function persistDir() {
+  return process.env.PERSIST_TO ?? ".wrangler/state";
+}
+
 function wrangler(args) {
-  const persist = process.env.PERSIST_TO ? ["--persist-to", process.env.PERSIST_TO] : [];
-  execFileSync("npx", ["wrangler", ...args, "--local", ...persist], {
+  execFileSync("npx", ["wrangler", ...args, "--local", "--persist-to", persistDir()], {
     stdio: ["ignore", "inherit", "inherit"],
     env: { ...process.env, CI: "true" }, // no interactive confirmation
   });

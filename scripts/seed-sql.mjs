@@ -10,6 +10,7 @@ import {
   subscriptions,
   users,
 } from "./demo-data.mjs";
+import { workspaces } from "./demo-workspaces.mjs";
 
 /** The same stored form as src/server/auth/passwords.ts (PBKDF2-SHA256, 100,000 iterations). */
 function hashPassword(password) {
@@ -67,6 +68,8 @@ export function seedStatements() {
         email_domains: JSON.stringify(p.emailDomains),
       }),
     ),
+    // The local demo's domains are marked proven (there is no DNS to prove them with locally).
+    ...identityProviders.flatMap((p) => p.emailDomains.map((domain) => provenDomainStatement(p.id, domain))),
     ...subscriptions.map((s) =>
       insert("subscriptions", {
         id: s.id,
@@ -79,6 +82,7 @@ export function seedStatements() {
       }),
     ),
     ...allocations.map(allocationStatement),
+    ...workspaces.flatMap(workspaceStatements),
     // The simulator's five demo radios first: Harbor Demo Fleet keeps just them (the deployments
     // browser test counts on its phases), since a fleet is seeded only into an account with none.
     ...radios.map(radioStatement),
@@ -97,6 +101,88 @@ SELECT ${uid}, ${org}, ${account}, ${brand}, ${model}, ${name}, ${hash}
 WHERE (SELECT devices_in_use FROM accounts WHERE id = ${account})
       < (SELECT COALESCE(SUM(quantity), 0) FROM allocations WHERE account_id = ${account})
 ON CONFLICT DO NOTHING;`;
+}
+
+/**
+ * One demo account's workspace: its network settings (only while the account has none, so
+ * seeding again keeps what someone changed), sites, locations, profiles, rules and a few
+ * recent changes in its log. Rows that exist are left alone.
+ */
+function workspaceStatements(w) {
+  const account = accounts.find((a) => a.id === w.accountId);
+  if (!account) throw new Error(`demo workspace for unknown account ${w.accountId}`);
+  const email = (userId) => users.find((u) => u.id === userId)?.email ?? "";
+  return [
+    `UPDATE accounts SET network_config = ${sqlValue(JSON.stringify(w.network))} WHERE id = ${sqlValue(w.accountId)} AND network_config = '{}';`,
+    ...w.sites.flatMap((site) => [
+      insert("sites", {
+        id: site.id,
+        account_id: w.accountId,
+        name: site.name,
+        address: site.address,
+        timezone: site.timezone ?? null,
+        network_config: JSON.stringify(site.network ?? {}),
+      }),
+      ...site.locations.map((location) =>
+        insert("locations", {
+          id: location.id,
+          account_id: w.accountId,
+          site_id: site.id,
+          name: location.name,
+          description: location.description,
+          network_config: JSON.stringify(location.network ?? {}),
+        }),
+      ),
+    ]),
+    ...w.profiles.map((profile) =>
+      insert("profiles", {
+        id: profile.id,
+        org_id: account.orgId,
+        account_id: w.accountId,
+        type: profile.type,
+        name: profile.name,
+        settings: JSON.stringify(profile.settings),
+      }),
+    ),
+    ...w.rules.flatMap((rule, index) => [
+      insert("rules", {
+        id: rule.id,
+        account_id: w.accountId,
+        name: rule.name,
+        priority: index + 1,
+        enabled: 1,
+        conditions: JSON.stringify(rule.conditions),
+      }),
+      ...rule.profileIds.map((profileId, position) =>
+        insert("rule_profiles", { rule_id: rule.id, profile_id: profileId, position: position + 1 }),
+      ),
+    ]),
+    insert("rule_sets", { account_id: w.accountId, version: 1 }),
+    ...w.changes.map((change) =>
+      insert("activity_logs", {
+        id: change.id,
+        org_id: account.orgId,
+        account_id: w.accountId,
+        actor_id: change.actor,
+        actor_email: email(change.actor),
+        action: change.action,
+        entity_type: change.entityType,
+        entity_id: change.entityId,
+        entity_label: change.entityLabel,
+        diff: JSON.stringify(change.diff),
+        deployable: 1,
+        created_at: change.at,
+      }),
+    ),
+  ];
+}
+
+/** A proven domain claim of a demo provider; a claim left unproven by the migration is marked proven. */
+function provenDomainStatement(providerId, domain) {
+  const [provider, name] = [providerId, domain].map(sqlValue);
+  return `INSERT INTO identity_provider_domains (provider_id, domain, token, proven_at, proven_by)
+VALUES (${provider}, ${name}, lower(hex(randomblob(16))), '2025-01-01T00:00:00.000Z', 'seed')
+ON CONFLICT (provider_id, domain) DO UPDATE SET proven_at = excluded.proven_at, proven_by = 'seed' WHERE proven_at IS NULL;`;
 }
 
 /**

@@ -17,7 +17,8 @@ export type AccountFormProps = {
   values: Record<string, string>;
   /** Errors of a post the server answered without JavaScript, already translated. */
   errors: FieldErrors;
-  timeZones: string[];
+  /** The time zones to offer, each by its localised name. */
+  timeZones: { value: string; label: string }[];
   /** The organizations an account may be added to (add only), indented by depth. */
   organizations: { value: string; label: string }[];
   /** The page again, to load the current version after a stale save. */
@@ -62,7 +63,7 @@ export default function AccountForm({
     const local = Intl.DateTimeFormat().resolvedOptions().timeZone;
     const select = formElement.current?.elements.namedItem("timezone");
     const fresh = mode === "add" && values.timezone === "UTC" && Object.keys(serverErrors).length === 0;
-    if (fresh && select instanceof HTMLSelectElement && timeZones.includes(local)) {
+    if (fresh && select instanceof HTMLSelectElement && timeZones.some((zone) => zone.value === local)) {
       select.value = local;
     }
   }, [mode, values.timezone, timeZones, serverErrors]);
@@ -106,7 +107,7 @@ export default function AccountForm({
         defaultValue={values.timezone ?? "UTC"}
         hint={t("accounts.fields.timezoneHint")}
         error={errors.timezone}
-        options={timeZones.map((zone) => ({ value: zone, label: zone.replaceAll("_", " ") }))}
+        options={timeZones}
       />
       {mode === "add" &&
         (organizations.length > 1 ? (

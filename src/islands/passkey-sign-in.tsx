@@ -4,7 +4,6 @@ import {
   cancelPasskeyRequest,
   conditionalMediationAvailable,
   errorKey,
-  isAborted,
   platformAuthenticatorAvailable,
   signInWithPasskey,
 } from "./passkey-client";
@@ -46,7 +45,8 @@ export function PasskeySignIn({ enabled, username, autofill, label, onSignedIn, 
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: `round` restarts the autofill request
   useEffect(() => {
-    if (!enabled || !autofill) return;
+    // Passkeys need a secure context (https or localhost): elsewhere do not even start.
+    if (!enabled || !autofill || !globalThis.isSecureContext) return;
     let live = true;
     const renew = setTimeout(() => {
       if (!busy.current) setRound((n) => n + 1);
@@ -61,9 +61,10 @@ export function PasskeySignIn({ enabled, username, autofill, label, onSignedIn, 
           callbacks.current.onError("signIn.PasskeyAuthenticationFailed");
           setRound((n) => n + 1);
         }
-      } catch (error) {
-        // Cancelled (the user went on, or pressed the button): nothing to say.
-        if (live && !isAborted(error)) callbacks.current.onError(errorKey(error));
+      } catch {
+        // Nobody asked for this background request: it was cancelled (the user went on, or
+        // pressed the button) or passkeys cannot work here (plain http, no authenticator).
+        // Say so only when someone tries a passkey (the button), never on opening the page.
       }
     })();
     return () => {

@@ -4,7 +4,6 @@ import { activityEntryMessageKeys } from "../ui/activity/entity-types";
 import { errorSummaryKeys } from "../ui/error-summary";
 import AccountDelete from "./account-delete.island";
 import AccountForm from "./account-form.island";
-import AccountSwitcher from "./account-switcher.island";
 import ActivityLogMore from "./activity-log-more.island";
 import ChangePassword from "./change-password.island";
 import CommandForm, { commandFormMessageKeys } from "./command-form.island";
@@ -12,19 +11,15 @@ import CommandLive, { commandLiveMessageKeys } from "./command-live.island";
 import ConfirmForm from "./confirm-form.island";
 import DeploymentCounts, { deploymentCountsMessageKeys } from "./deployment-counts.island";
 import IdentityForm from "./identity-form.island";
-import IdleTimer from "./idle-timer.island";
 import NetworkConfigForm from "./network-config-form.island";
 import { passkeyMessageKeys } from "./passkey-client";
 import Passkeys from "./passkeys.island";
 import ProfileForm from "./profile-form.island";
-import ProfileMenu from "./profile-menu.island";
 import RuleForm from "./rule-form.island";
 import RuleOrder from "./rule-order.island";
 import SettingsForm, { settingsFormMessageKeys } from "./settings-form.island";
 import SignIn from "./sign-in.island";
-import SignOut from "./sign-out.island";
 import SimulatorLive from "./simulator-live.island";
-import Toaster from "./toaster.island";
 
 /**
  * The islands the server may render, each with the translation keys it is given.
@@ -47,7 +42,6 @@ function define<P>(
 }
 
 export const islands = {
-  toaster: define(Toaster, ["toast.notifications"]),
   "identity-form": define(IdentityForm, [
     ...errorSummaryKeys,
     "identityForm.networkError",
@@ -95,35 +89,11 @@ export const islands = {
     "signIn.PasskeyAuthenticationFailed",
     ...passkeyMessageKeys,
   ]),
-  "sign-out": define(SignOut, ["header.signOut"]),
   "confirm-form": define(ConfirmForm, ["identityForm.networkError"]),
   "deployment-counts": define(DeploymentCounts, deploymentCountsMessageKeys),
   "command-form": define(CommandForm, commandFormMessageKeys(commandTypes, expiryChoices)),
   "command-live": define(CommandLive, commandLiveMessageKeys),
   "simulator-live": define(SimulatorLive, ["simulator.live.connecting", "simulator.live.connected", "simulator.live.closed"]),
-  "profile-menu": define(ProfileMenu, [
-    "header.signedInAs",
-    "header.signOut",
-    "header.signIn",
-    "profileMenu.accountSettings",
-    "profileMenu.organizations",
-    "profileMenu.devices",
-  ]),
-  "account-switcher": define(AccountSwitcher, [
-    "switcher.jump",
-    "switcher.loading",
-    "switcher.search",
-    "switcher.recent",
-    "switcher.results",
-    "switcher.noRecent",
-    "switcher.searching",
-    "switcher.noMatch",
-    "switcher.seeAll",
-    // apiMessageKeys of runtime/api-client, named here so the server need not load the client.
-    "api.unreadable",
-    "api.unknown",
-  ]),
-  "idle-timer": define(IdleTimer, []),
   "activity-log-more": define(ActivityLogMore, [
     ...activityEntryMessageKeys,
     "activityLogs.loadMore",

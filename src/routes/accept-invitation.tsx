@@ -1,3 +1,4 @@
+import { isPlainText } from "@/schema/text";
 import { acceptInvitation, type ClosedInvitationState, lookUpInvitation } from "../server/auth/invitations";
 import { passwordProblem } from "../server/auth/passwords";
 import { findUserByEmail } from "../server/data/users";
@@ -95,6 +96,7 @@ async function accept(c: RouteContext): Promise<ActionResult> {
   const errors = newPasswordErrors(password, formText(body, "passwordConfirmation"), passwordProblem(password));
   if (name === "") errors.name = "validation.NameRequired";
   else if (name.length > NAME_MAX) errors.name = "validation.NameTooLong";
+  else if (!isPlainText(name)) errors.name = "validation.ControlCharacters";
   if (Object.keys(errors).length > 0) return refused(400, errors, values);
 
   const outcome = await acceptInvitation(c, code, { name, password });

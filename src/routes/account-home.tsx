@@ -1,4 +1,5 @@
-import { formatNumber } from "../schema/format";
+import { isBuilt } from "../schema/features";
+import { formatNumber, timeZoneLabel } from "../schema/format";
 import { api } from "../server/api/procedures-route";
 import { type AccountDetails, accountDetails } from "../server/current-account";
 import type { ConfiguredEntitiesSummary } from "../server/data/account-summary";
@@ -68,13 +69,13 @@ function AccountHome({ data }: PageProps<Data>) {
   const nav = accountNavItems(permissions, { id: account._id, subscriptionLevel: account.subscriptionLevel }, currentPath);
   const hrefOf = (section: AccountSection) => nav.find((item) => item.section === section)?.href ?? null;
   const base = `/accounts/${encodeURIComponent(account._id)}`;
-  const devicesHref = permissions["view-devices-in-accounts"] ? `${base}/registry/devices` : null;
+  const devicesHref = isBuilt("devices") && permissions["view-devices-in-accounts"] ? `${base}/registry/devices` : null;
   return (
     <AccountLayout account={account}>
       <PageHeader title={String(t("routes.accountHome"))} />
       <dl className="grid gap-4 sm:grid-cols-2">
         <Fact label={String(t("accountHome.level"))} value={String(t(`accountHome.levels.${account.subscriptionLevel}`))} />
-        <Fact label={String(t("accountHome.timezone"))} value={account.timezone} />
+        <Fact label={String(t("accountHome.timezone"))} value={timeZoneLabel(language, account.timezone)} />
       </dl>
 
       <section aria-labelledby="home-configured" className="mt-8">
@@ -85,7 +86,9 @@ function AccountHome({ data }: PageProps<Data>) {
           {summarySections.map(([key, section]) => (
             <Count key={key} label={String(t(`accountHome.counts.${key}`))} value={summary[key]} href={hrefOf(section)} />
           ))}
-          <Count label={String(t("accountHome.counts.devices"))} value={summary.devices} href={devicesHref} />
+          {isBuilt("devices") && (
+            <Count label={String(t("accountHome.counts.devices"))} value={summary.devices} href={devicesHref} />
+          )}
         </dl>
       </section>
 
@@ -125,21 +128,24 @@ function AccountHome({ data }: PageProps<Data>) {
         ) : null}
       </section>
 
-      <section aria-labelledby="home-drift" className="mt-8">
-        <h2 id="home-drift" className="mb-3 text-lg font-semibold text-slate-900">
-          {t("accountHome.drift.title")}
-        </h2>
-        <dl className="grid gap-4 sm:grid-cols-3 lg:grid-cols-5">
-          {(["inSync", "pending", "failed", "drifted", "overdue"] as const).map((key) => (
-            <Count key={key} label={String(t(`accountHome.drift.${key}`))} value={drift[key]} href={null} />
-          ))}
-        </dl>
-        <p className="mt-3 text-sm">
-          <a href={`${base}/deployments`} className="font-medium text-brand-700 hover:underline">
-            {t("accountHome.drift.deployments")}
-          </a>
-        </p>
-      </section>
+      {/* Deployments exist (src/schema/features.ts): how the radios stand against the configuration. */}
+      {isBuilt("deployments") && (
+        <section aria-labelledby="home-drift" className="mt-8">
+          <h2 id="home-drift" className="mb-3 text-lg font-semibold text-slate-900">
+            {t("accountHome.drift.title")}
+          </h2>
+          <dl className="grid gap-4 sm:grid-cols-3 lg:grid-cols-5">
+            {(["inSync", "pending", "failed", "drifted", "overdue"] as const).map((key) => (
+              <Count key={key} label={String(t(`accountHome.drift.${key}`))} value={drift[key]} href={null} />
+            ))}
+          </dl>
+          <p className="mt-3 text-sm">
+            <a href={`${base}/deployments`} className="font-medium text-brand-700 hover:underline">
+              {t("accountHome.drift.deployments")}
+            </a>
+          </p>
+        </section>
+      )}
     </AccountLayout>
   );
 }

@@ -1,3 +1,4 @@
+import { isBuilt } from "../schema/features";
 import { usePage } from "../server/render/page-context";
 import { buttonClass } from "../ui/button";
 import { definePage } from "./types";
@@ -11,8 +12,11 @@ function Home() {
       <p className="mt-4 text-lg text-slate-700">{t("home.lead", { brand: settings.brandName })}</p>
       <ul className="mx-auto mt-8 grid max-w-xl gap-3 text-left text-slate-700 sm:grid-cols-2">
         <li className="rounded-lg bg-white p-4 shadow-sm">{t("home.pointConfigure")}</li>
-        <li className="rounded-lg bg-white p-4 shadow-sm">{t("home.pointDeploy")}</li>
-        <li className="rounded-lg bg-white p-4 shadow-sm">{t("home.pointDevices")}</li>
+        {/* Only what exists (src/schema/features.ts): deployments and devices come back with their screens. */}
+        <li className="rounded-lg bg-white p-4 shadow-sm">
+          {t(isBuilt("deployments") ? "home.pointDeploy" : "home.pointProfiles")}
+        </li>
+        <li className="rounded-lg bg-white p-4 shadow-sm">{t(isBuilt("devices") ? "home.pointDevices" : "home.pointSeats")}</li>
         <li className="rounded-lg bg-white p-4 shadow-sm">{t("home.pointAccounts")}</li>
       </ul>
       <p className="mt-10">

@@ -53,6 +53,7 @@ import {
   addIdentityProviderPage,
   deleteIdentityProviderPage,
   editIdentityProviderPage,
+  identityProviderDomainsPage,
   identityProvidersPage,
 } from "./settings/identity-providers";
 import { organizationAddPage } from "./settings/organization-add";
@@ -234,6 +235,13 @@ export const routes: RouteDefinition[] = [
     access: "signed-in",
     permission: "edit-users",
     page: editIdentityProviderPage,
+  },
+  {
+    path: "/settings/identity-providers/edit/:identityProviderId/domains",
+    title: "routes.editIdentityProvider",
+    access: "signed-in",
+    permission: "edit-users",
+    page: identityProviderDomainsPage,
   },
   {
     path: "/settings/identity-providers/delete/:identityProviderId",

@@ -2,6 +2,7 @@ import type { Context } from "hono";
 import type { ReactNode } from "react";
 import type { Permission } from "../schema/permissions";
 import type { AppEnv } from "../server/env";
+import type { Translate } from "../server/i18n/i18n";
 import type { Flash } from "../server/render/flash";
 
 export type RouteContext = Context<AppEnv>;
@@ -32,9 +33,19 @@ export type PageDefinition<Data = unknown> = {
   Component: (props: PageProps<Data>) => ReactNode;
   /** Handles the page's form, posted to the page's own URL. */
   action?: (c: RouteContext) => Promise<ActionResult>;
-  /** The page has islands that toast (forms), so it needs the toaster. */
+  /** Obsolete: the shell loads the toaster with the first toast on any page. Ignored; kept so routes of other branches compile. */
   toaster?: boolean;
+  /**
+   * The <title> when the route's own title key is not enough: a tab page names its thing and
+   * its tab ("Harbor Depot — Network · Site"), already translated (see tabTitle).
+   */
+  title?: (data: Data, t: Translate) => string;
 };
+
+/** A tab page's <title>: the thing's name, the tab, and what kind of thing it is. */
+export function tabTitle(t: Translate, name: string, tabKey: string, kindKey: string): string {
+  return String(t("routes.tabTitle", { name, tab: String(t(tabKey)), kind: String(t(kindKey)) }));
+}
 
 export type RouteDefinition = {
   /** Hono path pattern, e.g. /reset-password/:resetCode */

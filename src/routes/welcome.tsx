@@ -1,3 +1,4 @@
+import { builtAreas, isBuilt, type ProductArea } from "../schema/features";
 import type { PermissionMap } from "../schema/permissions";
 import { usePage } from "../server/render/page-context";
 import type { Settings } from "../server/settings";
@@ -5,7 +6,11 @@ import { PageHeader } from "../ui/page-header";
 import { definePage } from "./types";
 
 /** One area of the product the welcome page points to, and who may open it. */
-type Area = { id: string; href: string; open: (permissions: PermissionMap, settings: Settings) => boolean };
+type Area = {
+  id: string;
+  href: string;
+  open: (permissions: PermissionMap, settings: Settings, areas: Record<ProductArea, boolean>) => boolean;
+};
 
 const areas: Area[] = [
   { id: "accounts", href: "/accounts", open: () => true },
@@ -13,14 +18,18 @@ const areas: Area[] = [
   { id: "organizations", href: "/settings/organizations", open: () => true },
   { id: "users", href: "/settings/users", open: (p) => p["edit-users"] === true },
   { id: "subscriptions", href: "/settings/subscriptions", open: (p) => p["view-subscriptions-in-organizations"] === true },
-  { id: "devices", href: "/devices", open: (p) => p["manage-devices"] === true },
+  { id: "devices", href: "/devices", open: (p, _, built) => isBuilt("devices", built) && p["manage-devices"] === true },
   { id: "gettingStarted", href: "/getting-started", open: (_, settings) => settings.showDocumentation },
   { id: "security", href: "/security", open: () => true },
 ];
 
 /** The areas this user may open: a link to a page they are refused would only disappoint. */
-export function welcomeAreas(permissions: PermissionMap, settings: Settings): { id: string; href: string }[] {
-  return areas.filter((area) => area.open(permissions, settings)).map(({ id, href }) => ({ id, href }));
+export function welcomeAreas(
+  permissions: PermissionMap,
+  settings: Settings,
+  built: Record<ProductArea, boolean> = builtAreas,
+): { id: string; href: string }[] {
+  return areas.filter((area) => area.open(permissions, settings, built)).map(({ id, href }) => ({ id, href }));
 }
 
 function Welcome() {

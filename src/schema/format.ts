@@ -17,3 +17,31 @@ export function formatDateTime(language: Language, value: Date | string | number
 export function formatNumber(language: Language, value: number, options?: Intl.NumberFormatOptions): string {
   return new Intl.NumberFormat(language, options).format(value);
 }
+
+const zoneLabels = new Map<string, string>();
+
+/**
+ * An IANA time zone as people name it in their language: "Central Time – Chicago",
+ * "Horário Central – Chicago"; UTC by its own name. Cached: lists show hundreds of them.
+ */
+export function timeZoneLabel(language: Language, zone: string): string {
+  const key = `${language}|${zone}`;
+  const cached = zoneLabels.get(key);
+  if (cached) return cached;
+  // UTC reads the same in every language.
+  if (zone === "UTC" || zone === "Etc/UTC") return "UTC";
+  let generic = "";
+  try {
+    generic =
+      new Intl.DateTimeFormat(language, { timeZone: zone, timeZoneName: "longGeneric" })
+        .formatToParts(new Date(0))
+        .find((part) => part.type === "timeZoneName")?.value ?? "";
+  } catch {
+    return zone;
+  }
+  const city = (zone.split("/").at(-1) ?? zone).replaceAll("_", " ");
+  const label =
+    zone === "UTC" || !zone.includes("/") ? generic || zone : generic && generic !== city ? `${generic} – ${city}` : city;
+  zoneLabels.set(key, label);
+  return label;
+}

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { fieldMessage, optionalText, requiredText } from "@/schema/field-messages";
 import { HOST_PATTERN, isPersonal, networkLimits as limits, wifiSecurity } from "./network-rules";
+import { nameText, plainText } from "./text";
 
 export { isPersonal, wifiSecurity };
 
@@ -19,7 +20,7 @@ const hostname = z
 
 export const wifiNetworkInput = z.object({
   id: z.string().min(1).max(40),
-  ssid: z.string().trim().min(1, fieldMessage("ssid", "required")).max(limits.ssid, "validation.SsidTooLong"),
+  ssid: nameText(limits.ssid, "validation.SsidTooLong", fieldMessage("ssid", "required")),
   security: z.enum(wifiSecurity),
   /** Empty or absent keeps the stored passphrase. */
   passphrase: z.string().max(limits.passphraseMax, "validation.PassphraseTooLong").optional(),

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { LABEL_SOURCE, ruleLimits } from "./rule-limits";
 
 /**
  * Rules (DESIGN.md §3): which devices of an account a rule matches, and its limits. Every
@@ -6,20 +7,7 @@ import { z } from "zod";
  * conditions matches every device of the account. A device's configuration takes the profiles
  * its matching, enabled rules assign, highest priority first (within a rule, in its order).
  */
-export const ruleLimits = {
-  rules: 200,
-  profiles: 8,
-  places: 50,
-  models: 20,
-  tags: 20,
-  label: 40,
-  uidPattern: 64,
-} as const;
-
-/** Letters, digits and . _ : - in a uid pattern, with * (any run) and ? (one character). */
-export const UID_PATTERN_SOURCE = "^[A-Za-z0-9*?_.:-]+$";
-/** A tag or model: starts with a letter or digit; then letters, digits, spaces, . _ / + -. */
-export const LABEL_SOURCE = "^[A-Za-z0-9][A-Za-z0-9 ._/+-]*$";
+export { LABEL_SOURCE, ruleLimits, UID_PATTERN_SOURCE } from "./rule-limits";
 
 const id = z.string().min(1).max(64);
 const label = (message: string) =>

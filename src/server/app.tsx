@@ -2,6 +2,7 @@ import { TRPCError } from "@trpc/server";
 import { Hono } from "hono";
 import { csrf } from "hono/csrf";
 import { HTTPException } from "hono/http-exception";
+import { z } from "zod";
 import { notFoundPage } from "../routes/not-found";
 import type { RouteContext } from "../routes/types";
 import { type ErrorCodeName, errorCodes, httpStatusOf } from "../schema/errors";
@@ -10,12 +11,15 @@ import { authRoutes } from "./api/auth-routes";
 import { passkeyRoutes } from "./api/passkey-routes";
 import { proceduresRoute } from "./api/procedures-route";
 import { ssoRoutes } from "./api/sso-routes";
+import { databaseRefusal } from "./data/database-errors";
 import { type AppEnv, isDevelopment } from "./env";
 import { AppError } from "./errors";
 import { deviceProtocol } from "./fleet/device-protocol";
 import { translatorFor } from "./i18n/i18n";
 import { languageRoute } from "./language-route";
+import { drainUnreadBody } from "./middleware/drain-body";
 import { language } from "./middleware/language";
+import { limitRequests } from "./middleware/request-limits";
 import { securityHeaders } from "./middleware/security-headers";
 import { session } from "./middleware/session";
 import { pageRoutes } from "./pages";
@@ -36,9 +40,29 @@ function codeOfStatus(status: number): ErrorCodeName {
 /** The spec §8 code of anything a page threw: our errors, procedure errors, HTTP exceptions. */
 function codeOf(error: unknown): ErrorCodeName {
   if (error instanceof AppError) return error.code;
+  const refusal = databaseRefusal(error);
+  if (refusal) return refusal.code;
   if (error instanceof TRPCError) return isErrorCodeName(error.code) ? error.code : "INTERNAL_SERVER_ERROR";
   if (error instanceof HTTPException) return codeOfStatus(error.status);
   return "INTERNAL_SERVER_ERROR";
+}
+
+/**
+ * What the error screen says: a translated sentence. A page's bad input (a missing or malformed
+ * `?id=`, a procedure's input check) never shows the validator's raw JSON: its first message
+ * when that is one of ours, else a general sentence. Unexpected errors keep their details to
+ * the log, except in development.
+ */
+function errorMessage(error: unknown, code: ErrorCodeName, t: (key: string) => unknown, development: boolean): string {
+  const validation = error instanceof TRPCError && error.cause instanceof z.ZodError ? error.cause : null;
+  if (validation) {
+    const first = validation.issues[0]?.message ?? "";
+    return String(t(first.startsWith("validation.") ? first : "errors.badInput"));
+  }
+  const expose = development || code !== "INTERNAL_SERVER_ERROR";
+  if (!expose || !(error instanceof Error)) return String(t("errors.internal"));
+  // Anything else that looks like machine output (JSON) is not for people either.
+  return /^\s*[[{]/.test(error.message) ? String(t("errors.badInput")) : error.message;
 }
 
 /** The route error screen for anything a page threw (spec §8). */
@@ -46,10 +70,10 @@ function errorPage(c: RouteContext, error: unknown) {
   const code = codeOf(error);
   if (code === "INTERNAL_SERVER_ERROR") console.error(error);
   const t = translatorFor(c.get("language"), c.get("settings").brandNamespace);
-  // Unexpected errors keep their details to the log, except in development.
   const development = isDevelopment(c.env);
-  const expose = development || code !== "INTERNAL_SERVER_ERROR";
-  const message = expose && error instanceof Error ? error.message : String(t("errors.internal"));
+  // D1's own text is never shown; what input made it refuse is said in the visitor's language.
+  const refusal = databaseRefusal(error);
+  const message = refusal ? String(t(refusal.key)) : errorMessage(error, code, t, development);
   const stack = development && error instanceof Error ? error.stack : undefined;
   return renderPage(c, {
     title: code === "FORBIDDEN" ? "errors.protected" : "errors.title",
@@ -62,6 +86,8 @@ function errorPage(c: RouteContext, error: unknown) {
 export function createApp() {
   const app = new Hono<AppEnv>();
 
+  // First, so that whatever answers without reading a body, the body is read before the answer leaves.
+  app.use(drainUnreadBody);
   app.use(securityHeaders());
   app.use(async (c, next) => {
     c.set("settings", resolveSettings(c.env));
@@ -74,6 +100,8 @@ export function createApp() {
   app.use(csrf());
   app.use(session);
   app.use(language);
+  // Body size, JSON depth, batch length, methods and form parsing, before any handler reads a body.
+  app.use(limitRequests);
 
   // A response that involves no rendering, the baseline of the SSR benchmark.
   app.get("/healthz", (c) => c.text("ok"));

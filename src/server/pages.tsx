@@ -25,8 +25,10 @@ async function showRoute(
   const data = route.page.load ? await route.page.load(c) : undefined;
   if (data instanceof Response) return data;
   const { Component } = route.page;
+  const t = translatorFor(c.get("language"), c.get("settings").brandNamespace);
   return renderPage(c, {
     title: route.title,
+    titleText: route.page.title?.(data, t),
     // A refused post: "Error: " before the title (GOV.UK), as the form's error summary says.
     failed: status >= 400 && Object.keys(form?.errors ?? {}).length > 0,
     status,

@@ -30,6 +30,8 @@ export type Settings = {
   logoSmallUrl: string;
   /** The passkey feature flag: passkeys are offered only when the variable is the string 'true'. */
   passkeysEnabled: boolean;
+  /** The DNS-over-HTTPS resolver (JSON API) that checks the TXT records proving single sign-on domains. */
+  dnsResolverUrl: string;
   copyrightYear: number;
 };
 
@@ -51,6 +53,7 @@ export const defaultSettings: Settings = {
   logoWideUrl: "/logo-wide.svg",
   logoSmallUrl: "/logo-small.svg",
   passkeysEnabled: true,
+  dnsResolverUrl: "https://cloudflare-dns.com/dns-query",
   copyrightYear: 2025,
 };
 
@@ -86,6 +89,7 @@ export function resolveSettings(env: Partial<Env>): Settings {
     logoWideUrl: text(env.LOGO_WIDE_URL, d.logoWideUrl),
     logoSmallUrl: text(env.LOGO_SMALL_URL, d.logoSmallUrl),
     passkeysEnabled: env.PASSKEYS_ENABLED === undefined ? d.passkeysEnabled : env.PASSKEYS_ENABLED === "true",
+    dnsResolverUrl: text(env.DNS_RESOLVER_URL, d.dnsResolverUrl),
     copyrightYear: d.copyrightYear,
   };
 }

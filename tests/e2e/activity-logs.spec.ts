@@ -104,8 +104,8 @@ for (const javaScript of [true, false]) {
       await expect(newest).toContainText("Harbor Depot Radios");
       await expect(newest).toContainText("by configurator@example.com");
       await expect(newest).toContainText("Not deployed yet");
-      await expect(newest.getByRole("listitem").filter({ hasText: "dnsServers" })).toContainText(dns);
-      await expect(page.getByText("Times are in the account's time zone (America/New_York).")).toBeVisible();
+      await expect(newest.getByRole("listitem").filter({ hasText: "DNS servers" })).toContainText(dns);
+      await expect(page.getByText("Times are in the account's time zone (Eastern Time – New York).")).toBeVisible();
 
       // The banner counts what waits to be deployed, and offers the review.
       const count = await pendingCount(page.request);

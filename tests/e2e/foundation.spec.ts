@@ -3,7 +3,7 @@ import { expect, type Page, test } from "./client-address";
 // The foundation as a visitor meets it: the shell, the 404 page, the language menu with and
 // without JavaScript, the toaster island and what happens when its chunk cannot be loaded.
 
-const toasterChunk = "**/assets/toaster.island-*.js";
+const toasterChunk = "**/assets/toaster-*.js";
 
 /** Opens the header's language menu (labelled with the current language) and picks another. */
 async function chooseLanguage(page: Page, menuLabel: string, language: string) {
@@ -16,7 +16,7 @@ function toasts(page: Page, label: string) {
   return page.getByRole("region", { name: new RegExp(`^${label}`) });
 }
 
-test("the home page is plain HTML: no script at all", async ({ page }) => {
+test("the home page is plain HTML with inlined CSS: no React, only the shell's small script", async ({ page }) => {
   const scripts: string[] = [];
   page.on("request", (request) => {
     if (request.resourceType() === "script") scripts.push(request.url());
@@ -30,8 +30,12 @@ test("the home page is plain HTML: no script at all", async ({ page }) => {
   await expect(page.getByRole("contentinfo")).toContainText("© 2025 Northwind Radio");
 
   await page.waitForLoadState("networkidle");
-  expect(scripts).toEqual([]);
-  await expect(page.locator("script")).toHaveCount(0);
+  // One script, the shell's small plain one (menus close on Escape): no React, no island
+  // bootstrap, and no toaster without a toast.
+  await expect(page.locator("script")).toHaveCount(1);
+  expect(scripts).toEqual([expect.stringMatching(/\/assets\/shell-[\w-]+\.js$/)]);
+  // First paint needs this response only: no stylesheet request.
+  await expect(page.locator('link[rel="stylesheet"]')).toHaveCount(0);
 });
 
 test("an unknown address answers 404 with the not-found page", async ({ page }) => {
@@ -56,9 +60,9 @@ test("choosing a language from the header menu switches the page and toasts once
   await expect(page.getByText("El idioma ahora es español.")).toHaveCount(0);
 });
 
-test("the toaster island loads its own chunk and hydrates", async ({ page }) => {
+test("the toaster loads its own chunk with the first toast, and the flash stays as a status", async ({ page }) => {
   await page.goto("/");
-  const chunk = page.waitForResponse((response) => response.url().includes("toaster.island"));
+  const chunk = page.waitForResponse((response) => /\/assets\/toaster-[\w-]+\.js$/.test(response.url()));
   await chooseLanguage(page, "Language: English", "français - Canada");
 
   expect((await chunk).ok()).toBe(true);
@@ -68,6 +72,16 @@ test("the toaster island loads its own chunk and hydrates", async ({ page }) => 
   // Sonner's hotkey (Alt+T) is live: it moves focus to the toast list.
   await page.keyboard.press("Alt+KeyT");
   await expect(region.locator("[data-sonner-toaster]")).toBeFocused();
+  // Confirmations must not vanish (issue 9 §4): the page keeps it after the toast is gone.
+  await expect(page.locator("[data-flash] [role=status]")).toHaveText("La langue est maintenant le français.");
+});
+
+test("a page without a flash never loads the toaster", async ({ page }) => {
+  const loaded: string[] = [];
+  page.on("request", (request) => loaded.push(request.url()));
+  await page.goto("/");
+  await page.waitForLoadState("networkidle");
+  expect(loaded.filter((url) => url.includes("/assets/toaster-"))).toEqual([]);
 });
 
 test.describe("without JavaScript", () => {

@@ -160,6 +160,12 @@ test.describe("signing out without JavaScript", () => {
   });
 });
 
+/** A confirmation with JavaScript: a toast, and a status that stays on the page (issue 9 §4). */
+async function expectConfirmation(page: Page, text: string) {
+  await expect(page.getByRole("region", { name: /^Notifications/ }).getByText(text)).toBeVisible();
+  await expect(page.locator("[data-flash]").getByRole("status")).toHaveText(text);
+}
+
 /** Fills the three password fields of /security and submits. */
 async function submitPasswordChange(page: Page, current: string, next: string, confirmation = next) {
   await page.getByLabel("Current password").fill(current);
@@ -201,7 +207,7 @@ test.describe("changing the password with JavaScript", () => {
     await expect(page.getByLabel("New password", { exact: true })).toHaveValue(NEW_PASSWORD);
 
     await submitPasswordChange(page, DEMO_PASSWORD, NEW_PASSWORD);
-    await expect(page.getByText("Your password was changed. You were signed out everywhere else.")).toBeVisible();
+    await expectConfirmation(page, "Your password was changed. You were signed out everywhere else.");
     await expect(page).toHaveURL(`${baseURL}/security`);
     expect(await currentUser(page)).toMatchObject({ ok: true, user: email });
 
@@ -209,7 +215,7 @@ test.describe("changing the password with JavaScript", () => {
     await signIn(page, baseURL, email, NEW_PASSWORD);
     await page.goto("/security");
     await submitPasswordChange(page, NEW_PASSWORD, DEMO_PASSWORD);
-    await expect(page.getByText("Your password was changed. You were signed out everywhere else.")).toBeVisible();
+    await expectConfirmation(page, "Your password was changed. You were signed out everywhere else.");
     await signIn(page, baseURL, email, DEMO_PASSWORD);
   });
 });
@@ -283,6 +289,69 @@ test.describe("idle sign-out", () => {
     await page.clock.fastForward("09:30");
     await expectSignedOutHome(page, baseURL);
     expect(signOuts).toBe(1);
+  });
+
+  test("warns 2 minutes before in a dialog; Stay signed in extends the session on the server", async ({ page, baseURL }) => {
+    await page.clock.install();
+    await signIn(page, baseURL, "configurator@example.com");
+    await page.goto("/welcome");
+    await idleTimerRunning(page);
+    let signOuts = 0;
+    page.on("request", (r) => {
+      if (r.url().endsWith("/api/sign-out")) signOuts += 1;
+    });
+    const warning = page.getByRole("alertdialog", { name: "Are you still there?" });
+    const stay = warning.getByRole("button", { name: "Stay signed in" });
+
+    await page.clock.fastForward("12:50");
+    await expect(warning).toBeHidden();
+    await page.clock.fastForward("00:20");
+    await expect(warning).toBeVisible();
+    await expect(warning).toContainText("you will be signed out in 2 minutes");
+    await expect(stay).toBeFocused();
+    // Once warned, a stray mouse move is no answer: the warning stays.
+    await page.mouse.move(300, 300);
+    await expect(warning).toBeVisible();
+
+    const extended = page.waitForResponse((r) => r.url().endsWith("/api/session/extend") && r.request().method() === "POST");
+    await stay.click();
+    expect(await (await extended).json()).toEqual({ ok: true });
+    await expect(warning).toBeHidden();
+
+    // 23 minutes after the page loaded, 10 after Stay signed in: no warning, no sign-out.
+    await page.clock.fastForward("10:00");
+    await expect(warning).toBeHidden();
+    await noSignOutFollows(page, () => signOuts);
+
+    // Warned again 13 minutes after the answer; left alone, signed out at 15.
+    await page.clock.fastForward("03:10");
+    await expect(warning).toBeVisible();
+    await page.clock.fastForward("02:00");
+    await expectSignedOutHome(page, baseURL);
+    expect(signOuts).toBe(1);
+  });
+
+  test("Escape answers the warning too, and activity in another tab closes it", async ({ page, context, baseURL }) => {
+    await page.clock.install();
+    await signIn(page, baseURL, "configurator@example.com");
+    await page.goto("/welcome");
+    await idleTimerRunning(page);
+    const warning = page.getByRole("alertdialog", { name: "Are you still there?" });
+    await page.clock.fastForward("13:10");
+    await expect(warning).toBeVisible();
+    const extended = page.waitForResponse((r) => r.url().endsWith("/api/session/extend"));
+    await page.keyboard.press("Escape");
+    await extended;
+    await expect(warning).toBeHidden();
+
+    await page.clock.fastForward("13:10");
+    await expect(warning).toBeVisible();
+    const other = await context.newPage();
+    await other.goto("/security");
+    await idleTimerRunning(other);
+    await other.keyboard.press("Shift");
+    await expect(warning).toBeHidden();
+    await expect(page).toHaveURL(`${baseURL}/welcome`);
   });
 
   test("activity in another tab of the site counts", async ({ page, context, baseURL }) => {

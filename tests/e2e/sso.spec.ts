@@ -47,9 +47,9 @@ function invite(address: string, role = "configurator") {
   });
 }
 
-async function ownerApi(baseURL: string): Promise<APIRequestContext> {
+async function ownerApi(baseURL: string, username = "owner@example.com"): Promise<APIRequestContext> {
   const api = await request.newContext({ baseURL, extraHTTPHeaders: { Origin: baseURL } });
-  const signedIn = await api.post("/api/sign-in", { data: { username: "owner@example.com", password: DEMO_PASSWORD } });
+  const signedIn = await api.post("/api/sign-in", { data: { username, password: DEMO_PASSWORD } });
   expect(await signedIn.json()).toEqual({ ok: true });
   return api;
 }
@@ -74,6 +74,11 @@ test.beforeAll(async () => {
   expect(added.status()).toBe(200);
   providerId = ((await added.json()) as { result: { data: { id: string } } }).result.data.id;
   await api.dispose();
+  // A claimed domain routes nobody until proven: the vendor organization approves it.
+  const vendor = await ownerApi(baseURL, "vendor@example.com");
+  const approved = await vendor.post("/api/identityProviders.approveDomain", { data: { id: providerId, domain: DOMAIN } });
+  expect(approved.status()).toBe(200);
+  await vendor.dispose();
 
   const accounts = new Map(
     ["erin", "frank", "carol", "nobody"].map((name) => [

@@ -114,7 +114,7 @@ for (const javaScriptEnabled of [true, false]) {
       const allocation = await rowOf(page, plan);
       await expect(allocation.getByRole("cell").first()).toHaveText("Metro Rail Maintenance");
       await allocation.getByRole("link", { name: `Edit Metro Rail Maintenance · ${plan}` }).click();
-      await expect(page.getByText(`Metro Rail Maintenance holds 5 seats of ${plan}; 7 more are free.`)).toBeVisible();
+      await expect(page.getByText(`Metro Rail Maintenance holds 5 seats of ${plan}. 7 more are free.`)).toBeVisible();
       await page.getByLabel("Seats").fill("0");
       await page.getByRole("button", { name: "Save changes" }).click();
       await expect(page.getByRole("alert").getByRole("link", { name: "Enter at least 1 seat." })).toBeVisible();

@@ -198,8 +198,11 @@ describe("/accounts", () => {
 describe("/accounts/add", () => {
   it("offers the time zones and the organizations of the tree, own organization first", async () => {
     const html = await (await get("/accounts/add", owner)).text();
-    expect(html).toContain('<option value="America/Chicago">America/Chicago</option>');
-    expect(html).toContain('<option value="Europe/Isle_of_Man">Europe/Isle of Man</option>');
+    // Each zone by its localised name (issue 9, §4).
+    expect(html).toContain('<option value="America/Chicago">Central Time – Chicago</option>');
+    expect(html).toContain('<option value="Europe/Isle_of_Man">');
+    const spanish = await (await get("/accounts/add", `${owner}; lang=pt-BR`)).text();
+    expect(spanish).toContain('<option value="America/Chicago">Horário Central – Chicago</option>');
     expect(selected(html, "timezone")).toBe("UTC");
     expect(selected(html, "orgId")).toBe(dealer);
     expect(html).toContain(`<option value="${customer}">`);

@@ -1,6 +1,9 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
+import { type Language, languages } from "@/schema/languages";
 import { startOfDay, wallClock } from "@/schema/zoned-date";
+import { translatorFor } from "@/server/i18n/i18n";
+import { diffWords, textOf } from "@/ui/activity/activity-entry";
 import { diffLines } from "@/ui/activity/diff-lines";
 import { createAccount, createOrganization, createUser, sessionCookie } from "./fixtures";
 import { ORIGIN, request } from "./helpers";
@@ -335,14 +338,27 @@ describe("changes to deploy", () => {
     expect(pending.result?.data.items[0]?.entityType).toBe("network-config");
     expect(JSON.stringify(pending.result?.data)).not.toContain("hunter2");
     const html = await (await get(`/accounts/${accountId}/activity-logs`, cookies.configurator)).text();
-    expect(html).toContain("wifi › #1 › ssid");
+    // Translated labels, never developer names (issue 9, §4).
+    expect(html).toContain("Wi-Fi networks › Wi-Fi network 1 › Network name (SSID)");
+    expect(html).not.toContain("wifi › #1");
     expect(html).toContain("Yard");
     expect(html).not.toContain("hunter2");
+    // Network settings are edit-network-config's to read, in the log too (issue 9, §3).
+    const viewed = await query<{ items: { entityType: string; diff: Record<string, unknown> }[] }>(
+      "activityLogs.list",
+      { accountId },
+      cookies.technician,
+    );
+    const entry = viewed.result?.data.items.find((item) => item.entityType === "network-config");
+    expect(entry?.diff).toEqual({});
+    const technicianPage = await (await get(`/accounts/${accountId}/activity-logs`, cookies.technician)).text();
+    expect(technicianPage).toContain("Network settings");
+    expect(technicianPage).not.toContain("Yard");
   });
 });
 
 describe("the account home's summary", () => {
-  it("counts sites, locations, the account's own profiles and rules; devices are 0 until they exist", async () => {
+  it("counts sites, locations, the account's own profiles and rules; and no radios yet", async () => {
     const accountId = await createAccount(orgId, "Counted fleet");
     await env.DB.batch([
       env.DB.prepare("INSERT INTO sites (id, account_id, name) VALUES ('site_c1', ?, 'North'), ('site_c2', ?, 'South')").bind(
@@ -367,7 +383,7 @@ describe("the account home's summary", () => {
     expect(html).toMatch(new RegExp(`href="/accounts/${accountId}/sites"[^>]*aria-label="Sites: 2"`));
     expect(html).toContain(`href="/accounts/${accountId}/registry/devices"`);
     expect(html).toContain("No configuration changes yet.");
-    // A technician may not open the sites list: the count is there, not the link.
+    // A technician may not open the sites list (the count is there, not the link), but may see the radios.
     const technician = await (await get(`/accounts/${accountId}`, cookies.technician)).text();
     expect(technician).not.toContain('aria-label="Sites: 2"');
     expect(technician).toContain(`href="/accounts/${accountId}/registry/devices"`);
@@ -450,11 +466,12 @@ describe("the activity log page", () => {
   it("shows entries newest first with readable diffs, in the account's time zone and the reader's language", async () => {
     const html = await (await get(`/accounts/${pendingAccount}/activity-logs`, cookies.technician)).text();
     expect(html).toContain("<title>Activity logs · Configuration Tool</title>");
-    expect(html).toContain("America/Chicago");
+    // The time zone by its name in the reader's language, not its IANA id.
+    expect(html).toContain("Central Time – Chicago");
     // 2026-02-05T10:00Z is 4:00 AM in Chicago.
     expect(html).toMatch(/Feb 5, 2026, 4:00\sAM/);
     expect(html.indexOf("Pending fleet")).toBeLessThan(html.indexOf("North yard"));
-    expect(html).toMatch(/<span class="font-mono[^"]*">name<\/span>: <del[^>]*>North<\/del>/);
+    expect(html).toMatch(/<span class="[^"]*">Name<\/span>: <del[^>]*>North<\/del>/);
     const spanish = await (
       await get(`/accounts/${pendingAccount}/activity-logs`, cookies.technician, { Cookie: `${cookies.technician}; lang=es-MX` })
     ).text();
@@ -511,7 +528,7 @@ describe("the CSV export", () => {
     expect(records).toHaveLength(7);
     expect(text).toContain('"Dock ""A"", north\nside"');
     expect(text).toContain("2026-01-09 23:30:00,2026-01-10T05:30:00.000Z,ana@example.com,Updated,Site,");
-    expect(text).toContain("name: Old → New");
+    expect(text).toContain("Name: Old → New");
     // A name a spreadsheet would run as a formula stays text.
     expect(text).toContain(",'=HYPERLINK(1),");
     expect(text).not.toMatch(/,=HYPERLINK/);
@@ -563,6 +580,31 @@ describe("readable diffs", () => {
       { field: "lte › apn", before: "(none)", after: "iot" },
       { field: "lte › hasPassword", before: "(none)", after: "yes" },
     ]);
+  });
+
+  it("names every field, list item and coded value in the reader's language", async () => {
+    const diff = {
+      wifi: {
+        before: [{ id: "a", ssid: "Yard", security: "open", priority: 1, hasPassphrase: false }],
+        after: [{ id: "a", ssid: "Yard", security: "wpa2-personal", priority: 1, hasPassphrase: true }],
+      },
+      settings: { before: { gpsIntervalSeconds: 60, powerSave: "off" }, after: { gpsIntervalSeconds: 120, powerSave: "off" } },
+      timezone: { before: "America/Chicago", after: "UTC" },
+    };
+    const expected: Record<Language, string[]> = {
+      en: ["Wi-Fi networks › Wi-Fi network 1 › Security", "WPA2-Personal", "Passphrase set", "Settings › GPS"],
+      "es-MX": ["Redes Wi-Fi › Red Wi-Fi 1 › Seguridad", "WPA2-Personal", "Frase de contraseña definida", "Configuración › "],
+      "fr-CA": ["Réseaux Wi-Fi › Réseau Wi-Fi 1 › Sécurité", "Phrase secrète définie", "Paramètres › "],
+      "pt-BR": ["Redes Wi-Fi › Rede Wi-Fi 1 › Segurança", "Senha definida", "Configurações › "],
+    };
+    for (const language of languages) {
+      const text = textOf(translatorFor(language, "northwind"));
+      const shown = diffLines(diff, "update", diffWords(text, language))
+        .map((line) => `${line.field}: ${line.before} → ${line.after}`)
+        .join("\n");
+      for (const part of expected[language]) expect(shown).toContain(part);
+      expect(shown).not.toMatch(/wifi|#1|hasPassphrase|gpsIntervalSeconds|wpa2-personal|America\/Chicago/);
+    }
   });
 
   it("shows one side for creates and deletes", () => {

@@ -103,7 +103,7 @@ describe("wire format", () => {
     });
     const body = (await response.json()) as Answer;
     expect(body.error?.code).toBe(-32600);
-    expect(body.error?.data.fieldErrors?.name).toEqual(["Este campo es obligatorio."]);
+    expect(body.error?.data.fieldErrors?.name).toEqual(["Escribe el nombre de la cuenta."]);
   });
 
   it("refuses bodies that are not JSON", async () => {

@@ -263,6 +263,35 @@ describe("sessions", () => {
     expect(await (await me(active.cookie)).json()).toMatchObject({ ok: true });
   });
 
+  it("'Stay signed in' restarts the idle clock on the server, even within the read's once-a-minute touch", async () => {
+    const { user, cookie } = await signedInCookie();
+    const lastSeen = async () =>
+      Date.parse(
+        (
+          await env.DB.prepare("SELECT last_seen_at FROM sessions WHERE user_id = ?")
+            .bind(user.id)
+            .first<{ last_seen_at: string }>()
+        )?.last_seen_at ?? "",
+      );
+    await setSessionTimes(user.id, { last_seen_at: -30_000 });
+    const before = await lastSeen();
+    const response = await postJson("/api/session/extend", undefined, cookie);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ ok: true });
+    expect(await lastSeen()).toBeGreaterThanOrEqual(before + 29_000);
+  });
+
+  it("'Stay signed in' without a session answers 401 and extends nothing", async () => {
+    const response = await postJson("/api/session/extend", undefined);
+    expect(response.status).toBe(401);
+    expect(await response.json()).toEqual({ ok: false });
+    const idle = await signedInCookie();
+    await setSessionTimes(idle.user.id, { last_seen_at: -16 * 60_000 });
+    const late = await postJson("/api/session/extend", undefined, idle.cookie);
+    expect(late.status).toBe(401);
+    expect(await (await me(idle.cookie)).json()).toEqual({ ok: false });
+  });
+
   it("ends at its absolute lifetime however active it is", async () => {
     const { user, cookie } = await signedInCookie();
     const session = await env.DB.prepare("SELECT created_at, expires_at FROM sessions WHERE user_id = ?")

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createApp } from "@/server/app";
 import { AppError } from "@/server/errors";
+import { createUser, sessionCookie } from "./fixtures";
 import { request } from "./helpers";
 
 function appThatThrows(error: unknown) {
@@ -49,6 +50,23 @@ describe("route error screen", () => {
     const html = await response.text();
     expect(html).toContain("Code: NOT_FOUND");
     expect(html).toContain("We can&#x27;t find that account.");
+  });
+
+  it("never shows a validator's raw JSON: a translated sentence instead (a page without its ?id=)", async () => {
+    const owner = await createUser({ role: "owner" });
+    const cookie = await sessionCookie(owner.email);
+    for (const [language, sentence] of [
+      ["en", "Part of this address or form is missing or not valid."],
+      ["pt-BR", "Parte deste endereço ou formulário está faltando ou não é válida."],
+    ] as const) {
+      const response = await request("/settings/subscriptions/remove", { headers: { Cookie: `${cookie}; lang=${language}` } });
+      expect(response.status).toBe(400);
+      const html = (await response.text()).replaceAll("&#x27;", "'");
+      expect(html).toContain(sentence);
+      expect(html).not.toContain('"code"');
+      expect(html).not.toContain("too_small");
+      expect(html).not.toContain("expected string");
+    }
   });
 
   it("speaks the visitor's language", async () => {

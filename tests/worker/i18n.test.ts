@@ -1,6 +1,9 @@
+import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { firstDayOfWeek, formatDate, formatNumber } from "@/schema/format";
-import { languages, negotiateLanguage } from "@/schema/languages";
+import { type Language, languages, negotiateLanguage } from "@/schema/languages";
+import { translatorFor } from "@/server/i18n/i18n";
+import { createUser, sessionCookie } from "./fixtures";
 import { cookieFrom, postForm, request } from "./helpers";
 
 const files = import.meta.glob<Record<string, unknown>>("../../locales/*/*.json", { eager: true, import: "default" });
@@ -52,6 +55,22 @@ describe("languages", () => {
     expect(await page.text()).toContain('<html lang="fr-CA">');
   });
 
+  it("remembers a signed-in user's choice with the user: another browser gets it back", async () => {
+    const user = await createUser({ role: "viewer" });
+    const firstBrowser = await sessionCookie(user.email);
+    const chosen = await postForm("/language", { language: "pt-BR", next: "/welcome" }, { Cookie: firstBrowser });
+    expect(chosen.status).toBe(303);
+    const stored = await env.DB.prepare("SELECT language FROM users WHERE id = ?").bind(user.id).first();
+    expect(stored).toEqual({ language: "pt-BR" });
+    // Another browser: a new session, no language cookie, an English Accept-Language.
+    const otherBrowser = await sessionCookie(user.email);
+    const html = await (await request("/welcome", { headers: { Cookie: otherBrowser, "Accept-Language": "en-US" } })).text();
+    expect(html).toContain('<html lang="pt-BR">');
+    // A choice made while signed out stays with that browser only.
+    await postForm("/language", { language: "fr-CA", next: "/" });
+    expect(await env.DB.prepare("SELECT language FROM users WHERE id = ?").bind(user.id).first()).toEqual({ language: "pt-BR" });
+  });
+
   it("refuses an unsupported language with 400 and sets nothing", async () => {
     const response = await postForm("/language", { language: "de-DE", next: "/" });
     expect(response.status).toBe(400);
@@ -70,6 +89,34 @@ describe("languages", () => {
     const response = await postForm("/language", { language: "en" }, { Origin: "https://evil.example" });
     expect(response.status).toBe(403);
     expect(cookieFrom(response, "lang")).toBeUndefined();
+  });
+});
+
+describe("plurals", () => {
+  it.each<[Language, string, string]>([
+    ["en", "1 seat of Fleet allocated to Yard.", "2 seats of Fleet allocated to Yard."],
+    ["es-MX", "Se asignó 1 licencia de Fleet a Yard.", "Se asignaron 2 licencias de Fleet a Yard."],
+    ["fr-CA", "1 licence de Fleet attribuée à Yard.", "2 licences de Fleet attribuées à Yard."],
+    ["pt-BR", "1 licença de Fleet alocada a Yard.", "2 licenças de Fleet alocadas a Yard."],
+  ])("counts seats in %s through i18next: one, then several", (language, one, two) => {
+    const t = translatorFor(language, "northwind");
+    const say = (count: number) =>
+      String(t("subscriptions.allocated", { count, seats: String(count), plan: "Fleet", account: "Yard" }));
+    expect(say(1)).toBe(one);
+    expect(say(2)).toBe(two);
+    expect(say(1_000_000)).toContain("1000000");
+  });
+});
+
+describe("pt-BR words for places", () => {
+  it("says Sites for sites and Locais for locations, never one word for both", () => {
+    const t = translatorFor("pt-BR", "northwind");
+    expect(String(t("accountShell.nav.sites"))).toBe("Sites");
+    expect(String(t("accountShell.nav.locations"))).toBe("Locais");
+    expect(String(t("rules.form.sites"))).toBe("Sites");
+    expect(String(t("rules.form.locations"))).toBe("Locais");
+    expect(String(t("rules.summary.sites", { values: "A" }))).toBe("Sites: A");
+    expect(String(t("rules.summary.locations", { values: "B" }))).toBe("Locais: B");
   });
 });
 

@@ -47,24 +47,28 @@ describe("island marker", () => {
     const page = pageContext();
     const html = render(
       <>
-        <Island name="toaster" props={{ initial: null }} />
-        <Island name="toaster" props={{ initial: { type: "info", text: "hola" } }} />
+        <Island name="confirm-form" props={{ action: "/a", label: "x" }} />
+        <Island name="confirm-form" props={{ action: "/b", label: "y" }} />
       </>,
       page,
     );
-    expect(html).toContain('data-island="toaster" data-island-id="i1-"');
+    expect(html).toContain('data-island="confirm-form" data-island-id="i1-"');
     expect(html).toContain('data-island-id="i2-"');
-    expect([...page.islands.names]).toEqual(["toaster"]);
+    expect([...page.islands.names]).toEqual(["confirm-form"]);
     // The strings the island declared, in the page's language, and nothing else.
-    expect(markerProps(html)).toEqual({ initial: null, messages: { "toast.notifications": "Notificaciones" } });
+    expect(markerProps(html)).toEqual({
+      action: "/a",
+      label: "x",
+      messages: { "identityForm.networkError": String(page.t("identityForm.networkError")) },
+    });
   });
 
   it("keeps props containing </script> or <!-- inside the attribute", () => {
     const hostile = `</script><script>alert(1)</script><!-- "quoted" & 'single' -->`;
-    const html = render(<Island name="toaster" props={{ initial: { type: "error", text: hostile } }} />);
+    const html = render(<Island name="confirm-form" props={{ action: "/a", label: hostile }} />);
     expect(html).not.toContain("<script>alert(1)");
     expect(html).not.toContain("<!-- ");
-    expect(markerProps(html)).toMatchObject({ initial: { type: "error", text: hostile } });
+    expect(markerProps(html)).toMatchObject({ label: hostile });
   });
 
   it("refuses props that are not plain JSON", () => {
@@ -74,15 +78,16 @@ describe("island marker", () => {
     expect(serializeProps("x", { a: [1, "b", null, { c: true }], skipped: undefined })).toBe('{"a":[1,"b",null,{"c":true}]}');
   });
 
-  it("adds the bootstrap script, with the nonce, only when the page has islands", () => {
-    expect(render(<IslandBootstrap />)).toBe("");
+  it("adds the shell script to every page and the island bootstrap, with the nonce, only when the page has islands", () => {
+    const plain = render(<IslandBootstrap />);
+    expect(plain).toBe(`<script type="module" src="${assetTags.shellScript}" nonce="test-nonce"></script>`);
     const html = render(
       <>
-        <Island name="toaster" props={{}} />
+        <Island name="confirm-form" props={{ action: "/a", label: "x" }} />
         <IslandBootstrap />
       </>,
     );
-    expect(html).toMatch(/<script type="module" src="[^"]+" nonce="test-nonce" data-updating-text="Buscando actualizaciones..."/);
+    expect(html).toContain(`<script type="module" src="${assetTags.entryScript}" nonce="test-nonce"></script>`);
   });
 
   it("has a browser module for every island the server knows, named after it", () => {
@@ -97,21 +102,21 @@ describe("island marker", () => {
 });
 
 describe("flash", () => {
-  it("shows a posted form's outcome once: a toast with JavaScript, a status message without", async () => {
+  it("shows a posted form's outcome once, as a status that stays on the page (the shell script toasts it too)", async () => {
     const post = await postForm("/language", { language: "pt-BR", next: "/" });
     const cookies = `lang=${cookieFrom(post, "lang")}; flash=${cookieFrom(post, "flash")}`;
     const page = await request("/", { headers: { Cookie: cookies } });
     const html = await page.text();
-    expect(html).toMatch(/<noscript>.*O idioma agora é português\..*<\/noscript>/);
-    expect(html).toContain('data-island="toaster"');
-    expect(html).toContain("&quot;text&quot;:&quot;O idioma agora é português.&quot;");
+    expect(html).toMatch(/data-flash="success"><div role="status"[^>]*>O idioma agora é português\.<\/div>/);
+    expect(html).not.toContain("<noscript>");
+    expect(html).not.toContain("data-island=");
     // Read once: the response clears the cookie.
     expect(page.headers.getSetCookie().some((c) => c.startsWith("flash=;"))).toBe(true);
   });
 
   it("ignores a forged or broken flash cookie", async () => {
     const html = await (await request("/", { headers: { Cookie: "flash=%7Bnot-json" } })).text();
-    expect(html).not.toContain("<noscript>");
-    expect(html).not.toContain("<script");
+    expect(html).not.toContain("data-flash");
+    expect(html).not.toContain("data-island=");
   });
 });

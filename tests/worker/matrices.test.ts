@@ -1,22 +1,10 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { appRouter } from "@/server/api/router";
-import type { ProcedureMeta } from "@/server/api/trpc";
-import { permissionsOf, type Role, roles } from "@/server/auth/roles";
-import { createAccount, createOrganization, createUser, sessionCookie } from "./fixtures";
+import { permissionsOf, roles } from "@/server/auth/roles";
 import { ORIGIN, request } from "./helpers";
 import { procedureSamples, type Tenant } from "./procedure-samples";
-
-type ProcedureDef = { type: "query" | "mutation" | "subscription"; meta?: ProcedureMeta };
-
-/** Every procedure of the router, read from the router itself. */
-const procedures = Object.entries(appRouter._def.procedures as unknown as Record<string, { _def: ProcedureDef }>).map(
-  ([path, p]) => ({
-    path,
-    type: p._def.type,
-    meta: p._def.meta ?? {},
-  }),
-);
+import { procedures } from "./procedures";
+import { makeTenant } from "./tenant";
 
 async function call(path: string, type: string, input: unknown, cookie: string) {
   const response =
@@ -44,79 +32,6 @@ async function databaseFingerprint(): Promise<string> {
   return parts.join("\n");
 }
 
-async function makeTenant(label: string): Promise<Tenant & { cookies: Record<Role, string> }> {
-  const orgId = await createOrganization(`${label} dealer`);
-  const childOrgId = await createOrganization(`${label} customer`, orgId);
-  const accountId = await createAccount(childOrgId, "Matrix fleet");
-  const subscriptionId = `sub_${label}_${crypto.randomUUID().slice(0, 8)}`;
-  const allocationId = `alc_${label}_${crypto.randomUUID().slice(0, 8)}`;
-  const siteId = `site_${label}_${crypto.randomUUID().slice(0, 8)}`;
-  const locationId = `loc_${label}_${crypto.randomUUID().slice(0, 8)}`;
-  const profileId = `prf_${label}_${crypto.randomUUID().slice(0, 8)}`;
-  const ruleId = `rule_${label}_${crypto.randomUUID().slice(0, 8)}`;
-  const templateId = `prf_tpl_${label}_${crypto.randomUUID().slice(0, 8)}`;
-  const revisionId = `rev_${label}_${crypto.randomUUID().slice(0, 8)}`;
-  const deploymentId = `dep_${label}_${crypto.randomUUID().slice(0, 8)}`;
-  const deviceUid = `MTX-${label}-${crypto.randomUUID().slice(0, 8)}`;
-  const buttons = JSON.stringify({ side1: "monitor", side2: "scan", top: "none", emergency: "emergency-alarm" });
-  await env.DB.batch([
-    env.DB.prepare(
-      "INSERT INTO subscriptions (id, org_id, plan, quantity, starts_at) VALUES (?, ?, 'Matrix plan', 10, '2026-01-01')",
-    ).bind(subscriptionId, childOrgId),
-    env.DB.prepare("INSERT INTO allocations (id, subscription_id, account_id, quantity) VALUES (?, ?, ?, 2)").bind(
-      allocationId,
-      subscriptionId,
-      accountId,
-    ),
-    env.DB.prepare("INSERT INTO sites (id, account_id, name) VALUES (?, ?, 'Matrix site')").bind(siteId, accountId),
-    env.DB.prepare("INSERT INTO locations (id, account_id, site_id, name) VALUES (?, ?, ?, 'Matrix room')").bind(
-      locationId,
-      accountId,
-      siteId,
-    ),
-    env.DB.prepare(
-      "INSERT INTO profiles (id, org_id, account_id, type, name, settings) VALUES (?, ?, ?, 'buttons', 'Matrix radios', ?), (?, ?, NULL, 'buttons', 'Matrix template', ?)",
-    ).bind(profileId, childOrgId, accountId, buttons, templateId, orgId, buttons),
-    env.DB.prepare("INSERT INTO rules (id, account_id, name, priority) VALUES (?, ?, 'Matrix rule', 1)").bind(ruleId, accountId),
-    env.DB.prepare("INSERT INTO rule_profiles (rule_id, profile_id, position) VALUES (?, ?, 1)").bind(ruleId, profileId),
-    env.DB.prepare("INSERT INTO rule_sets (account_id, version) VALUES (?, 1)").bind(accountId),
-    env.DB.prepare("INSERT INTO revisions (id, account_id, number, content_hash, content) VALUES (?, ?, 1, 'x', '{}')").bind(
-      revisionId,
-      accountId,
-    ),
-    env.DB.prepare(
-      `INSERT INTO deployments (id, account_id, org_id, number, revision_id, previous_revision_id, state, plan, switchover, targeted, created_by)
-       VALUES (?, ?, ?, 1, ?, ?, 'running', '{"phases":[{"share":100,"successPercent":100,"successAction":"next","errorKind":"count","errorValue":1,"errorMinimum":0,"waitMinutes":0}]}', '{"mode":"delivery"}', 0, 'matrix')`,
-    ).bind(deploymentId, accountId, childOrgId, revisionId, revisionId),
-    env.DB.prepare(
-      "INSERT INTO devices (uid, org_id, account_id, brand, model, secret_hash) VALUES (?, ?, ?, 'Northwind', 'XR-7', 'x')",
-    ).bind(deviceUid, childOrgId, accountId),
-  ]);
-  const cookies = {} as Record<Role, string>;
-  let userId = "";
-  for (const role of roles) {
-    const user = await createUser({ orgId, role });
-    userId ||= user.id;
-    cookies[role] = await sessionCookie(user.email);
-  }
-  return {
-    orgId,
-    childOrgId,
-    accountId,
-    userId,
-    subscriptionId,
-    allocationId,
-    siteId,
-    locationId,
-    profileId,
-    ruleId,
-    templateId,
-    deploymentId,
-    deviceUid,
-    cookies,
-  };
-}
-
 let home: Awaited<ReturnType<typeof makeTenant>>;
 let other: Awaited<ReturnType<typeof makeTenant>>;
 
@@ -134,6 +49,12 @@ describe("the matrices cover the whole router", () => {
   it("marks every procedure but the public ones as signed-in", () => {
     const open = procedures.filter((p) => !p.meta.signedIn).map((p) => p.path);
     expect(open).toEqual([]);
+  });
+
+  it("guards every read of network settings with edit-network-config, like their writes (spec §6)", () => {
+    const network = procedures.filter((p) => /networkconfig/i.test(p.path));
+    expect(network.length).toBeGreaterThanOrEqual(7);
+    expect(network.filter((p) => p.meta.permission !== "edit-network-config").map((p) => p.path)).toEqual([]);
   });
 });
 

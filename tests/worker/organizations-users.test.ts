@@ -456,6 +456,38 @@ describe("invitations", () => {
     expect(await row("SELECT count(*) AS n FROM mail_outbox WHERE to_address = 'spy@example.com'")).toEqual({ n: 0 });
   });
 
+  it("answers an address with an account in another tenant exactly as a fresh one, and its link reveals nothing to the inviter", async () => {
+    const outsiderEmail = (await row<{ email: string }>("SELECT email FROM users WHERE id = ?", outsiderUserId))?.email ?? "";
+    const fresh = await mutate(
+      "users.invite",
+      { email: "fresh-person@example.com", role: "viewer", orgId: dealer },
+      owner.cookie,
+    );
+    const elsewhere = await mutate("users.invite", { email: outsiderEmail, role: "viewer", orgId: dealer }, owner.cookie);
+    const shape = (answer: Answer & { status: number }) => ({
+      status: answer.status,
+      keys: Object.keys((answer.result?.data ?? {}) as object).sort(),
+    });
+    expect(shape(elsewhere)).toEqual(shape(fresh));
+    expect(elsewhere.error).toBeUndefined();
+    // Listed like any open invitation; the mail goes out the same way.
+    expect((await openInvitations()).map((i) => i.email)).toContain(outsiderEmail);
+    expect(await row("SELECT count(*) AS n FROM mail_outbox WHERE to_address = ?", outsiderEmail)).toEqual({ n: 1 });
+    // The invitee (who reads the mail) is told to sign in with their account; no second org is joined.
+    const link = await lastLink(outsiderEmail);
+    const refused = await request(link, {
+      method: "POST",
+      body: new URLSearchParams({
+        name: "Oscar Again",
+        password: "a-long-enough-pass-9",
+        passwordConfirmation: "a-long-enough-pass-9",
+      }),
+      headers: { Origin: ORIGIN, "Content-Type": "application/x-www-form-urlencoded" },
+    });
+    expect(refused.status).toBe(409);
+    expect(await row("SELECT org_id FROM users WHERE id = ?", outsiderUserId)).toEqual({ org_id: other });
+  });
+
   it("resends with a new code: the old link dies, the new one works", async () => {
     const email = "rita.resend@example.com";
     const first = data<{ id: string }>(await mutate("users.invite", { email, role: "viewer", orgId: dealer }, owner.cookie));

@@ -13,7 +13,7 @@ const publicRoutes = [
 ];
 
 describe("pages", () => {
-  it("renders the public home page with the shell and a sign-in button, and no script", async () => {
+  it("renders the public home page with the shell, a sign-in button, inlined CSS and only the shell's script", async () => {
     const response = await request("/");
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toMatch(/^text\/html/);
@@ -24,7 +24,13 @@ describe("pages", () => {
     expect(html).toContain("© 2025 Northwind Radio");
     expect(html).toContain('href="https://www.northwind-radio.example/privacy"');
     expect(html).toContain('href="https://www.northwind-radio.example/terms-of-use"');
-    expect(html).not.toContain("<script");
+    // One round trip to first paint: the CSS is in the page, no stylesheet to fetch.
+    expect(html).toMatch(/<head>.*<style nonce="[^"]+">.*<\/style><\/head>/s);
+    expect(html).not.toContain('rel="stylesheet"');
+    // No React: only the shell's small script (menus close on Escape), loaded as a module after the content.
+    expect([...html.matchAll(/<script[^>]*>/g)].map((m) => m[0])).toEqual([
+      expect.stringMatching(/^<script type="module" src="\/src\/shell\/shell.ts" nonce="[^"]+">$/),
+    ]);
     // No help link unless a help URL is configured.
     expect(html).not.toContain(">Help<");
   });

@@ -115,6 +115,8 @@ export const procedureSamples: Record<string, (t: Tenant) => unknown> = {
     emailDomains: ["matrix-sso.example"],
   }),
   "identityProviders.delete": () => ({ id: "idp_matrix_unknown", version: 1 }),
+  "identityProviders.verifyDomain": () => ({ id: "idp_matrix_unknown", domain: "matrix.example" }),
+  "identityProviders.approveDomain": () => ({ id: "idp_matrix_unknown", domain: "matrix.example" }),
   "subscriptions.organizations": () => ({}),
   "subscriptions.list": (t) => ({ orgId: t.childOrgId }),
   "subscriptions.details": (t) => ({ id: t.subscriptionId }),

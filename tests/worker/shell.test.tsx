@@ -26,39 +26,47 @@ function get(path: string, cookie?: string) {
 }
 
 /** The sections of the sidebar, each with the path it opens (relative to the account). */
-function sidebar(role: Role | PermissionMap, level: "essential" | "advanced" = "essential", path = "/accounts/acc_1") {
+/** Every product area built, to test who sees what once the screens exist. */
+const allBuilt = { devices: true, reports: true, deployments: true, commands: true };
+
+function sidebar(
+  role: Role | PermissionMap,
+  level: "essential" | "advanced" = "essential",
+  path = "/accounts/acc_1",
+  areas: Record<keyof typeof allBuilt, boolean> = allBuilt,
+) {
   const permissions = typeof role === "string" ? permissionsOf(role) : role;
-  return accountNavItems(permissions, { id: "acc_1", subscriptionLevel: level }, path).map(
+  return accountNavItems(permissions, { id: "acc_1", subscriptionLevel: level }, path, areas).map(
     (item) => `${item.section}:${item.href.replace("/accounts/acc_1", "") || "/"}`,
   );
 }
 
-/** The HTML and the JSON props of the first island marker of `name` in a page. */
-function island(html: string, name: string): { html: string; props: Record<string, unknown> } {
-  const open = new RegExp(`<div class="island" data-island="${name}" data-island-id="[^"]*" data-props="([^"]*)">`).exec(html);
-  if (!open) return { html: "", props: {} };
-  // The marker's own </div>: the first one where the nested <div>s are all closed.
-  const start = open.index + open[0].length;
-  let depth = 0;
-  let end = start;
-  for (const tag of html.slice(start).matchAll(/<div[\s>]|<\/div>/g)) {
-    if (tag[0] !== "</div>") depth += 1;
-    else if (depth === 0) {
-      end = start + (tag.index ?? 0);
-      break;
-    } else depth -= 1;
-  }
-  const raw = (open[1] ?? "{}").replace(
-    /&(quot|amp|lt|gt|#x27);/g,
-    (_, e: string) => ({ quot: '"', amp: "&", lt: "<", gt: ">", "#x27": "'" })[e] ?? "",
-  );
-  return { html: html.slice(start, end), props: JSON.parse(raw) };
+const unescapeAttribute = (raw: string) =>
+  raw.replace(/&(quot|amp|lt|gt|#x27);/g, (_, e: string) => ({ quot: '"', amp: "&", lt: "<", gt: ">", "#x27": "'" })[e] ?? "");
+
+/** The header's account switcher as the server rendered it: its data and its link. */
+function switcherOf(html: string): { current: unknown; userId: string; messages: Record<string, string>; link: string } {
+  const match =
+    /<div class="relative" data-switcher="" data-user-id="([^"]*)"(?: data-current="([^"]*)")? data-messages="([^"]*)">(<a .*?<\/a>)<\/div>/s.exec(
+      html,
+    );
+  if (!match) return { current: undefined, userId: "", messages: {}, link: "" };
+  return {
+    userId: match[1] ?? "",
+    current: match[2] ? JSON.parse(unescapeAttribute(match[2])) : null,
+    messages: JSON.parse(unescapeAttribute(match[3] ?? "{}")),
+    link: match[4] ?? "",
+  };
+}
+
+/** The profile menu as the server rendered it: a disclosure the shell script enhances. */
+function profileMenuOf(html: string): string {
+  return /<details class="relative" data-menu="">.*?<\/details>/s.exec(html)?.[0] ?? "";
 }
 
 /** The hrefs of the profile menu as the server rendered it (the no-JavaScript disclosure). */
 function profileMenuHrefs(html: string): string[] {
-  const menu = /data-island="profile-menu".*?<\/details>/s.exec(html)?.[0] ?? "";
-  return [...menu.matchAll(/<a href="([^"]+)"/g)].map((m) => m[1] ?? "");
+  return [...profileMenuOf(html).matchAll(/<a href="([^"]+)"/g)].map((m) => m[1] ?? "");
 }
 
 describe("account sidebar", () => {
@@ -88,6 +96,12 @@ describe("account sidebar", () => {
     expect(sidebar({})).toEqual(["home:/", "activityLogs:/activity-logs"]);
   });
 
+  it("shows no Inventory or Reports while their screens do not exist", () => {
+    const none = { devices: false, reports: false, deployments: false, commands: false };
+    expect(sidebar("owner", "advanced", "/accounts/acc_1", none)).toEqual([...everything, "activityLogs:/activity-logs"]);
+    expect(sidebar("viewer", "advanced", "/accounts/acc_1", none)).toEqual(["home:/", "activityLogs:/activity-logs"]);
+  });
+
   it("shows Reports by the flag for the account's subscription level", () => {
     const advancedOnly: PermissionMap = { "view-reports-in-advanced-accounts": true };
     const otherOnly: PermissionMap = { "view-reports-in-non-advanced-accounts": true };
@@ -99,7 +113,7 @@ describe("account sidebar", () => {
 
   it("marks the section of the current path, and nothing for a path elsewhere", () => {
     const current = (path: string) =>
-      accountNavItems(permissionsOf("owner"), { id: "acc_1", subscriptionLevel: "advanced" }, path)
+      accountNavItems(permissionsOf("owner"), { id: "acc_1", subscriptionLevel: "advanced" }, path, allBuilt)
         .filter((item) => item.current)
         .map((item) => item.section);
     expect(current("/accounts/acc_1")).toEqual(["home"]);
@@ -115,7 +129,7 @@ describe("account sidebar", () => {
 
 describe("profile menu links", () => {
   const ids = (role: Role, accountId: string | null) =>
-    profileMenuLinks({ permissions: permissionsOf(role) }, accountId).map((link) => link.href);
+    profileMenuLinks({ permissions: permissionsOf(role) }, accountId, allBuilt).map((link) => link.href);
 
   it("offers account settings only with an account in context and edit-accounts", () => {
     expect(ids("owner", null)).toEqual(["/settings/organizations", "/devices"]);
@@ -126,6 +140,13 @@ describe("profile menu links", () => {
     expect(ids("viewer", "acc_1")).toEqual([]);
     expect(ids("case-agent", "acc_1")).toEqual([]);
     expect(profileMenuLinks(null, "acc_1")).toEqual([]);
+  });
+
+  it("offers no Manage devices while /devices does not exist", () => {
+    const none = { devices: false, reports: false, deployments: false, commands: false };
+    expect(profileMenuLinks({ permissions: permissionsOf("owner") }, null, none).map((link) => link.href)).toEqual([
+      "/settings/organizations",
+    ]);
   });
 });
 
@@ -176,9 +197,12 @@ describe("pages", () => {
     expect(html).toContain("UTC");
     expect(html).toContain("Configured in this account");
     expect(html).toMatch(new RegExp(`<a href="/accounts/${busId}" aria-current="page"[^>]*>Home</a>`));
-    for (const section of ["sites", "locations", "profiles", "rules", "registry/devices", "activity-logs", "reports"]) {
+    for (const section of ["sites", "locations", "profiles", "rules", "activity-logs"]) {
       expect(html).toContain(`href="/accounts/${busId}/${section}"`);
     }
+    expect(html).toContain(`href="/accounts/${busId}/registry/devices"`);
+    // Reports have no screens yet: no link to them (issue 9, §5).
+    expect(html).not.toContain(`href="/accounts/${busId}/reports"`);
   });
 
   it("shows the sidebar a viewer may use, and Reports by the account's level", async () => {
@@ -190,8 +214,7 @@ describe("pages", () => {
     // Names are escaped like any text.
     expect(html).toContain("Rail &amp; &lt;Yard&gt;");
     const viewer = await (await get(`/accounts/${railId}`, cookies.viewer)).text();
-    expect(viewer).toContain(`href="/accounts/${railId}/registry/devices"`);
-    expect(viewer).toContain(`href="/accounts/${railId}/reports"`);
+    expect(viewer).toContain(`href="/accounts/${railId}/activity-logs"`);
     expect(viewer).not.toContain(`href="/accounts/${railId}/rules"`);
   });
 
@@ -203,7 +226,7 @@ describe("pages", () => {
     expect(html).toContain("We can&#x27;t find that account.");
     expect(html).toContain("Code: NOT_FOUND");
     expect(html).not.toContain("Not Yours");
-    expect(island(html, "account-switcher").props.current).toBeNull();
+    expect(switcherOf(html).current).toBeNull();
     expect(profileMenuHrefs(html)).toEqual(["/settings/organizations", "/devices"]);
   });
 
@@ -233,31 +256,38 @@ describe("pages", () => {
       "/devices",
     ]);
     expect(profileMenuHrefs(await (await get(`/accounts/${busId}`, cookies.viewer)).text())).toEqual([]);
+    // Manage devices comes back with /devices (src/schema/features.ts).
     expect(profileMenuHrefs(await (await get(`/accounts/${busId}`, cookies.technician)).text())).toEqual(["/devices"]);
   });
 
   it("renders the profile menu without JavaScript: a disclosure with a plain sign-out form", async () => {
     const html = await (await get("/welcome", cookies.viewer)).text();
-    const menu = island(html, "profile-menu");
-    expect(menu.html).toMatch(/^<details/);
-    expect(menu.html).toMatch(/<form action="\/sign-out" method="post"><button type="submit"[^>]*>Sign out<\/button><\/form>/);
-    expect(menu.props).toMatchObject({ links: [], messages: { "header.signOut": "Sign out" } });
+    const menu = profileMenuOf(html);
+    expect(menu).toMatch(/<summary[^>]*>.*Signed in as.*Test User.*<\/summary>/s);
+    expect(menu).toMatch(
+      /<form data-sign-out="" action="\/sign-out" method="post"><button type="submit"[^>]*>Sign out<\/button><\/form>/,
+    );
+    // No React for the shell: the menu is plain HTML and a small script enhances it.
+    expect(html).not.toContain("data-island=");
   });
 
   it("gives the switcher the current account, and renders it as a link to /accounts", async () => {
-    const inside = island(await (await get(`/accounts/${busId}`, cookies.viewer)).text(), "account-switcher");
-    expect(inside.props.current).toEqual({ id: busId, name: "Metro Bus Operations" });
-    expect(inside.html).toMatch(/^<a href="\/accounts"/);
-    expect(inside.html).toContain("Jump to an account");
-    expect(inside.html).toContain("Metro Bus Operations");
-    const outside = island(await (await get("/welcome", cookies.viewer)).text(), "account-switcher");
-    expect(outside.props.current).toBeNull();
-    expect(outside.html).toMatch(/^<a href="\/accounts"[^>]*><span[^>]*>Jump to an account<\/span><\/a>$/);
+    const inside = switcherOf(await (await get(`/accounts/${busId}`, cookies.viewer)).text());
+    expect(inside.current).toEqual({ id: busId, name: "Metro Bus Operations" });
+    expect(inside.userId).toMatch(/^usr_/);
+    expect(inside.link).toMatch(/^<a href="\/accounts"/);
+    expect(inside.link).toContain("Jump to an account");
+    expect(inside.link).toContain("Metro Bus Operations");
+    // The strings the script needs, in the page's language.
+    expect(inside.messages).toMatchObject({ search: "Search accounts", noMatch: "No account matches “{{search}}”." });
+    const outside = switcherOf(await (await get("/welcome", cookies.viewer)).text());
+    expect(outside.current).toBeNull();
+    expect(outside.link).toMatch(/^<a href="\/accounts"[^>]*><span[^>]*>Jump to an account<\/span><\/a>$/);
   });
 
   it("collapses into a mobile menu with an Accounts link, the profile links, sign-out and languages", async () => {
     const html = await (await get(`/accounts/${busId}`, cookies.owner)).text();
-    const mobile = /<details class="sm:hidden">.*?<\/details>/s.exec(html)?.[0] ?? "";
+    const mobile = /<details class="sm:hidden" data-disclosure="">.*?<\/details>/s.exec(html)?.[0] ?? "";
     expect(mobile).toContain(">Menu</summary>");
     const hrefs = [...mobile.matchAll(/<a href="([^"]+)"/g)].map((m) => m[1]);
     expect(hrefs).toEqual(["/accounts", `/accounts/edit/${busId}`, "/settings/organizations", "/devices"]);
@@ -269,15 +299,16 @@ describe("pages", () => {
   it("speaks the user's language in the shell", async () => {
     const html = await (await get(`/accounts/${busId}`, `${cookies.owner}; lang=es-MX`)).text();
     expect(html).toContain("Ir a una cuenta");
-    expect(html).toContain(">Inventario</a>");
+    expect(html).toContain(">Registro de actividad</a>");
     expect(html).toContain("Configuración de la cuenta");
     expect(html).toContain("Avanzado");
   });
 
   it("has no signed-in controls for a signed-out visitor", async () => {
     const html = await (await get("/")).text();
-    expect(html).not.toContain('data-island="profile-menu"');
-    expect(html).not.toContain('data-island="account-switcher"');
+    expect(html).not.toContain('data-menu=""');
+    expect(html).not.toContain('data-switcher=""');
+    expect(html).not.toContain('id="idle-warning"');
     expect(html).not.toContain(">Menu</summary>");
   });
 });

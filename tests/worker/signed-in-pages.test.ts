@@ -65,7 +65,7 @@ describe("without a session", () => {
     expect(html).toContain("<title>Sign in · Configuration Tool</title>");
     // Nothing of the signed-in shell: no sign-out, no idle timer.
     expect(html).not.toContain('action="/sign-out"');
-    expect(html).not.toContain('data-island="idle-timer"');
+    expect(html).not.toContain('id="idle-warning"');
   });
 
   it("cannot change anyone's password: the form post answers 401 too", async () => {
@@ -139,8 +139,12 @@ describe("/welcome", () => {
     expect(html).toContain(user.email);
     expect(formTag(html, "/sign-out")).toContain('method="post"');
     expect(html).toMatch(/action="\/sign-out"[^>]*><button type="submit"[^>]*>Sign out<\/button><\/form>/);
-    expect(html).toContain('data-island="sign-out"');
-    expect(html).toContain('data-island="idle-timer"');
+    // The idle warning is rendered for the shell script to open (WCAG 2.2.1), with its server action.
+    expect(html).toMatch(/<dialog id="idle-warning" role="alertdialog"/);
+    expect(formTag(html, "/api/session/extend")).toContain('method="post"');
+    expect(html).toContain(">Stay signed in</button>");
+    // No React in the shell: no island on a page without a form.
+    expect(html).not.toContain("data-island=");
   });
 
   it("sends a signed-in visitor of / to /welcome", async () => {

@@ -209,10 +209,16 @@ describe("sites and locations procedures", () => {
     expect(JSON.parse(update?.diff ?? "{}")).toMatchObject({ site: { before: "Move From", after: "Move To" } });
   });
 
-  it("lets anyone in the account's tree read, and only the right flags write", async () => {
+  it("lets anyone in the account's tree read sites, and only the right flags write or read network settings", async () => {
     const site = await ok<SiteAnswer>(mutate("sites.add", { accountId, name: "Flags Site" }, cookies.configurator));
     expect((await query("sites.list", { accountId }, cookies.viewer)).code).toBeUndefined();
-    expect((await query("sites.networkConfig", { accountId, id: site._id }, cookies.technician)).code).toBeUndefined();
+    // Network settings are edit-network-config's to read as well as to write (issue 9).
+    expect((await query("sites.networkConfig", { accountId, id: site._id }, cookies.technician)).code).toBe("FORBIDDEN");
+    expect((await query("sites.networkConfig", { accountId, id: site._id }, cookies.viewer)).code).toBe("FORBIDDEN");
+    expect((await query("locations.effectiveNetworkConfig", { accountId, siteId: site._id }, cookies.viewer)).code).toBe(
+      "FORBIDDEN",
+    );
+    expect((await query("sites.networkConfig", { accountId, id: site._id }, cookies.configurator)).code).toBeUndefined();
     expect((await mutate("sites.add", { accountId, name: "Nope" }, cookies.viewer)).code).toBe("FORBIDDEN");
     expect((await mutate("sites.add", { accountId, name: "Nope" }, cookies.technician)).code).toBe("FORBIDDEN");
     const network = { accountId, id: site._id, version: 1, config: { dnsServers: ["9.9.9.9"] } };
@@ -331,7 +337,7 @@ describe("sites and locations procedures", () => {
       .first<{ network_config: string }>();
     expect(stored?.network_config).toContain(secret);
     expect(JSON.stringify(await activity(site._id))).not.toContain(secret);
-    const effective = await ok(query("locations.effectiveNetworkConfig", { accountId, siteId: site._id }, cookies.viewer));
+    const effective = await ok(query("locations.effectiveNetworkConfig", { accountId, siteId: site._id }, cookies.configurator));
     expect(JSON.stringify(effective)).not.toContain(secret);
     const page = await (
       await request(`/accounts/${accountId}/sites/${site._id}/network`, { headers: { Cookie: cookies.owner } })
@@ -380,7 +386,7 @@ describe("sites and locations procedures", () => {
       ),
     );
     const effective = await ok<{ config: Record<string, unknown>; sources: Record<string, string> }>(
-      query("locations.effectiveNetworkConfig", { accountId, locationId: location._id }, cookies.viewer),
+      query("locations.effectiveNetworkConfig", { accountId, locationId: location._id }, cookies.configurator),
     );
     expect(effective.sources).toEqual({ wifi: "site", dnsServers: "location", ntpServers: "account" });
     expect(effective.config.dnsServers).toEqual(["10.9.9.9"]);
@@ -392,7 +398,7 @@ describe("sites and locations procedures", () => {
     // Back to inheriting: the location stores nothing for DNS any more.
     await ok(mutate("locations.updateNetworkConfig", { accountId, id: location._id, version: 2, config: {} }, cookies.owner));
     const again = await ok<{ sources: Record<string, string> }>(
-      query("locations.effectiveNetworkConfig", { accountId, locationId: location._id }, cookies.viewer),
+      query("locations.effectiveNetworkConfig", { accountId, locationId: location._id }, cookies.configurator),
     );
     expect(again.sources.dnsServers).toBe("account");
   });
@@ -532,6 +538,17 @@ describe("sites and locations screens (without JavaScript)", () => {
     const response = await get(`${base()}/sites/${siteId}`, cookies.configurator);
     expect(response.status).toBe(302);
     expect(response.headers.get("Location")).toBe(`${base()}/sites/${siteId}/general`);
+  });
+
+  it("names the site and the tab in each tab page's <title>, in the reader's language", async () => {
+    const titleOf = async (path: string, cookie = cookies.owner) =>
+      /<title>([^<]*)<\/title>/.exec(await (await get(path, cookie)).text())?.[1] ?? "";
+    expect(await titleOf(`${base()}/sites/${siteId}/general`)).toBe("Screen Site — General · Site · Configuration Tool");
+    expect(await titleOf(`${base()}/sites/${siteId}/network`)).toBe("Screen Site — Network · Site · Configuration Tool");
+    expect(await titleOf(`${base()}/sites/${siteId}/locations`)).toBe("Screen Site — Locations · Site · Configuration Tool");
+    expect(await titleOf(`${base()}/sites/${siteId}/network`, `${cookies.owner}; lang=pt-BR`)).toBe(
+      "Screen Site — Rede · Site · Configuration Tool",
+    );
   });
 
   it("lists sites with search, sort and page in the URL", async () => {

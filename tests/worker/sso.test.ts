@@ -151,6 +151,12 @@ beforeAll(async () => {
   const provider = (added.body.result as { data: { id: string; version: number } }).data;
   providerId = provider.id;
   providerVersion = provider.version;
+  // Its domains are proven as a vendor would approve them (the proof itself is tested below).
+  await env.DB.prepare(
+    "UPDATE identity_provider_domains SET proven_at = '2026-01-01T00:00:00.000Z', proven_by = 'vendor' WHERE provider_id = ?",
+  )
+    .bind(providerId)
+    .run();
 });
 
 afterEach(() => {
@@ -307,6 +313,163 @@ describe("identityProviders procedures", () => {
     );
     const deleted = await callProcedure("identityProviders.delete", { id: metro.id, version: metro.version + 2 }, ownerCookie);
     expect(deleted.body.result).toEqual({ data: { ok: true } });
+  });
+});
+
+describe("proving a claimed domain (no squatting)", () => {
+  const RESOLVER = "https://cloudflare-dns.com/dns-query";
+  type Claim = { domain: string; token: string; provenAt: string | null; provenBy: string | null };
+  type Provider = { id: string; version: number; domainClaims: Claim[] };
+
+  /** A DNS-over-HTTPS resolver played by the test: TXT records by name. */
+  function fakeResolver(records: Record<string, string[]>, seen: URL[] = []) {
+    return async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+      const url = new URL(new Request(input, init).url);
+      seen.push(url);
+      if (`${url.origin}${url.pathname}` !== RESOLVER) return new Response("not the resolver", { status: 599 });
+      const name = url.searchParams.get("name") ?? "";
+      const data = records[name];
+      if (!data) return Response.json({ Status: 3, Question: [{ name, type: 16 }] });
+      return Response.json({ Status: 0, Answer: data.map((value) => ({ name, type: 16, TTL: 300, data: `"${value}"` })) });
+    };
+  }
+
+  async function addProvider(orgId: string, cookie: string, domains: string[], name = "Claim SSO"): Promise<Provider> {
+    const added = await callProcedure(
+      "identityProviders.add",
+      { orgId, name, issuer: ISSUER, clientId: "claims", emailDomains: domains },
+      cookie,
+    );
+    return (added.body.result as { data: Provider }).data;
+  }
+
+  it("routes no one through an unproven claim, and does not let it keep the rightful owner out", async () => {
+    const squatterOrg = await createOrganization("Squatter");
+    const squatter = await createUser({ role: "owner", orgId: squatterOrg });
+    const squatterCookie = await sessionCookie(squatter.email);
+    const squat = await addProvider(squatterOrg, squatterCookie, ["victim-corp.test"], "Squat SSO");
+    expect(squat.domainClaims).toEqual([
+      { domain: "victim-corp.test", token: expect.stringMatching(/^[0-9a-f]{32}$/), provenAt: null, provenBy: null },
+    ]);
+    expect(await emailStep("new.person@victim-corp.test")).toEqual({ ok: true });
+    // The rightful owner may still claim it, and proves it by DNS.
+    const rightful = await addProvider(harborOrg, ownerCookie, ["victim-corp.test"], "Victim SSO");
+    const token = rightful.domainClaims[0]?.token ?? "";
+    expect(token).not.toBe(squat.domainClaims[0]?.token);
+    const seen: URL[] = [];
+    vi.spyOn(globalThis, "fetch").mockImplementation(
+      fakeResolver({ "_configuration-tool.victim-corp.test": [`configuration-tool-verification=${token}`] }, seen),
+    );
+    const proven = await callProcedure(
+      "identityProviders.verifyDomain",
+      { id: rightful.id, domain: "victim-corp.test" },
+      ownerCookie,
+    );
+    expect(errorCode(proven.body)).toBeUndefined();
+    expect((proven.body.result as { data: Provider }).data.domainClaims[0]).toMatchObject({ provenBy: "dns" });
+    expect(seen[0]?.searchParams.get("type")).toBe("TXT");
+    expect(await emailStep("new.person@victim-corp.test")).toEqual({
+      ok: true,
+      identityProviderId: rightful.id,
+      identityProviderName: "Victim SSO",
+    });
+    // The squatter can never prove it now, even with a record of its own token.
+    vi.spyOn(globalThis, "fetch").mockImplementation(
+      fakeResolver({
+        "_configuration-tool.victim-corp.test": [`configuration-tool-verification=${squat.domainClaims[0]?.token}`],
+      }),
+    );
+    const refused = await callProcedure(
+      "identityProviders.verifyDomain",
+      { id: squat.id, domain: "victim-corp.test" },
+      squatterCookie,
+    );
+    expect(errorCode(refused.body)).toBe("CONFLICT");
+    expect((refused.body.error as { message: string }).message).toBe("Another identity provider has already proven this domain.");
+  });
+
+  it("refuses a proof when the record is missing or the resolver fails, and proves nothing", async () => {
+    const provider = await addProvider(harborOrg, ownerCookie, ["no-record.test"], "No Record SSO");
+    vi.spyOn(globalThis, "fetch").mockImplementation(
+      fakeResolver({ "_configuration-tool.no-record.test": ["configuration-tool-verification=someone-elses"] }),
+    );
+    const missing = await callProcedure(
+      "identityProviders.verifyDomain",
+      { id: provider.id, domain: "no-record.test" },
+      ownerCookie,
+    );
+    expect(errorCode(missing.body)).toBe("PRECONDITION_FAILED");
+    expect((missing.body.error as { message: string }).message).toContain("_configuration-tool.no-record.test");
+    vi.spyOn(globalThis, "fetch").mockRejectedValue(new TypeError("network down"));
+    const down = await callProcedure(
+      "identityProviders.verifyDomain",
+      { id: provider.id, domain: "no-record.test" },
+      ownerCookie,
+    );
+    expect(errorCode(down.body)).toBe("PRECONDITION_FAILED");
+    const unknown = await callProcedure("identityProviders.verifyDomain", { id: provider.id, domain: "other.test" }, ownerCookie);
+    expect(errorCode(unknown.body)).toBe("NOT_FOUND");
+    expect(await emailStep("a@no-record.test")).toEqual({ ok: true });
+  });
+
+  it("lets the vendor organization approve a claim, and nobody else", async () => {
+    const vendorOrg = `org_vendor_${crypto.randomUUID().slice(0, 8)}`;
+    await env.DB.prepare("INSERT INTO organizations (id, name, kind) VALUES (?, 'Vendor', 'vendor')").bind(vendorOrg).run();
+    const dealerOrg = await createOrganization("Vendor's dealer", vendorOrg);
+    await env.DB.prepare("UPDATE organizations SET kind = 'dealer' WHERE id = ?").bind(dealerOrg).run();
+    const dealerOwner = await createUser({ role: "owner", orgId: dealerOrg });
+    const dealerCookie = await sessionCookie(dealerOwner.email);
+    const vendorAdmin = await createUser({ role: "admin", orgId: vendorOrg });
+    const vendorCookie = await sessionCookie(vendorAdmin.email);
+    const provider = await addProvider(dealerOrg, dealerCookie, ["approved-by-vendor.test"], "Dealer SSO");
+    const self = await callProcedure(
+      "identityProviders.approveDomain",
+      { id: provider.id, domain: "approved-by-vendor.test" },
+      dealerCookie,
+    );
+    expect(errorCode(self.body)).toBe("FORBIDDEN");
+    const approved = await callProcedure(
+      "identityProviders.approveDomain",
+      { id: provider.id, domain: "approved-by-vendor.test" },
+      vendorCookie,
+    );
+    expect((approved.body.result as { data: Provider }).data.domainClaims[0]).toMatchObject({ provenBy: "vendor" });
+    expect(await emailStep("x@approved-by-vendor.test")).toMatchObject({ identityProviderId: provider.id });
+    // Another tenant's vendor-less owner cannot even see it.
+    const outsider = await createUser({ role: "owner", orgId: outsiderOrg });
+    const foreign = await callProcedure(
+      "identityProviders.approveDomain",
+      { id: provider.id, domain: "approved-by-vendor.test" },
+      await sessionCookie(outsider.email),
+    );
+    expect(errorCode(foreign.body)).toBe("NOT_FOUND");
+  });
+
+  it("shows each claim's state and the TXT record to publish on the provider's page", async () => {
+    const provider = await addProvider(harborOrg, ownerCookie, ["page-claim.test"], "Page SSO");
+    const html = await pageText(
+      await request(`/settings/identity-providers/edit/${provider.id}`, { headers: { Cookie: ownerCookie } }),
+    );
+    expect(html).toContain("_configuration-tool.page-claim.test");
+    expect(html).toContain(`configuration-tool-verification=${provider.domainClaims[0]?.token}`);
+    expect(html).toContain("Not proven yet");
+    // Checking without JavaScript: a plain form post, answered on the page.
+    vi.spyOn(globalThis, "fetch").mockImplementation(
+      fakeResolver({
+        "_configuration-tool.page-claim.test": [`configuration-tool-verification=${provider.domainClaims[0]?.token}`],
+      }),
+    );
+    const posted = await request(`/settings/identity-providers/edit/${provider.id}/domains`, {
+      method: "POST",
+      body: new URLSearchParams({ domain: "page-claim.test", intent: "verify" }),
+      headers: { Cookie: ownerCookie, Origin: ORIGIN, "Content-Type": "application/x-www-form-urlencoded" },
+      redirect: "manual",
+    });
+    expect(posted.status).toBe(303);
+    const after = await pageText(
+      await request(`/settings/identity-providers/edit/${provider.id}`, { headers: { Cookie: ownerCookie } }),
+    );
+    expect(after).toContain("Proven by its DNS record");
   });
 });
 

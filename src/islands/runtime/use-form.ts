@@ -1,8 +1,8 @@
 import { type FormEvent, useCallback, useRef, useState } from "react";
 import { flushSync } from "react-dom";
-import { toast } from "sonner";
 import { type ErrorSummaryTexts, errorSummaryKeys, focusErrorSummary } from "@/ui/error-summary";
 import { type Messages, translate } from "./messages";
+import { showToast } from "./shell-events";
 
 /** Field name → message (already translated), "form" for the whole form. */
 export type FieldErrors = Record<string, string>;
@@ -88,10 +88,10 @@ export function useEnhancedForm({ validate, networkErrorText, initialErrors = {}
           setErrors(reply.errors);
         });
         // A form without a summary (one button in a list row) says it in a toast.
-        if (!focusErrorSummary(form) && reply.errors.form) toast.error(reply.errors.form);
+        if (!focusErrorSummary(form) && reply.errors.form) showToast("error", reply.errors.form);
         return;
       } catch {
-        toast.error(networkErrorText);
+        showToast("error", networkErrorText);
       }
       setPending(false);
     },

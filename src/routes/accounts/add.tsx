@@ -7,12 +7,12 @@ import { PageHeader } from "@/ui/page-header";
 import { type ActionResult, definePage, type PageProps, type RouteContext } from "../types";
 import { postedValues, refusal, translatedErrors } from "./form-errors";
 import { organizationOptions } from "./organization-options";
-import { timeZoneOptions } from "./time-zones";
+import { timeZoneSelectOptions } from "./time-zones";
 
 type Data = { organizations: OrganizationInTree[]; ownOrgId: string };
 
 function AddAccount({ data, form }: PageProps<Data>) {
-  const { t } = usePage();
+  const { t, language } = usePage();
   const values = form?.values ?? { name: "", subscriptionLevel: "essential", timezone: "UTC", orgId: data.ownOrgId };
   return (
     <>
@@ -24,7 +24,7 @@ function AddAccount({ data, form }: PageProps<Data>) {
           action: "/accounts/add",
           values,
           errors: translatedErrors(form?.errors, t),
-          timeZones: timeZoneOptions(values.timezone),
+          timeZones: timeZoneSelectOptions(language, values.timezone),
           organizations: organizationOptions(data.organizations),
           reloadHref: "/accounts/add",
         }}

@@ -2,10 +2,10 @@ import { Island } from "@/islands/runtime/island";
 import { api } from "@/server/api/procedures-route";
 import type { Account } from "@/server/data/accounts";
 import { usePage } from "@/server/render/page-context";
-import { type ActionResult, definePage, type PageProps, type RouteContext } from "../types";
+import { type ActionResult, definePage, type PageProps, type RouteContext, tabTitle } from "../types";
 import { EditAccountLayout, editHref } from "./edit-layout";
 import { postedValues, refusal, translatedErrors } from "./form-errors";
-import { timeZoneOptions } from "./time-zones";
+import { timeZoneSelectOptions } from "./time-zones";
 
 type Data = { account: Account; canDelete: boolean };
 
@@ -37,7 +37,7 @@ function DeleteSection({ account, form }: { account: Account; form: PageProps<Da
 }
 
 function General({ data, form }: PageProps<Data>) {
-  const { t } = usePage();
+  const { t, language } = usePage();
   const { account } = data;
   const href = editHref(account._id, "general");
   // After a failed save the form shows what was typed (and the version it was typed on).
@@ -57,7 +57,7 @@ function General({ data, form }: PageProps<Data>) {
           action: href,
           values,
           errors: translatedErrors(saveForm?.errors, t),
-          timeZones: timeZoneOptions(values.timezone),
+          timeZones: timeZoneSelectOptions(language, values.timezone),
           organizations: [],
           reloadHref: href,
         }}
@@ -111,6 +111,7 @@ async function saveGeneral(c: RouteContext): Promise<ActionResult> {
 
 /** /accounts/edit/:accountId/general (edit-configurations): name, level, time zone; delete (edit-accounts). */
 export const accountGeneralPage = definePage<Data>({
+  title: ({ account }, t) => tabTitle(t, account.name, "accounts.tabs.general", "routes.accountSettings"),
   load: async (c) => {
     const account = await api(c).accounts.details({ id: c.req.param("accountId") ?? "" });
     return { account, canDelete: Boolean(c.get("user")?.permissions["edit-accounts"]) };

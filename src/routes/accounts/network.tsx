@@ -3,7 +3,7 @@ import type { NetworkConfigView } from "@/schema/network-config";
 import { api } from "@/server/api/procedures-route";
 import { newId } from "@/server/data/db";
 import { usePage } from "@/server/render/page-context";
-import { type ActionResult, definePage, type PageProps, type RouteContext } from "../types";
+import { type ActionResult, definePage, type PageProps, type RouteContext, tabTitle } from "../types";
 import { EditAccountLayout, editHref } from "./edit-layout";
 import { postedValues, refusal, translatedErrors } from "./form-errors";
 import { type AddIntent, configFromValues, fieldOfIssue, modelFromValues, modelFromView } from "./network-form";
@@ -50,6 +50,7 @@ async function saveNetwork(c: RouteContext): Promise<ActionResult> {
 
 /** /accounts/edit/:accountId/network (edit-network-config): Wi-Fi, LTE, DNS and NTP servers, endpoints. */
 export const accountNetworkPage = definePage<Data>({
+  title: ({ accountName }, t) => tabTitle(t, accountName, "accounts.tabs.network", "routes.accountSettings"),
   load: async (c) => {
     const id = c.req.param("accountId") ?? "";
     const caller = api(c);

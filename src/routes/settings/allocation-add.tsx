@@ -97,7 +97,12 @@ async function allocate(c: RouteContext): Promise<ActionResult> {
       flash: {
         type: "success",
         key: "subscriptions.allocated",
-        values: { seats: seatsText(c, seatCount(values.quantity)), account: allocation.accountName, plan: allocation.plan },
+        values: {
+          count: seatCount(values.quantity),
+          seats: seatsText(c, seatCount(values.quantity)),
+          account: allocation.accountName,
+          plan: allocation.plan,
+        },
       },
     };
   } catch (error) {

@@ -29,11 +29,12 @@ function EditAllocation({ data, params, form }: PageProps<Data>) {
     >
       <p className="mb-6 max-w-xl text-slate-800">
         {t("allocations.holds", {
+          count: allocation.quantity,
           account: allocation.accountName,
           seats: formatNumber(language, allocation.quantity),
           plan: allocation.plan,
-          free: formatNumber(language, subscription.free),
-        })}
+        })}{" "}
+        {t("allocations.moreFree", { count: Math.max(subscription.free, 0), free: formatNumber(language, subscription.free) })}
       </p>
       <Island
         name="settings-form"
@@ -51,7 +52,10 @@ function EditAllocation({ data, params, form }: PageProps<Data>) {
               name: "quantity",
               label: String(t("allocations.fields.seats")),
               hint: String(
-                t("allocations.seatsUpTo", { max: formatNumber(language, allocation.quantity + Math.max(subscription.free, 0)) }),
+                t("allocations.seatsUpTo", {
+                  count: allocation.quantity + Math.max(subscription.free, 0),
+                  max: formatNumber(language, allocation.quantity + Math.max(subscription.free, 0)),
+                }),
               ),
               value: values.quantity ?? String(allocation.quantity),
               rule: "seats",
@@ -77,7 +81,12 @@ async function save(c: RouteContext): Promise<ActionResult> {
       flash: {
         type: "success",
         key: "allocations.saved",
-        values: { account: allocation.accountName, seats: seatsText(c, allocation.quantity), plan: allocation.plan },
+        values: {
+          count: allocation.quantity,
+          account: allocation.accountName,
+          seats: seatsText(c, allocation.quantity),
+          plan: allocation.plan,
+        },
       },
     };
   } catch (error) {

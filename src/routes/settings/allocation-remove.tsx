@@ -28,6 +28,7 @@ function Deallocate({ data, form }: PageProps<Data>) {
   const label = (allocation: Choice) =>
     String(
       t("allocations.takeBackQuestion", {
+        count: allocation.quantity,
         seats: formatNumber(language, allocation.quantity),
         plan: allocation.plan,
         account: allocation.accountName,
@@ -89,7 +90,12 @@ async function deallocate(c: RouteContext): Promise<ActionResult> {
       flash: {
         type: "success",
         key: "subscriptions.deallocated",
-        values: { seats: seatsText(c, allocation.quantity), account: allocation.accountName, plan: allocation.plan },
+        values: {
+          count: allocation.quantity,
+          seats: seatsText(c, allocation.quantity),
+          account: allocation.accountName,
+          plan: allocation.plan,
+        },
       },
     };
   } catch (error) {

@@ -6,8 +6,9 @@ import { formatDate } from "@/schema/format";
 import { api } from "@/server/api/procedures-route";
 import { Refusal } from "@/server/api/refusal";
 import type { OrganizationInTree } from "@/server/api/routers/organizations";
-import type { IdentityProvider } from "@/server/data/identity-providers";
+import type { DomainClaim, IdentityProvider } from "@/server/data/identity-providers";
 import { usePage } from "@/server/render/page-context";
+import { proofRecordName, proofRecordValue } from "@/server/sso/domain-proof";
 import { ButtonLink } from "@/ui/button";
 import { EmptyState } from "@/ui/empty-state";
 import { PageHeader } from "@/ui/page-header";
@@ -102,7 +103,14 @@ function ProviderList({ data }: PageProps<ListData>) {
             ),
           },
           { key: "organization", header: String(t("identityProviders.organization")), cell: (p) => p.organizationName },
-          { key: "domains", header: String(t("identityProviders.emailDomains")), cell: (p) => p.emailDomains.join(", ") },
+          {
+            key: "domains",
+            header: String(t("identityProviders.emailDomains")),
+            cell: (p) =>
+              p.domainClaims
+                .map((claim) => (claim.provenAt ? claim.domain : `${claim.domain} (${t("identityProviders.unproven")})`))
+                .join(", "),
+          },
           {
             key: "issuer",
             header: String(t("identityProviders.issuer")),
@@ -261,12 +269,111 @@ export const addIdentityProviderPage = definePage<AddData>({
 
 // Edit
 
-type OneData = { provider: IdentityProvider; origin: string };
+type OneData = { provider: IdentityProvider; origin: string; isVendor: boolean };
 
 async function loadOne(c: RouteContext): Promise<OneData> {
-  const provider = await api(c).identityProviders.details({ id: c.req.param("identityProviderId") ?? "" });
-  return { provider, origin: new URL(c.req.url).origin };
+  const caller = api(c);
+  const provider = await caller.identityProviders.details({ id: c.req.param("identityProviderId") ?? "" });
+  const own = await caller.organizations.details({ id: c.get("user")?.orgId ?? "" });
+  return { provider, origin: new URL(c.req.url).origin, isVendor: own.kind === "vendor" };
 }
+
+/**
+ * Each claimed domain, whether it is proven, and for an unproven one the TXT record to publish
+ * with a button to check it (and, for the vendor organization, one to approve it). Plain forms.
+ */
+function DomainClaims({ provider, isVendor }: { provider: IdentityProvider; isVendor: boolean }) {
+  const { t } = usePage();
+  const action = `${BASE}/edit/${encodeURIComponent(provider.id)}/domains`;
+  const state = (claim: DomainClaim) => t(`identityProviders.domainState.${claim.provenBy ?? "unproven"}`);
+  return (
+    <section className="mb-6 max-w-3xl" aria-labelledby="domain-claims">
+      <h2 id="domain-claims" className="text-lg font-semibold text-slate-900">
+        {t("identityProviders.domainsTitle")}
+      </h2>
+      <p className="mt-1 text-sm text-slate-600">{t("identityProviders.domainsLead")}</p>
+      <ul className="mt-3 space-y-3">
+        {provider.domainClaims.map((claim) => (
+          <li
+            key={claim.domain}
+            className="rounded-md border border-slate-200 bg-white px-4 py-3 text-sm"
+            data-domain-claim={claim.domain}
+          >
+            <p className="font-medium text-slate-900">{claim.domain}</p>
+            <p className={claim.provenAt ? "text-green-800" : "text-amber-900"}>{state(claim)}</p>
+            {!claim.provenAt && claim.token && (
+              <>
+                <dl className="mt-2 grid gap-1 sm:grid-cols-[auto_1fr] sm:gap-x-3">
+                  <dt className="text-slate-600">{t("identityProviders.recordName")}</dt>
+                  <dd className="font-mono break-all">{proofRecordName(claim.domain)}</dd>
+                  <dt className="text-slate-600">{t("identityProviders.recordValue")}</dt>
+                  <dd className="font-mono break-all">{proofRecordValue(claim.token)}</dd>
+                </dl>
+                <div className="mt-3 flex flex-wrap gap-2">
+                  <form method="post" action={action}>
+                    <input type="hidden" name="domain" value={claim.domain} />
+                    <button
+                      type="submit"
+                      name="intent"
+                      value="verify"
+                      className="rounded-md bg-brand-700 px-3 py-1.5 font-semibold text-white hover:bg-brand-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700"
+                    >
+                      {t("identityProviders.verify")}
+                      <span className="sr-only"> {claim.domain}</span>
+                    </button>
+                  </form>
+                  {isVendor && (
+                    <form method="post" action={action}>
+                      <input type="hidden" name="domain" value={claim.domain} />
+                      <button
+                        type="submit"
+                        name="intent"
+                        value="approve"
+                        className="rounded-md bg-white px-3 py-1.5 font-semibold text-slate-900 ring-1 ring-slate-300 ring-inset hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700"
+                      >
+                        {t("identityProviders.approve")}
+                        <span className="sr-only"> {claim.domain}</span>
+                      </button>
+                    </form>
+                  )}
+                </div>
+              </>
+            )}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+/**
+ * POST /settings/identity-providers/edit/:id/domains: checks a claim's DNS record (or approves it,
+ * for the vendor organization) and goes back to the provider's page with what happened.
+ */
+async function proveDomain(c: RouteContext): Promise<ActionResult> {
+  const posted = await postedValues(c);
+  const id = c.req.param("identityProviderId") ?? "";
+  const here = `${BASE}/edit/${encodeURIComponent(id)}`;
+  const domain = (posted.domain ?? "").trim().toLowerCase();
+  try {
+    const input = { id, domain };
+    if (posted.intent === "approve") await api(c).identityProviders.approveDomain(input);
+    else await api(c).identityProviders.verifyDomain(input);
+    return { ok: true, redirect: here, flash: { type: "success", key: "identityProviders.domainProven", values: { domain } } };
+  } catch (error) {
+    if (error instanceof TRPCError && error.cause instanceof Refusal && error.code !== "NOT_FOUND") {
+      const values = { name: proofRecordName(domain) };
+      return { ok: true, redirect: here, flash: { type: "error", key: error.cause.key, values } };
+    }
+    throw error;
+  }
+}
+
+export const identityProviderDomainsPage = definePage<null>({
+  load: async (c) => c.redirect(`${BASE}/edit/${encodeURIComponent(c.req.param("identityProviderId") ?? "")}`, 303),
+  Component: () => null,
+  action: proveDomain,
+});
 
 function EditProvider({ data, form }: PageProps<OneData>) {
   const { t } = usePage();
@@ -297,6 +404,7 @@ function EditProvider({ data, form }: PageProps<OneData>) {
         </p>
         <p className="mt-1 text-slate-600">{t("identityProviders.redirectUriHelp")}</p>
       </div>
+      <DomainClaims provider={provider} isVendor={data.isVendor} />
       <Island
         name="settings-form"
         props={{

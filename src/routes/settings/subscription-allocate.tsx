@@ -22,6 +22,7 @@ function AllocateFromSubscription({ data, form }: PageProps<Data>) {
     <SettingsLayout current="subscriptions" orgId={subscription.orgId} title={String(t("routes.allocateSeats"))}>
       <p className="mb-6 text-slate-800">
         {t("subscriptions.freeSeats", {
+          count: subscription.quantity,
           plan: subscription.plan,
           free: formatNumber(language, subscription.free),
           total: formatNumber(language, subscription.quantity),
@@ -83,7 +84,12 @@ async function allocate(c: RouteContext): Promise<ActionResult> {
       flash: {
         type: "success",
         key: "subscriptions.allocated",
-        values: { seats: seatsText(c, seatCount(values.quantity)), account: allocation.accountName, plan: allocation.plan },
+        values: {
+          count: seatCount(values.quantity),
+          seats: seatsText(c, seatCount(values.quantity)),
+          account: allocation.accountName,
+          plan: allocation.plan,
+        },
       },
     };
   } catch (error) {

@@ -45,6 +45,7 @@ function DeallocateFromSubscription({ data, form }: PageProps<Data>) {
                     value: allocation.id,
                     label: String(
                       t("allocations.accountSeats", {
+                        count: allocation.quantity,
                         account: allocation.accountName,
                         seats: formatNumber(language, allocation.quantity),
                       }),
@@ -74,7 +75,12 @@ async function deallocate(c: RouteContext): Promise<ActionResult> {
       flash: {
         type: "success",
         key: "subscriptions.deallocated",
-        values: { seats: seatsText(c, allocation.quantity), account: allocation.accountName, plan: allocation.plan },
+        values: {
+          count: allocation.quantity,
+          seats: seatsText(c, allocation.quantity),
+          account: allocation.accountName,
+          plan: allocation.plan,
+        },
       },
     };
   } catch (error) {

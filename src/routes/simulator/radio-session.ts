@@ -31,7 +31,12 @@ export type RadioDisplay = {
   log: string[];
 };
 
+/** What a header may carry: a credential with anything else could not be sent by a radio at all. */
+const HEADER_SAFE = /^[\x21-\x7e]*$/;
+
 async function call(c: RouteContext, uid: string, secret: string, path: string, body?: unknown) {
+  // A control character or non-ASCII letter in the typed uid or secret: refused like a wrong credential (not a 500).
+  if (!HEADER_SAFE.test(uid) || !HEADER_SAFE.test(secret)) return { status: 401, json: null };
   const response = await deviceProtocol.request(
     path,
     {

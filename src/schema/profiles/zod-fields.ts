@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { nameText } from "../text";
 
 /**
  * Zod pieces the profile types share. Messages are translation keys; a blank number is
@@ -18,7 +19,7 @@ export function choice<const T extends readonly [string, ...string[]]>(values: T
 
 /** A name a radio shows on its small display. */
 export const SHORT_NAME_MAX = 16;
-export const shortName = z.string().trim().min(1, "validation.Required").max(SHORT_NAME_MAX, "validation.ShortNameTooLong");
+export const shortName = nameText(SHORT_NAME_MAX, "validation.ShortNameTooLong");
 
 /** The positions of the entries whose key repeats an earlier entry's (compared without case). */
 export function repeatedAt<T>(items: readonly T[], keyOf: (item: T) => string): number[] {

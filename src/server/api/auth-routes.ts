@@ -1,7 +1,7 @@
 import { zValidator } from "@hono/zod-validator";
 import { type Context, Hono } from "hono";
 import { z } from "zod";
-import { endSession } from "../auth/sessions";
+import { endSession, extendSession } from "../auth/sessions";
 import { emailStep, passwordStep, sendEmailCode, Throttled, verifyEmailCode } from "../auth/sign-in";
 import type { AppEnv } from "../env";
 
@@ -39,6 +39,12 @@ export const authRoutes = new Hono<AppEnv>()
     zValidator("json", z.object({ otp: z.string().trim().min(1).max(12) }).strict(), badRequest),
     async (c) => c.json(await verifyEmailCode(c, c.req.valid("json").otp)),
   )
+  // The idle warning's "Stay signed in": the session's idle clock starts again.
+  .post("/api/session/extend", async (c) => {
+    c.header("Cache-Control", "no-store");
+    if (c.get("user") === null) return c.json({ ok: false }, 401);
+    return c.json({ ok: await extendSession(c, c.get("session")) });
+  })
   .post("/api/sign-out", async (c) => {
     await endSession(c, c.get("session"));
     return c.body(null, 204);

@@ -1,6 +1,7 @@
 import { zValidator } from "@hono/zod-validator";
 import { type Context, Hono, type MiddlewareHandler } from "hono";
 import { z } from "zod";
+import { plainText } from "@/schema/text";
 import {
   authenticationOptions,
   PASSKEY_NAME_MAX,
@@ -47,7 +48,7 @@ const registrationBody = z.object({
     publicKey: b64url(4096).optional(),
   }),
   /** What the user calls it; a numbered default when left out. */
-  name: z.string().trim().max(PASSKEY_NAME_MAX).optional(),
+  name: plainText(PASSKEY_NAME_MAX).optional(),
 });
 
 const authenticationResponse = z.object({

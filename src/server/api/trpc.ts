@@ -3,9 +3,11 @@ import { z } from "zod";
 import type { Language } from "@/schema/languages";
 import type { Permission } from "@/schema/permissions";
 import type { SessionUser } from "../auth/sessions";
+import { databaseRefusal } from "../data/database-errors";
 import type { Db } from "../data/db";
 import type { Env } from "../env";
 import type { Translate } from "../i18n/i18n";
+import { Refusal } from "./refusal";
 
 /** What every procedure knows about its caller; built per request (HTTP or in process). */
 export type ApiContext = {
@@ -37,16 +39,31 @@ const t = initTRPC
               Object.entries(z.flattenError(error.cause).fieldErrors).map(([f, m]) => [f, (m as string[]).map(translate)]),
             )
           : undefined;
-      return { ...shape, data: { ...shape.data, stack: undefined, fieldErrors } };
+      // An unexpected error says nothing about its cause (no D1 text on the wire); the log has it.
+      const message =
+        shape.data.code === "INTERNAL_SERVER_ERROR" ? (ctx ? String(ctx.t("errors.internal")) : "Internal error") : shape.message;
+      return { ...shape, message, data: { ...shape.data, stack: undefined, fieldErrors } };
     },
   });
 
+/** D1 refusing what input made of a statement (a CHECK, a UNIQUE …) is a 4xx, whichever procedure ran it. */
+const databaseErrors = t.middleware(async ({ ctx, next }) => {
+  const result = await next();
+  if (!result.ok && result.error.code === "INTERNAL_SERVER_ERROR") {
+    const refusal = databaseRefusal(result.error.cause ?? result.error);
+    if (refusal) {
+      throw new TRPCError({ code: refusal.code, message: String(ctx.t(refusal.key)), cause: new Refusal(refusal.key, "form") });
+    }
+  }
+  return result;
+});
+
 export const router = t.router;
-export const publicProcedure = t.procedure;
+export const publicProcedure = t.procedure.use(databaseErrors);
 export const createCallerFactory = t.createCallerFactory;
 
 /** A procedure for signed-in callers; the context's user is then never null. */
-export const signedInProcedure = t.procedure.meta({ signedIn: true }).use(({ ctx, next }) => {
+export const signedInProcedure = publicProcedure.meta({ signedIn: true }).use(({ ctx, next }) => {
   if (!ctx.user) throw new TRPCError({ code: "UNAUTHORIZED", message: String(ctx.t("errors.signInFirst")) });
   return next({ ctx: { ...ctx, user: ctx.user } });
 });

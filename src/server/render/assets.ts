@@ -1,13 +1,24 @@
 import manifest from "virtual:client-manifest";
+import styles from "@/ui/styles.css?inline";
 
-/** The source files the client build starts from (vite.config.ts lists the same two). */
+/** The source files the client build starts from (vite.config.ts lists the same). */
 export const clientEntrySource = "src/islands/runtime/client.ts";
-export const stylesSource = "src/ui/styles.css";
+export const shellSource = "src/shell/shell.ts";
+export const toasterSource = "src/shell/toaster.tsx";
+export const switcherPanelSource = "src/shell/switcher-panel.ts";
 
 export type AssetTags = {
-  stylesheets: string[];
-  /** The island bootstrap module; only pages with islands load it. */
+  /**
+   * The page's whole stylesheet, inlined in <head> (issue 10 §3): Tailwind emits only the
+   * classes our sources use, a few KB gzip, so first paint needs no second round trip.
+   */
+  inlineStyles: string;
+  /** The island bootstrap module; only pages with islands (forms) load it. */
   entryScript: string;
+  /** The shell's one small plain script (menus, switcher, idle timer, toasts), on every page. */
+  shellScript: string;
+  /** What the shell loads on demand (the toaster with the first toast, the switcher's search). */
+  shellModules: { toaster: string; switcherPanel: string };
   /** Vite's own client, for hot reload in development. */
   devClient: string | null;
   /** Chunks to preload for the given islands, so a slow network pays one round trip, not three. */
@@ -30,13 +41,17 @@ function chunkClosure(start: string[]): string[] {
   return files;
 }
 
+const fileOf = (source: string) => `/${manifest?.[source]?.file ?? `missing-${source}`}`;
+
 const built: AssetTags | null = manifest
   ? {
-      stylesheets: [`/${manifest[stylesSource]?.file ?? "missing-styles.css"}`],
-      entryScript: `/${manifest[clientEntrySource]?.file ?? "missing-entry.js"}`,
+      inlineStyles: styles,
+      entryScript: fileOf(clientEntrySource),
+      shellScript: fileOf(shellSource),
+      shellModules: { toaster: fileOf(toasterSource), switcherPanel: fileOf(switcherPanelSource) },
       devClient: null,
       preloadsFor: (names) => {
-        const entry = `/${manifest?.[clientEntrySource]?.file}`;
+        const entry = fileOf(clientEntrySource);
         const islands = [...names].map((name) => `src/islands/${name}.island.tsx`);
         return chunkClosure([clientEntrySource, ...islands]).filter((file) => file !== entry);
       },
@@ -44,11 +59,13 @@ const built: AssetTags | null = manifest
   : null;
 
 const development: AssetTags = {
-  stylesheets: [`/${stylesSource}`],
+  inlineStyles: styles,
   entryScript: `/${clientEntrySource}`,
+  shellScript: `/${shellSource}`,
+  shellModules: { toaster: `/${toasterSource}`, switcherPanel: `/${switcherPanelSource}` },
   devClient: "/@vite/client",
   preloadsFor: () => [],
 };
 
-/** Where the browser finds our CSS and scripts: hashed files after a build, sources in dev. */
+/** Where the browser finds our scripts: hashed files after a build, sources in dev. */
 export const assetTags: AssetTags = built ?? development;

@@ -13,9 +13,12 @@ import { IslandCollector, type PageContext, PageContextValue } from "./page-cont
 type RenderOptions = {
   /** Translation key of the page title. */
   title: string;
+  /** The whole title, already translated, when the key alone does not name the page (tab pages). */
+  titleText?: string;
   status?: number;
   /** The page shows a form's errors after a refused post: the title says so first. */
   failed?: boolean;
+  /** Kept for callers of old: toasts now load with the first one shown, on any page. */
   toaster?: boolean;
   body: ReactNode;
 };
@@ -42,16 +45,15 @@ export function createPageContext(c: RouteContext): PageContext {
 /** Renders a page inside the document shell and streams it. */
 export async function renderPage(
   c: RouteContext,
-  { title, status = 200, failed = false, toaster, body }: RenderOptions,
+  { title, titleText, status = 200, failed = false, body }: RenderOptions,
 ): Promise<Response> {
   const page = createPageContext(c);
   page.currentAccount = await currentAccountOf(c);
   const stream = await renderToReadableStream(
     <PageContextValue value={page}>
       <Document
-        title={`${failed ? String(page.t("errorSummary.titlePrefix")) : ""}${String(page.t(title))}`}
+        title={`${failed ? String(page.t("errorSummary.titlePrefix")) : ""}${titleText ?? String(page.t(title))}`}
         signedIn={c.get("user") !== null}
-        toaster={toaster}
       >
         {body}
       </Document>

@@ -1,8 +1,9 @@
-import { formatDateTime } from "@/schema/format";
+import { formatDateTime, timeZoneLabel } from "@/schema/format";
 import type { Language } from "@/schema/languages";
 import type { Translate } from "@/server/i18n/i18n";
 import { type DiffWords, diffLines } from "./diff-lines";
 import { entityTypeKey, isKnownEntityType } from "./entity-types";
+import { fieldLabel, valueLabel } from "./field-labels";
 
 /** What an entry view needs of a log entry (the API's ActivityEntry, as plain JSON). */
 export type EntryData = {
@@ -25,12 +26,16 @@ export function textOf(t: Translate): Text {
   return (key, values) => String(values ? t(key, values) : t(key));
 }
 
-export function diffWords(text: Text): DiffWords {
+/** The reader's words for a diff: yes/no/none, translated field labels and coded values, named time zones. */
+export function diffWords(text: Text, language?: Language): DiffWords {
+  const zoneName = language ? (zone: string) => timeZoneLabel(language, zone) : undefined;
   return {
     yes: text("activityLogs.words.yes"),
     no: text("activityLogs.words.no"),
     none: text("activityLogs.words.none"),
     empty: text("activityLogs.words.empty"),
+    label: (path) => fieldLabel(path, text),
+    value: (path, value) => valueLabel(path, value, text, zoneName),
   };
 }
 
@@ -60,7 +65,7 @@ export function ActivityEntryView({
   language: Language;
   timeZone: string;
 }) {
-  const words = diffWords(text);
+  const words = diffWords(text, language);
   const lines = diffLines(entry.diff, entry.action, words);
   return (
     <li className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm" data-activity-entry={entry.id}>
@@ -85,7 +90,7 @@ export function ActivityEntryView({
         <ul className="mt-3 space-y-1 text-sm text-slate-800">
           {lines.map((line) => (
             <li key={line.field} className="break-words">
-              <span className="font-mono text-slate-600">{line.field}</span>
+              <span className="font-medium text-slate-600">{line.field}</span>
               {": "}
               {line.before !== null &&
                 // "Nothing before" is not a value that went away: not struck through.

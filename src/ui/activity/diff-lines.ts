@@ -11,8 +11,18 @@ export type DiffLine = {
   after: string | null;
 };
 
-/** The words a value may be shown as, in the reader's language. */
-export type DiffWords = { yes: string; no: string; none: string; empty: string };
+/**
+ * The words a value may be shown as, in the reader's language, and how fields and coded values
+ * are named (src/ui/activity/field-labels.ts); without those, the raw names show.
+ */
+export type DiffWords = {
+  yes: string;
+  no: string;
+  none: string;
+  empty: string;
+  label?: (path: string[]) => string;
+  value?: (path: string[], value: string) => string;
+};
 
 type Change = { before?: unknown; after?: unknown };
 
@@ -27,15 +37,15 @@ function holdsObjects(value: unknown): value is unknown[] {
   return Array.isArray(value) && value.some((item) => typeof item === "object" && item !== null);
 }
 
-export function showValue(value: unknown, words: DiffWords): string {
+export function showValue(value: unknown, words: DiffWords, path: string[] = []): string {
   if (value === undefined || value === null) return words.none;
   if (typeof value === "boolean") return value ? words.yes : words.no;
-  if (typeof value === "string") return value === "" ? words.empty : value;
-  if (Array.isArray(value)) return value.length ? value.map((item) => showValue(item, words)).join(", ") : words.none;
+  if (typeof value === "string") return value === "" ? words.empty : (words.value?.(path, value) ?? value);
+  if (Array.isArray(value)) return value.length ? value.map((item) => showValue(item, words, path)).join(", ") : words.none;
   if (isRecord(value)) {
     return Object.entries(value)
       .filter(([key]) => !SECRET_KEYS.has(key))
-      .map(([key, item]) => `${key}: ${showValue(item, words)}`)
+      .map(([key, item]) => `${words.label?.([...path, key]) ?? key}: ${showValue(item, words, [...path, key])}`)
       .join("; ");
   }
   return String(value);
@@ -46,8 +56,9 @@ type Side = { present: boolean; value: unknown };
 function walk(path: string[], before: Side, after: Side, words: DiffWords, out: DiffLine[]): void {
   const key = path.at(-1) ?? "";
   if (SECRET_KEYS.has(key)) return;
-  // A list item's own id is bookkeeping (which network is which), not a setting anyone reads.
-  if (key === "id" && path.length > 1) return;
+  // A list item's own id is bookkeeping (which network is which), not a setting anyone reads;
+  // in a profile's settings an id is a setting (a contact's radio id).
+  if (key === "id" && path.length > 1 && path[0] !== "settings") return;
   const child = (side: Side, name: string | number): Side => ({
     present: side.present,
     value: (side.value as Record<string | number, unknown> | undefined | null)?.[name],
@@ -72,9 +83,9 @@ function walk(path: string[], before: Side, after: Side, words: DiffWords, out: 
   }
   if (before.present && after.present && JSON.stringify(before.value) === JSON.stringify(after.value)) return;
   out.push({
-    field: path.join(" › "),
-    before: before.present ? showValue(before.value, words) : null,
-    after: after.present ? showValue(after.value, words) : null,
+    field: words.label?.(path) ?? path.join(" › "),
+    before: before.present ? showValue(before.value, words, path) : null,
+    after: after.present ? showValue(after.value, words, path) : null,
   });
 }
 

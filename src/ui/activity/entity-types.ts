@@ -1,3 +1,5 @@
+import { fieldLabelMessageKeys } from "./field-labels";
+
 /**
  * The kinds of things whose changes land in an account's log, in the order the filter offers
  * them; each has a label at `activityLogs.entityTypes.<type>`. A type not listed here (a later
@@ -22,8 +24,9 @@ export function isKnownEntityType(type: string): boolean {
   return (accountEntityTypes as readonly string[]).includes(type);
 }
 
-/** Every key an entry needs, for an island's registry entry. */
+/** Every key an entry needs, for an island's registry entry (field and value labels included). */
 export const activityEntryMessageKeys = [
+  ...fieldLabelMessageKeys,
   ...accountEntityTypes.map(entityTypeKey),
   "activityLogs.actions.create",
   "activityLogs.actions.update",

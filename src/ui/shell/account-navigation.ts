@@ -1,3 +1,4 @@
+import { builtAreas, isBuilt, type ProductArea } from "@/schema/features";
 import type { PermissionMap } from "@/schema/permissions";
 
 export type AccountSection = "home" | "sites" | "locations" | "profiles" | "rules" | "registry" | "activityLogs" | "reports";
@@ -30,25 +31,30 @@ export function accountSectionOf(pathname: string, accountId: string): AccountSe
  * The account sidebar (spec §2, §6): home and activity logs for everyone; sites, locations,
  * profiles and rules with edit-configurations; Inventory opens on devices when the user may
  * see them, otherwise on subscriptions, and is hidden with neither; Reports follows the
- * flag for the account's subscription level. The entry of `pathname` is marked current.
+ * flag for the account's subscription level. Inventory and Reports wait until their screens
+ * exist (src/schema/features.ts). The entry of `pathname` is marked current.
  */
 export function accountNavItems(
   permissions: PermissionMap,
   account: { id: string; subscriptionLevel: "essential" | "advanced" },
   pathname: string,
+  areas: Record<ProductArea, boolean> = builtAreas,
 ): AccountNavItem[] {
   const can = (flag: keyof PermissionMap) => permissions[flag] === true;
   const base = `/accounts/${encodeURIComponent(account.id)}`;
   const configure = can("edit-configurations");
-  const registry = can("view-devices-in-accounts")
-    ? "registry/devices"
-    : can("view-subscriptions-in-accounts")
-      ? "registry/subscriptions"
-      : null;
+  const registry = !isBuilt("devices", areas)
+    ? null
+    : can("view-devices-in-accounts")
+      ? "registry/devices"
+      : can("view-subscriptions-in-accounts")
+        ? "registry/subscriptions"
+        : null;
   const reports =
-    account.subscriptionLevel === "advanced"
+    isBuilt("reports", areas) &&
+    (account.subscriptionLevel === "advanced"
       ? can("view-reports-in-advanced-accounts")
-      : can("view-reports-in-non-advanced-accounts");
+      : can("view-reports-in-non-advanced-accounts"));
 
   const entries: [AccountSection, string | null][] = [
     ["home", ""],

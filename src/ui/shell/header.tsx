@@ -1,9 +1,10 @@
 import type { ReactNode } from "react";
-import { Island } from "@/islands/runtime/island";
 import { usePage } from "@/server/render/page-context";
 import { buttonClass } from "../button";
+import { AccountSwitcher } from "./account-switcher";
 import { LanguageMenu } from "./language-menu";
 import { MobileMenu } from "./mobile-menu";
+import { ProfileMenu } from "./profile-menu";
 import { profileMenuLinks } from "./profile-menu-items";
 
 type HeaderProps = {
@@ -26,21 +27,22 @@ export function Header({ signedIn, children }: HeaderProps) {
       <div className="mx-auto flex max-w-7xl items-center gap-3 px-4 py-2">
         <a
           href={signedIn ? "/welcome" : "/"}
-          className="flex shrink-0 items-center gap-2"
+          // The title may shorten (…) on a narrow phone, so the header's controls always fit (issue 9 §4).
+          className="flex min-w-0 items-center gap-2"
           aria-label={t("header.home", { title: settings.appTitle })}
         >
-          <picture>
+          <picture className="shrink-0">
             <source media="(min-width: 640px)" srcSet={settings.logoWideUrl} width={180} height={32} />
             <img src={settings.logoSmallUrl} alt={settings.brandName} width={32} height={32} className="h-8 w-auto" />
           </picture>
           {/* Between sm and lg the signed-in controls need the room; the wide logo still names the brand. */}
-          <span className={`text-base font-semibold text-slate-900 ${member ? "sm:hidden lg:inline" : ""}`}>
+          <span className={`truncate text-base font-semibold text-slate-900 ${member ? "sm:hidden lg:inline" : ""}`}>
             {settings.appTitle}
           </span>
         </a>
         {member && (
           <div className="hidden min-w-0 sm:block">
-            <Island name="account-switcher" props={{ current: currentAccount ?? null, userId: member.id }} />
+            <AccountSwitcher />
           </div>
         )}
         <div className="ml-auto flex shrink-0 items-center gap-2">
@@ -57,11 +59,11 @@ export function Header({ signedIn, children }: HeaderProps) {
                 {t("header.help")}
               </a>
             )}
-            {member && <Island name="profile-menu" props={{ user: member.email, name: member.name, links }} />}
+            {member && <ProfileMenu links={links} />}
           </div>
           {member && <MobileMenu links={links} />}
           {!signedIn && (
-            <a href={signInHref} className={buttonClass("primary", "sm")}>
+            <a href={signInHref} className={`${buttonClass("primary", "sm")} whitespace-nowrap`}>
               {t("header.signIn")}
             </a>
           )}

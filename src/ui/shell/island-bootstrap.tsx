@@ -1,19 +1,19 @@
 import { usePage } from "@/server/render/page-context";
 
 /**
- * The scripts at the end of <body>. Rendered last, so by then every island on the page has
- * registered; a page without islands gets no script at all.
+ * The scripts at the end of <body>: the shell's one small plain script on every page, and the
+ * island bootstrap (React) only on pages with islands. Rendered last, so by then every
+ * island on the page has registered.
  */
 export function IslandBootstrap() {
-  const { islands, assets, nonce, t } = usePage();
-  if (islands.names.size === 0) return null;
+  const { islands, assets, nonce } = usePage();
+  const hasIslands = islands.names.size > 0;
   return (
     <>
-      {assets.preloadsFor(islands.names).map((href) => (
-        <link key={href} rel="modulepreload" href={href} />
-      ))}
-      {assets.devClient && <script type="module" src={assets.devClient} nonce={nonce} />}
-      <script type="module" src={assets.entryScript} nonce={nonce} data-updating-text={t("app.checkingForUpdates")} />
+      {hasIslands && assets.preloadsFor(islands.names).map((href) => <link key={href} rel="modulepreload" href={href} />)}
+      {hasIslands && assets.devClient && <script type="module" src={assets.devClient} nonce={nonce} />}
+      <script type="module" src={assets.shellScript} nonce={nonce} />
+      {hasIslands && <script type="module" src={assets.entryScript} nonce={nonce} />}
     </>
   );
 }

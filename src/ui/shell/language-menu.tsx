@@ -43,7 +43,7 @@ export function LanguageMenu({ inline = false }: { inline?: boolean }) {
     );
   }
   return (
-    <details className="relative">
+    <details className="relative" data-disclosure="">
       <summary
         className="flex cursor-pointer items-center gap-1 rounded-md px-2 py-1 text-sm text-slate-700 hover:bg-slate-100"
         aria-label={label}

@@ -1,5 +1,5 @@
-import { Island } from "@/islands/runtime/island";
 import { usePage } from "@/server/render/page-context";
+import { buttonClass } from "../button";
 import { LanguageMenu } from "./language-menu";
 import type { ProfileMenuLink } from "./profile-menu-items";
 
@@ -8,13 +8,14 @@ const linkClass = "block rounded px-3 py-2 text-sm font-medium text-slate-800 ho
 /**
  * Below the sm breakpoint the signed-in header collapses into this menu (spec §2: it adds an
  * Accounts link): Accounts, the profile menu's links, help, sign-out and the languages.
- * A <details> disclosure, so it works without JavaScript.
+ * A <details> disclosure, so it works without JavaScript; the shell script closes it on Escape
+ * and when the focus leaves.
  */
 export function MobileMenu({ links }: { links: ProfileMenuLink[] }) {
   const { t, settings, user } = usePage();
   if (!user) return null;
   return (
-    <details className="sm:hidden">
+    <details className="sm:hidden" data-disclosure="">
       <summary className="flex cursor-pointer items-center gap-1 rounded-md px-2 py-1 text-sm font-medium text-slate-700 ring-1 ring-slate-200 hover:bg-slate-100">
         <svg aria-hidden="true" viewBox="0 0 20 20" className="h-5 w-5" fill="none" stroke="currentColor" strokeWidth="1.5">
           <path d="M3 5.5h14M3 10h14M3 14.5h14" />
@@ -51,7 +52,11 @@ export function MobileMenu({ links }: { links: ProfileMenuLink[] }) {
           </ul>
         </nav>
         <div className="border-t border-slate-100 px-3 py-2">
-          <Island name="sign-out" props={{}} />
+          <form method="post" action="/sign-out" data-sign-out="">
+            <button type="submit" className={buttonClass("white", "sm")}>
+              {t("header.signOut")}
+            </button>
+          </form>
         </div>
         <div className="border-t border-slate-100">
           <LanguageMenu inline />

@@ -1,4 +1,5 @@
 import { definePage } from "@/routes/types";
+import type { Language } from "@/schema/languages";
 import { wallClock } from "@/schema/zoned-date";
 import { api } from "@/server/api/procedures-route";
 import { ACTIVITY_PAGE_MAX } from "@/server/api/routers/activity-logs";
@@ -17,8 +18,8 @@ function inert(value: string): string {
   return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
 }
 
-function record(entry: ActivityEntry, text: Text, timeZone: string) {
-  const changes = diffLines(entry.diff, entry.action, diffWords(text)).map(diffLineText).join("\n");
+function record(entry: ActivityEntry, text: Text, timeZone: string, language: Language) {
+  const changes = diffLines(entry.diff, entry.action, diffWords(text, language)).map(diffLineText).join("\n");
   return {
     time: wallClock(entry.createdAt, timeZone),
     utc: entry.createdAt,
@@ -71,7 +72,7 @@ export const activityLogExportPage = definePage({
       async pull(controller) {
         const items = page.items.slice(0, EXPORT_MAX_ROWS - written);
         const csv = stringify(
-          items.map((entry) => record(entry, text, account.timezone)),
+          items.map((entry) => record(entry, text, account.timezone, c.get("language"))),
           { header: first, bom: first, columns: columns(text, account.timezone), record_delimiter: "windows" },
         );
         first = false;

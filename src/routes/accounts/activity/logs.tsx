@@ -1,5 +1,6 @@
 import { Island } from "@/islands/runtime/island";
 import { definePage, type PageProps } from "@/routes/types";
+import { timeZoneLabel } from "@/schema/format";
 import { api } from "@/server/api/procedures-route";
 import { type AccountDetails, accountDetails } from "@/server/current-account";
 import type { ActivityEntry } from "@/server/data/activity-logs";
@@ -83,7 +84,9 @@ function ActivityLogs({ data }: PageProps<Data>) {
         }
       />
       <FilterForm base={base} parsed={parsed} />
-      <p className="mb-3 text-sm text-slate-600">{t("activityLogs.timesIn", { timeZone: account.timezone })}</p>
+      <p className="mb-3 text-sm text-slate-600">
+        {t("activityLogs.timesIn", { timeZone: timeZoneLabel(language, account.timezone) })}
+      </p>
       {parsed.cursor && (
         <p className="mb-3 text-sm">
           {t("activityLogs.olderEntries")}{" "}

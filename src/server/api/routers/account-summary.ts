@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { configuredEntitiesSummary } from "@/server/data/account-summary";
 import { lastConfigurationActivity } from "@/server/data/activity-logs";
+import { redactNetworkDetails } from "../network-redaction";
 import { accountInScope } from "../tenancy";
 import { signedInProcedure } from "../trpc";
 
@@ -17,6 +18,7 @@ export const accountSummaryProcedures = {
   /** The newest configuration change of the account, or null when there is none. */
   getLastConfigurationActivity: signedInProcedure.input(input).query(async ({ ctx, input }) => {
     const account = await accountInScope(ctx, input.accountId);
-    return lastConfigurationActivity(ctx.db, account._id);
+    const last = await lastConfigurationActivity(ctx.db, account._id);
+    return last ? (redactNetworkDetails(ctx, [last])[0] ?? null) : null;
   }),
 };

@@ -2,6 +2,7 @@ import { TRPCError } from "@trpc/server";
 import { z } from "zod";
 import { requiredText } from "@/schema/field-messages";
 import { mergeSecrets, networkConfigInput, passphraseProblems, viewOf } from "@/schema/network-config";
+import { nameText, searchText } from "@/schema/text";
 import type { D1Result } from "@/server/cloudflare";
 import {
   type Account,
@@ -62,7 +63,7 @@ export const accountsRouter = router({
     .input(
       z.object({
         orgId: id,
-        search: z.string().max(120).default(""),
+        search: searchText.default(""),
         sort: z.enum(["name", "-name", "updated", "-updated", "level", "-level"]).default("name"),
         ...pageInput,
       }),
@@ -85,7 +86,7 @@ export const accountsRouter = router({
   publicList: signedInProcedure
     .input(
       z
-        .object({ search: z.string().max(120).default(""), limit: z.number().int().min(1).max(50).default(20) })
+        .object({ search: searchText.default(""), limit: z.number().int().min(1).max(50).default(20) })
         .default({ search: "", limit: 20 }),
     )
     .query(async ({ ctx, input }) => {

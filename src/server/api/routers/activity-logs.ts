@@ -1,7 +1,9 @@
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
+import { searchText } from "@/schema/text";
 import { isCalendarDay, startOfDay } from "@/schema/zoned-date";
 import { type ActivityEntry, type ActivityPosition, listActivity, listChangesToDeploy } from "@/server/data/activity-logs";
+import { redactNetworkDetails } from "../network-redaction";
 import { accountInScope } from "../tenancy";
 import { router, signedInProcedure } from "../trpc";
 
@@ -50,7 +52,7 @@ export const activityLogsRouter = router({
           .max(40)
           .regex(/^[a-z][a-z-]*$/)
           .optional(),
-        actor: z.string().trim().max(120).optional(),
+        actor: searchText.optional(),
         from: day.optional(),
         to: day.optional(),
       }),
@@ -72,7 +74,7 @@ export const activityLogsRouter = router({
           until: input.to ? startOfDay(input.to, account.timezone, 1) : undefined,
         },
       });
-      const items = rows.slice(0, input.limit);
+      const items = redactNetworkDetails(ctx, rows.slice(0, input.limit));
       const last = items.at(-1);
       return { items, nextCursor: rows.length > input.limit && last ? encodeCursor(last) : null };
     }),
@@ -92,6 +94,7 @@ export const activityLogsRouter = router({
     .query(async ({ ctx, input }) => {
       if (input.enabled === false) return { items: [] as ActivityEntry[], count: 0 };
       const account = await accountInScope(ctx, input.accountId);
-      return listChangesToDeploy(ctx.db, account._id, input.limit);
+      const changes = await listChangesToDeploy(ctx.db, account._id, input.limit);
+      return { ...changes, items: redactNetworkDetails(ctx, changes.items) };
     }),
 });

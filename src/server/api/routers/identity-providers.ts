@@ -10,10 +10,14 @@ import {
   type IdentityProvider,
   insertIdentityProviderStatement,
   listIdentityProviders,
+  proveDomainStatement,
+  syncDomainClaimsStatements,
   updateIdentityProviderStatement,
 } from "@/server/data/identity-providers";
-import { isWithinOrganization } from "@/server/data/organizations";
-import { refuse } from "../refusal";
+import { findOrganization, isWithinOrganization } from "@/server/data/organizations";
+import { resolveSettings } from "@/server/settings";
+import { checkDomainProof, proofRecordName } from "@/server/sso/domain-proof";
+import { Refusal, refuse } from "../refusal";
 import { assertOrganizationInScope } from "../tenancy";
 import { type ApiContext, procedureWith, router } from "../trpc";
 
@@ -81,10 +85,42 @@ async function providerInScope(ctx: Scoped, providerId: string): Promise<Identit
   return provider;
 }
 
-/** A domain belongs to one provider only: the sign-in email step must know where to send it. */
+/** A domain is proven for one provider only: the sign-in email step must know where to send it. */
 async function assertDomainsFree(ctx: Scoped, domains: string[], exceptId: string | null) {
   const taken = await claimedDomains(ctx.db, domains, exceptId);
   if (taken.length > 0) refuse(ctx, "BAD_REQUEST", "validation.DomainTaken", "emailDomains");
+}
+
+/** The provider (in scope) and its unproven claim on `domain`; a proven or foreign domain is refused on the form. */
+async function claimToProve(ctx: Scoped, providerId: string, domain: string) {
+  const provider = await providerInScope(ctx, providerId);
+  const claim = provider.domainClaims.find((c) => c.domain === domain && c.token);
+  if (!claim) return refuse(ctx, "NOT_FOUND", "identityProviders.domainNotClaimed");
+  if (claim.provenAt) return refuse(ctx, "CONFLICT", "identityProviders.domainAlreadyProven");
+  if ((await claimedDomains(ctx.db, [domain], provider.id)).length > 0) {
+    return refuse(ctx, "CONFLICT", "identityProviders.domainProvenElsewhere");
+  }
+  return { provider, claim };
+}
+
+/** Records the proof (and its log entry) in one batch; someone else proving it meanwhile is a CONFLICT. */
+async function recordProof(ctx: Scoped, provider: IdentityProvider, domain: string, by: "dns" | "vendor") {
+  const [result] = await ctx.db.batch([
+    proveDomainStatement(ctx.db, provider.id, domain, by),
+    activityStatement(ctx.db, {
+      orgId: provider.orgId,
+      accountId: null,
+      actor: ctx.user,
+      action: "update",
+      entityType: "identity-provider",
+      entityId: provider.id,
+      entityLabel: provider.name,
+      diff: { provenDomains: { before: [], after: [domain] }, proofMethod: { after: by } },
+      deployable: false,
+    }),
+  ]);
+  if (!result?.meta.changes) refuse(ctx, "CONFLICT", "identityProviders.domainProvenElsewhere");
+  return view(await providerInScope(ctx, provider.id));
 }
 
 function assertWritten(result: D1Result | undefined, t: ApiContext["t"]) {
@@ -113,6 +149,7 @@ export const identityProvidersRouter = router({
       const { id: providerId, statement } = insertIdentityProviderStatement(ctx.db, input);
       await ctx.db.batch([
         statement,
+        ...syncDomainClaimsStatements(ctx.db, providerId),
         activityStatement(ctx.db, {
           orgId: input.orgId,
           accountId: null,
@@ -148,9 +185,41 @@ export const identityProvidersRouter = router({
           diff: { ...diffOf(logged(before), logged(after)), ...(input.clientSecret ? { clientSecret: { after: "••••" } } : {}) },
           deployable: false,
         }),
+        ...syncDomainClaimsStatements(ctx.db, before.id),
       ]);
       assertWritten(result, ctx.t);
       return view(await providerInScope(ctx, input.id));
+    }),
+
+  /**
+   * Proves a claimed domain by its DNS TXT record (read through the configured DNS-over-HTTPS
+   * resolver). Until proven, the domain routes nobody to this provider.
+   */
+  verifyDomain: procedureWith("edit-users")
+    .input(z.object({ id, domain: z.string().trim().toLowerCase().max(253) }))
+    .mutation(async ({ ctx, input }) => {
+      const { provider, claim } = await claimToProve(ctx, input.id, input.domain);
+      const check = await checkDomainProof(resolveSettings(ctx.env).dnsResolverUrl, claim.domain, claim.token);
+      if (check === "resolver-failed") refuse(ctx, "PRECONDITION_FAILED", "identityProviders.resolverFailed");
+      if (check === "not-found") {
+        const name = proofRecordName(claim.domain);
+        throw new TRPCError({
+          code: "PRECONDITION_FAILED",
+          message: String(ctx.t("identityProviders.recordNotFound", { name })),
+          cause: new Refusal("identityProviders.recordNotFound", "form"),
+        });
+      }
+      return recordProof(ctx, provider, claim.domain, "dns");
+    }),
+
+  /** The vendor organization vouches for a claim (it knows the customer): no DNS record needed. */
+  approveDomain: procedureWith("edit-users")
+    .input(z.object({ id, domain: z.string().trim().toLowerCase().max(253) }))
+    .mutation(async ({ ctx, input }) => {
+      const { provider, claim } = await claimToProve(ctx, input.id, input.domain);
+      const own = await findOrganization(ctx.db, ctx.user.orgId);
+      if (own?.kind !== "vendor") refuse(ctx, "FORBIDDEN", "identityProviders.vendorOnly");
+      return recordProof(ctx, provider, claim.domain, "vendor");
     }),
 
   /** Deleting a provider also unlinks every identity of it: those people sign in another way. */
@@ -158,7 +227,11 @@ export const identityProvidersRouter = router({
     .input(z.object({ id, version: z.number().int().min(1) }))
     .mutation(async ({ ctx, input }) => {
       const provider = await providerInScope(ctx, input.id);
-      const { deleteProvider, unlinkIdentities } = deleteIdentityProviderStatements(ctx.db, provider.id, input.version);
+      const { deleteProvider, dropClaims, unlinkIdentities } = deleteIdentityProviderStatements(
+        ctx.db,
+        provider.id,
+        input.version,
+      );
       const [result] = await ctx.db.batch([
         deleteProvider,
         activityStatement(ctx.db, {
@@ -172,6 +245,7 @@ export const identityProvidersRouter = router({
           diff: diffOf(logged(provider), null),
           deployable: false,
         }),
+        dropClaims,
         unlinkIdentities,
       ]);
       assertWritten(result, ctx.t);

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { chosenId, requiredText } from "@/schema/field-messages";
 import { mergeSecrets, networkConfigInput, type StoredNetworkConfig, viewOf } from "@/schema/network-config";
 import { type LevelConfig, mergeLevels } from "@/schema/network-inheritance";
+import { multilineText, nameText, searchText } from "@/schema/text";
 import type { D1Result } from "@/server/cloudflare";
 import { type Account, findAccountNetworkConfig } from "@/server/data/accounts";
 import { activityStatement, diffOf } from "@/server/data/activity-logs";
@@ -29,7 +30,7 @@ import { siteInScope } from "./sites";
 const id = z.string().min(1).max(64);
 const version = z.number().int().min(1);
 const name = requiredText("locationName", 120);
-const description = z.string().trim().max(500, "validation.DescriptionTooLong");
+const description = multilineText(500, "validation.DescriptionTooLong");
 const siteId = chosenId("siteId");
 
 /** How many sites a site picker offers (by name); an account with more picks from the site's own Locations tab. */
@@ -82,7 +83,7 @@ export const locationsRouter = router({
       z.object({
         accountId: id,
         siteId: id.optional(),
-        search: z.string().max(120).default(""),
+        search: searchText.default(""),
         sort: z.enum(["name", "-name", "updated", "-updated"]).default("name"),
         ...pageInput,
       }),
@@ -205,15 +206,21 @@ export const locationsRouter = router({
     }),
 
   /** The location's own overrides, what it inherits (account, then site) and the result, with their sources. */
-  networkConfig: signedInProcedure.input(z.object({ accountId: id, id })).query(async ({ ctx, input }) => {
-    const { account, location } = await locationInScope(ctx, input.accountId, input.id);
-    const [accountConfig, siteConfig, own] = await Promise.all([
-      findAccountNetworkConfig(ctx.db, account._id),
-      findSiteNetworkConfig(ctx.db, account._id, location.siteId),
-      findLocationNetworkConfig(ctx.db, account._id, location._id),
-    ]);
-    return networkAtLevel(location.version, [level("account", accountConfig), level("site", siteConfig)], level("location", own));
-  }),
+  networkConfig: procedureWith("edit-network-config")
+    .input(z.object({ accountId: id, id }))
+    .query(async ({ ctx, input }) => {
+      const { account, location } = await locationInScope(ctx, input.accountId, input.id);
+      const [accountConfig, siteConfig, own] = await Promise.all([
+        findAccountNetworkConfig(ctx.db, account._id),
+        findSiteNetworkConfig(ctx.db, account._id, location.siteId),
+        findLocationNetworkConfig(ctx.db, account._id, location._id),
+      ]);
+      return networkAtLevel(
+        location.version,
+        [level("account", accountConfig), level("site", siteConfig)],
+        level("location", own),
+      );
+    }),
 
   updateNetworkConfig: procedureWith("edit-network-config")
     .input(z.object({ accountId: id, id, version, config: networkConfigInput }))
@@ -251,7 +258,7 @@ export const locationsRouter = router({
    * part, each part with the level it comes from. A location implies its site; naming a site
    * that is not the location's is NOT_FOUND.
    */
-  effectiveNetworkConfig: signedInProcedure
+  effectiveNetworkConfig: procedureWith("edit-network-config")
     .input(z.object({ accountId: id, siteId: id.optional(), locationId: id.optional() }))
     .query(async ({ ctx, input }) => {
       const account = await accountInScope(ctx, input.accountId);

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { requiredText } from "@/schema/field-messages";
+import { searchText } from "@/schema/text";
 import { activityStatement, diffOf } from "@/server/data/activity-logs";
 import {
   findOrganization,
@@ -40,7 +41,7 @@ export const organizationsRouter = router({
    * Organizations tab (open to every signed-in user, spec §6) and organization pickers.
    */
   list: signedInProcedure
-    .input(z.object({ search: z.string().max(120).default("") }).default({ search: "" }))
+    .input(z.object({ search: searchText.default("") }).default({ search: "" }))
     .query(async ({ ctx, input }) => {
       const nodes = await listOrganizationNodes(ctx.db, ctx.user.orgId, input.search);
       return nodes.map((node): OrganizationInTree => ({ ...node, value: node.id, label: node.name }));

@@ -1,6 +1,7 @@
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
 import { PROFILES_PER_TYPE, profileName, profileTypes, typedSettings } from "@/schema/profiles";
+import { searchText } from "@/schema/text";
 import type { D1Result } from "@/server/cloudflare";
 import { activityStatement, diffOf } from "@/server/data/activity-logs";
 import {
@@ -145,7 +146,7 @@ export const profilesRouter = router({
           accountId: id.optional(),
           orgId: id.optional(),
           type: z.enum(profileTypes).optional(),
-          search: z.string().max(120).default(""),
+          search: searchText.default(""),
           sort: sort.default("name"),
           page: z.number().int().min(1).max(100_000).default(1),
           pageSize: z.number().int().min(1).max(200).default(25),

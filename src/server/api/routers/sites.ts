@@ -2,6 +2,7 @@ import { TRPCError } from "@trpc/server";
 import { z } from "zod";
 import { requiredText } from "@/schema/field-messages";
 import { mergeSecrets, networkConfigInput, viewOf } from "@/schema/network-config";
+import { nameText, plainText, searchText } from "@/schema/text";
 import type { D1Result } from "@/server/cloudflare";
 import { type Account, findAccountNetworkConfig } from "@/server/data/accounts";
 import { activityStatement, diffOf } from "@/server/data/activity-logs";
@@ -28,7 +29,7 @@ import { type ApiContext, procedureWith, router, signedInProcedure } from "../tr
 const id = z.string().min(1).max(64);
 const version = z.number().int().min(1);
 const name = requiredText("siteName", 120);
-const address = z.string().trim().max(300, "validation.AddressTooLong");
+const address = plainText(300, "validation.AddressTooLong");
 /** An IANA time zone, or null for the account's. */
 const timezone = z
   .string()
@@ -72,7 +73,7 @@ export const sitesRouter = router({
     .input(
       z.object({
         accountId: id,
-        search: z.string().max(120).default(""),
+        search: searchText.default(""),
         sort: z.enum(["name", "-name", "updated", "-updated"]).default("name"),
         ...pageInput,
       }),
@@ -208,14 +209,16 @@ export const sitesRouter = router({
     }),
 
   /** The site's own overrides, what it inherits from the account and the result, with their sources. */
-  networkConfig: signedInProcedure.input(z.object({ accountId: id, id })).query(async ({ ctx, input }) => {
-    const { account, site } = await siteInScope(ctx, input.accountId, input.id);
-    const [accountConfig, own] = await Promise.all([
-      findAccountNetworkConfig(ctx.db, account._id),
-      findSiteNetworkConfig(ctx.db, account._id, site._id),
-    ]);
-    return networkAtLevel(site.version, [level("account", accountConfig)], level("site", own));
-  }),
+  networkConfig: procedureWith("edit-network-config")
+    .input(z.object({ accountId: id, id }))
+    .query(async ({ ctx, input }) => {
+      const { account, site } = await siteInScope(ctx, input.accountId, input.id);
+      const [accountConfig, own] = await Promise.all([
+        findAccountNetworkConfig(ctx.db, account._id),
+        findSiteNetworkConfig(ctx.db, account._id, site._id),
+      ]);
+      return networkAtLevel(site.version, [level("account", accountConfig)], level("site", own));
+    }),
 
   /** Stores the parts the site overrides (absent parts inherit); a blank secret keeps the stored one. */
   updateNetworkConfig: procedureWith("edit-network-config")

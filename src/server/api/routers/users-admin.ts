@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { fieldMessage } from "@/schema/field-messages";
+import { searchText } from "@/schema/text";
 import { createInvitation } from "@/server/auth/invitations";
 import { grantableRoles, mayGrant, type Role, roles } from "@/server/auth/roles";
 import { activityStatement, diffOf } from "@/server/data/activity-logs";
@@ -135,9 +136,17 @@ async function changeAccess(ctx: Caller, userId: string, input: { version: numbe
   return detailsOf(ctx, await userInScope(ctx, target.id));
 }
 
-/** An address that has an account cannot be invited: the person signs in with the account they have. */
+/**
+ * An address that has an account in the caller's own tree cannot be invited: the person signs
+ * in with the account they have (the caller can see that user anyway). An account in another
+ * tenant is none of the caller's business: the invitation goes out exactly as for a fresh
+ * address, and its link tells the invitee (only them) to sign in with the account they have.
+ */
 async function assertNoAccount(ctx: Caller, address: string) {
-  if (await findUserByEmail(ctx.db, address)) refuse(ctx, "CONFLICT", "users.emailHasAccount", "email");
+  const existing = await findUserByEmail(ctx.db, address);
+  if (existing && (await isWithinOrganization(ctx.db, ctx.user.orgId, existing.orgId))) {
+    refuse(ctx, "CONFLICT", "users.emailHasAccount", "email");
+  }
 }
 
 function invitationEntry(ctx: Caller, invitation: { id: string; orgId: string; email: string }) {
@@ -160,7 +169,7 @@ export const usersAdminProcedures = {
       z
         .object({
           orgId: id.optional(),
-          search: z.string().max(120).default(""),
+          search: searchText.default(""),
           page: z.number().int().min(1).max(100_000).default(1),
           pageSize: z.number().int().min(1).max(100).default(25),
         })

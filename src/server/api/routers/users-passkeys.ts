@@ -1,16 +1,13 @@
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
+import { nameText } from "@/schema/text";
 import { PASSKEY_NAME_MAX } from "@/server/auth/passkeys";
 import { batch } from "@/server/data/db";
 import { deletePasskeyStatement, findUserPasskey, listUserPasskeys, renamePasskeyStatement } from "@/server/data/passkeys";
 import { type ApiContext, signedInProcedure } from "../trpc";
 
 const id = z.string().min(1).max(64);
-export const passkeyName = z
-  .string()
-  .trim()
-  .min(1, "validation.PasskeyNameRequired")
-  .max(PASSKEY_NAME_MAX, "validation.PasskeyNameTooLong");
+export const passkeyName = nameText(PASSKEY_NAME_MAX, "validation.PasskeyNameTooLong", "validation.PasskeyNameRequired");
 
 /** The caller's own passkey; anyone else's is NOT_FOUND, as if it did not exist. */
 async function ownPasskey(ctx: ApiContext & { user: NonNullable<ApiContext["user"]> }, passkeyId: string) {

@@ -1,4 +1,4 @@
-import { definePage, type PageProps } from "@/routes/types";
+import { definePage, type PageProps, tabTitle } from "@/routes/types";
 import type { NetworkAtLevel } from "@/server/api/network-levels";
 import { api } from "@/server/api/procedures-route";
 import type { AccountDetails } from "@/server/current-account";
@@ -28,6 +28,7 @@ function General({ data, form }: PageProps<GeneralData>) {
 
 /** /accounts/:accountId/sites/:siteId/locations/:locationId/general (edit-configurations). */
 export const siteLocationGeneralPage = definePage<GeneralData>({
+  title: ({ location }, t) => tabTitle(t, location.name, "locations.tabs.general", "routes.location"),
   load: async (c) => {
     const { account, site, location } = await siteLocationOf(c);
     const sites = await api(c).locations.siteOptions({ accountId: account._id });
@@ -61,6 +62,7 @@ function Network({ data, form }: PageProps<NetworkData>) {
 
 /** /accounts/:accountId/sites/:siteId/locations/:locationId/network (edit-network-config): inherited account → site, overridden here. */
 export const siteLocationNetworkPage = definePage<NetworkData>({
+  title: ({ location }, t) => tabTitle(t, location.name, "locations.tabs.network", "routes.location"),
   load: async (c) => {
     const { account, site, location } = await siteLocationOf(c);
     const network = await api(c).locations.networkConfig({ accountId: account._id, id: location._id });

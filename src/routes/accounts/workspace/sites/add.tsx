@@ -10,7 +10,7 @@ import { addSiteHref, siteHref, sitesHref } from "../paths";
 import { siteFieldNames, siteFields, siteInput } from "./site-form";
 
 function AddSite({ data: account, form }: PageProps<AccountDetails>) {
-  const { t } = usePage();
+  const { t, language } = usePage();
   return (
     <AccountLayout account={account}>
       <PageHeader
@@ -29,7 +29,7 @@ function AddSite({ data: account, form }: PageProps<AccountDetails>) {
         name="settings-form"
         props={{
           action: addSiteHref(account._id),
-          fields: siteFields(t, account.timezone, form?.values ?? {}),
+          fields: siteFields(t, account.timezone, form?.values ?? {}, language),
           submitLabel: String(t("sites.add.submit")),
           errors: translatedErrors(form?.errors, t),
         }}

@@ -1,6 +1,6 @@
 import { Island } from "@/islands/runtime/island";
 import { formRefusal, postedValues, translatedErrors } from "@/routes/settings/procedure-refusal";
-import { type ActionResult, definePage, type PageProps, type RouteContext } from "@/routes/types";
+import { type ActionResult, definePage, type PageProps, type RouteContext, tabTitle } from "@/routes/types";
 import { api } from "@/server/api/procedures-route";
 import type { AccountDetails } from "@/server/current-account";
 import type { Site } from "@/server/data/sites";
@@ -14,7 +14,7 @@ import { siteFieldNames, siteFields, siteInput, siteValues } from "./site-form";
 type Data = { account: AccountDetails; site: Site };
 
 function General({ data, form }: PageProps<Data>) {
-  const { t } = usePage();
+  const { t, language } = usePage();
   const { account, site } = data;
   const href = siteHref(account._id, site._id, "general");
   // After a failed save the form shows what was typed, and the version it was typed on.
@@ -25,7 +25,10 @@ function General({ data, form }: PageProps<Data>) {
         name="settings-form"
         props={{
           action: href,
-          fields: [{ kind: "hidden", name: "version", value: values.version ?? "" }, ...siteFields(t, account.timezone, values)],
+          fields: [
+            { kind: "hidden", name: "version", value: values.version ?? "" },
+            ...siteFields(t, account.timezone, values, language),
+          ],
           submitLabel: String(t("settings.save")),
           errors: translatedErrors(form?.errors, t),
           reload: { href, text: String(t("settings.reloadCurrent")) },
@@ -64,6 +67,7 @@ async function save(c: RouteContext): Promise<ActionResult> {
 
 /** /accounts/:accountId/sites/:siteId/general (edit-configurations): name, address, time zone; the way to delete. */
 export const siteGeneralPage = definePage<Data>({
+  title: ({ site }, t) => tabTitle(t, site.name, "sites.tabs.general", "routes.site"),
   load: siteOf,
   Component: General,
   action: save,

@@ -1,4 +1,5 @@
 import { definePage, type PageProps } from "@/routes/types";
+import { timeZoneLabel } from "@/schema/format";
 import { api } from "@/server/api/procedures-route";
 import { type AccountDetails, accountDetails } from "@/server/current-account";
 import type { Site } from "@/server/data/sites";
@@ -17,7 +18,7 @@ type Data = ListPage<Site> & {
 };
 
 function SitesList({ data }: PageProps<Data>) {
-  const { t } = usePage();
+  const { t, language } = usePage();
   const { account, query, total } = data;
   const base = sitesHref(account._id);
   const addButton = <ButtonLink href={addSiteHref(account._id)}>{t("sites.list.add")}</ButtonLink>;
@@ -36,7 +37,10 @@ function SitesList({ data }: PageProps<Data>) {
     {
       key: "timezone",
       header: String(t("sites.fields.timezone")),
-      cell: (site) => site.timezone ?? t("sites.list.accountTimezone", { timezone: account.timezone }),
+      cell: (site) =>
+        site.timezone
+          ? timeZoneLabel(language, site.timezone)
+          : t("sites.list.accountTimezone", { timezone: timeZoneLabel(language, account.timezone) }),
     },
     { key: "locations", header: String(t("sites.list.locations")), cell: (site) => site.locationCount },
     {

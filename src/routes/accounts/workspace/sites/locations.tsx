@@ -1,4 +1,4 @@
-import { definePage, type PageProps } from "@/routes/types";
+import { definePage, type PageProps, tabTitle } from "@/routes/types";
 import { api } from "@/server/api/procedures-route";
 import type { AccountDetails } from "@/server/current-account";
 import type { Location } from "@/server/data/locations";
@@ -74,6 +74,7 @@ function SiteLocations({ data }: PageProps<Data>) {
 
 /** /accounts/:accountId/sites/:siteId/locations (edit-configurations): the site's locations. */
 export const siteLocationsPage = definePage<Data>({
+  title: ({ site }, t) => tabTitle(t, site.name, "sites.tabs.locations", "routes.site"),
   load: async (c) => {
     const { account, site } = await siteOf(c);
     const query = parseWorkspaceQuery(new URL(c.req.url));

@@ -1,4 +1,4 @@
-import { definePage, type PageProps } from "@/routes/types";
+import { definePage, type PageProps, tabTitle } from "@/routes/types";
 import type { NetworkAtLevel } from "@/server/api/network-levels";
 import { api } from "@/server/api/procedures-route";
 import type { AccountDetails } from "@/server/current-account";
@@ -21,6 +21,7 @@ function SiteNetwork({ data, form }: PageProps<Data>) {
 
 /** /accounts/:accountId/sites/:siteId/network (edit-network-config): what the site inherits, overrides and ends up with. */
 export const siteNetworkPage = definePage<Data>({
+  title: ({ site }, t) => tabTitle(t, site.name, "sites.tabs.network", "routes.site"),
   load: async (c) => {
     const { account, site } = await siteOf(c);
     const network = await api(c).sites.networkConfig({ accountId: account._id, id: site._id });

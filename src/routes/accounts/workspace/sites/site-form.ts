@@ -1,5 +1,7 @@
 import type { SettingsField } from "@/islands/settings-form.island";
 import { timeZoneOptions } from "@/routes/accounts/time-zones";
+import { timeZoneLabel } from "@/schema/format";
+import type { Language } from "@/schema/languages";
 import type { Site } from "@/server/data/sites";
 import type { Translate } from "@/server/i18n/i18n";
 
@@ -11,7 +13,12 @@ export function siteValues(site: Pick<Site, "name" | "address" | "timezone" | "v
 }
 
 /** A site's general fields, as the settings-form island renders them. */
-export function siteFields(t: Translate, accountTimezone: string, values: Record<string, string>): SettingsField[] {
+export function siteFields(
+  t: Translate,
+  accountTimezone: string,
+  values: Record<string, string>,
+  language: Language,
+): SettingsField[] {
   const text = (key: string, v: Record<string, unknown> = {}) => String(t(key, v));
   const zones = timeZoneOptions(values.timezone || undefined);
   return [
@@ -31,8 +38,8 @@ export function siteFields(t: Translate, accountTimezone: string, values: Record
       value: values.timezone ?? "",
       hint: text("sites.fields.timezoneHint"),
       options: [
-        { value: "", label: text("sites.fields.timezoneInherit", { timezone: accountTimezone }) },
-        ...zones.map((zone) => ({ value: zone, label: zone.replaceAll("_", " ") })),
+        { value: "", label: text("sites.fields.timezoneInherit", { timezone: timeZoneLabel(language, accountTimezone) }) },
+        ...zones.map((zone) => ({ value: zone, label: timeZoneLabel(language, zone) })),
       ],
     },
   ];
