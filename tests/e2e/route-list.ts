@@ -187,6 +187,10 @@ export const routeVisits: RouteVisit[] = [
     url: () => "/settings/identity-providers/edit/idp_harbor_sso",
   },
   {
+    route: "/settings/identity-providers/edit/:identityProviderId/domains",
+    url: () => "/settings/identity-providers/edit/idp_harbor_sso/domains",
+  },
+  {
     route: "/settings/identity-providers/delete/:identityProviderId",
     url: () => "/settings/identity-providers/delete/idp_harbor_sso",
   },

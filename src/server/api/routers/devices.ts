@@ -362,7 +362,7 @@ export const devicesRouter = router({
       // Up to date and pending are deploy's drift counts (in sync, pending), so the home, the
       // registry and the deployments never disagree.
       const [counts, drift] = await Promise.all([accountDeviceCounts(ctx.db, account._id), driftCounts(ctx.db, account._id)]);
-      return { ...counts, upToDate: drift.inSync, pending: drift.pending };
+      return { ...counts, upToDate: drift.inSync, pending: drift.pending, drift };
     }),
 
   /** An account's seats: allocated, used by its radios, free. */
