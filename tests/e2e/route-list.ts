@@ -10,6 +10,10 @@ export const DEMO_PASSWORD = "radios-demo-2025";
 export const OWNER = "owner@example.com";
 const ACCOUNT = "acc_harbor_demo";
 const ORG = "org_harbor";
+/** A simulator demo radio of acc_harbor_demo (scripts/demo-data.mjs), active and the owner's to manage. */
+const RADIO = "HD-0001";
+/** The uid pattern of the command screens (src/routes/commands/paths.ts RESERVED). */
+const UID = ":uid{(?!(?:add|edit|view|test|redirect|uid|profiles|send-command|edit-fc-device-settings|list)$)[^/]+}";
 
 export type Ids = { site: string; location: string; profile: string; rule: string; template: string };
 
@@ -98,6 +102,58 @@ export const routeVisits: RouteVisit[] = [
   { route: "/accounts/:accountId/rules/add", url: () => acc("/rules/add") },
   { route: "/accounts/:accountId/rules/edit/:ruleId", url: (ids) => acc(`/rules/edit/${ids.rule}`) },
   { route: "/accounts/:accountId/rules/delete/:ruleId", url: (ids) => acc(`/rules/delete/${ids.rule}`) },
+  { route: "/devices", url: () => "/devices" },
+  { route: "/devices/add", url: () => "/devices/add" },
+  { route: "/devices/import", url: () => "/devices/import" },
+  {
+    route: "/devices/export.csv",
+    url: () => "/devices",
+    note: "a CSV download, not a screen: its page is the inventory",
+  },
+  { route: "/devices/edit/:uid", url: () => `/devices/edit/${RADIO}` },
+  { route: "/devices/view/:uid", url: () => `/devices/view/${RADIO}` },
+  { route: "/devices/uid/:uid", url: () => `/devices/uid/${RADIO}` },
+  { route: "/devices/uid/:uid/edit", url: () => `/devices/uid/${RADIO}/edit` },
+  { route: "/devices/redirect/:uid", url: () => `/devices/redirect/${RADIO}` },
+  { route: "/devices/send-command", url: () => "/devices/send-command" },
+  { route: "/devices/test/:uid", url: () => `/devices/test/${RADIO}` },
+  { route: `/devices/${UID}/commands`, url: () => `/devices/${RADIO}/commands` },
+  {
+    route: `/devices/${UID}/commands/:commandId`,
+    url: () => `/devices/${RADIO}/commands/cmd_missing`,
+    note: "the demo radio has no command yet: the not-found screen",
+  },
+  { route: `/devices/${UID}/send-command`, url: () => `/devices/${RADIO}/send-command` },
+  { route: "/accounts/:accountId/registry", url: () => acc("/registry"), note: "redirects to the registry's devices tab" },
+  { route: "/accounts/:accountId/registry/devices", url: () => acc("/registry/devices") },
+  { route: "/accounts/:accountId/registry/devices/add", url: () => acc("/registry/devices/add") },
+  {
+    route: "/accounts/:accountId/registry/devices/add/:uid",
+    url: () => acc("/registry/devices/add/HC-DEPOT-0001"),
+    note: "a radio of another account of the organization, offered to move here",
+  },
+  { route: "/accounts/:accountId/registry/devices/import", url: () => acc("/registry/devices/import") },
+  {
+    route: "/accounts/:accountId/registry/devices/export.csv",
+    url: () => acc("/registry/devices"),
+    note: "a CSV download, not a screen: its page is the registry",
+  },
+  { route: "/accounts/:accountId/registry/devices/edit/:uid", url: () => acc(`/registry/devices/edit/${RADIO}`) },
+  { route: "/accounts/:accountId/registry/devices/view/:uid", url: () => acc(`/registry/devices/view/${RADIO}`) },
+  { route: "/accounts/:accountId/registry/devices/redirect/:uid", url: () => acc(`/registry/devices/redirect/${RADIO}`) },
+  { route: "/accounts/:accountId/registry/devices/send-command", url: () => acc("/registry/devices/send-command") },
+  { route: "/accounts/:accountId/registry/devices/test/:uid", url: () => acc(`/registry/devices/test/${RADIO}`) },
+  { route: `/accounts/:accountId/registry/devices/${UID}/commands`, url: () => acc(`/registry/devices/${RADIO}/commands`) },
+  {
+    route: `/accounts/:accountId/registry/devices/${UID}/commands/:commandId`,
+    url: () => acc(`/registry/devices/${RADIO}/commands/cmd_missing`),
+    note: "the demo radio has no command yet: the not-found screen",
+  },
+  {
+    route: `/accounts/:accountId/registry/devices/${UID}/send-command`,
+    url: () => acc(`/registry/devices/${RADIO}/send-command`),
+  },
+  { route: "/accounts/:accountId/registry/subscriptions", url: () => acc("/registry/subscriptions") },
   { route: "/devices/profiles", url: () => "/devices/profiles/channels", note: "redirects to a type's list" },
   { route: "/devices/profiles/:profileType", url: () => "/devices/profiles/device" },
   { route: "/devices/profiles/:profileType/add", url: () => "/devices/profiles/contacts/add" },
@@ -129,6 +185,10 @@ export const routeVisits: RouteVisit[] = [
   {
     route: "/settings/identity-providers/edit/:identityProviderId",
     url: () => "/settings/identity-providers/edit/idp_harbor_sso",
+  },
+  {
+    route: "/settings/identity-providers/edit/:identityProviderId/domains",
+    url: () => "/settings/identity-providers/edit/idp_harbor_sso/domains",
   },
   {
     route: "/settings/identity-providers/delete/:identityProviderId",

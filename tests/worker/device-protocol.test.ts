@@ -172,6 +172,37 @@ describe("deployments through the protocol", () => {
     expect(got.counts.total).toMatchObject({ applied: 1, pending: 4 });
   });
 
+  it("the radio's page and the registry show the protocol's desired revision and deploy's drift", async () => {
+    const uid = radios[0] ?? "";
+    const checkIn = (await (await device("/check-in", uid, { body: {} })).json()) as CheckIn;
+    const revision = data(
+      await call<{ desired: { number: number } | null; reported: { number: number | null } | null; state: string }>(
+        "devices.revision",
+        { uid },
+        cookie,
+        "GET",
+      ),
+    );
+    expect(revision).toMatchObject({ desired: checkIn.desiredRevision, reported: { number: 1 }, state: "in-sync" });
+    const page = await (
+      await request(`/accounts/${accountId}/registry/devices/view/${uid}`, { headers: { Cookie: cookie } })
+    ).text();
+    const slot = page.slice(
+      page.indexOf('data-slot="desired-revision"'),
+      page.indexOf("</div>", page.indexOf('data-slot="desired-revision"')),
+    );
+    expect(slot).toContain('data-drift="in-sync"');
+    expect(slot).toContain("Desired: revision 1");
+    expect(slot).toContain("In sync");
+    // A radio that checked in but has not applied it yet: the same revision, pending.
+    const waiting = data(await call<{ desired: unknown; state: string }>("devices.revision", { uid: radios[1] }, cookie, "GET"));
+    expect(waiting).toMatchObject({ desired: checkIn.desiredRevision, state: "pending" });
+    const registry = await (await request(`/accounts/${accountId}/registry/devices`, { headers: { Cookie: cookie } })).text();
+    expect(registry).toMatch(/data-count="inSync"><dt[^>]*>In sync:<\/dt><dd[^>]*>1<\/dd>/);
+    const counts = data(await call<{ upToDate: number }>("devices.getConfiguredDeviceCounts", { accountId }, cookie, "GET"));
+    expect(counts.upToDate).toBe(1);
+  });
+
   it("does not know another tenant's deployment", async () => {
     const otherOrg = await createOrganization("Other");
     const otherAccount = await createAccount(otherOrg, "Other fleet");

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { type EffectiveRule, effectiveConfiguration } from "@/schema/effective-configuration";
+import { desiredConfig, type RevisionContent } from "@/schema/fleet/desired-config";
 
 type Config = { dnsServers?: string[]; ntpServers?: string[]; lte?: { apn: string } };
 type Profile = { id: string; type: string; name: string };
@@ -84,5 +85,53 @@ describe("effective configuration", () => {
     const result = effectiveConfiguration({ account, rules: [], device });
     expect(result.profiles).toEqual([]);
     expect(result.matchedRules).toEqual([]);
+  });
+});
+
+describe("the device protocol's desired configuration", () => {
+  it("is the device page's effective configuration of the frozen revision (one computation)", () => {
+    const rules = [
+      rule("high", 1, [p("channels-a", "channels"), p("buttons-a", "buttons")], { conditions: { tags: ["bus"] } }),
+      rule("low", 2, [p("channels-b", "channels"), p("device-z", "device")]),
+      rule("off", 3, [p("device-x", "device")], { enabled: false }),
+    ];
+    const content: RevisionContent = {
+      network: {
+        account: account.networkConfig,
+        sites: { site1: site.networkConfig },
+        locations: { loc1: location.networkConfig },
+      },
+      profiles: Object.fromEntries(
+        rules
+          .flatMap((r) => r.profiles)
+          .map((profile) => [profile.id, { type: profile.type, name: profile.name, settings: { of: profile.id } }]),
+      ),
+      rules: rules.map((r) => ({
+        id: r.id,
+        name: r.name,
+        enabled: r.enabled,
+        conditions: r.conditions,
+        profileIds: r.profiles.map((x) => x.id),
+      })),
+    };
+    const desired = desiredConfig(content, device);
+    const effective = effectiveConfiguration({ account, site, location, rules, device });
+    expect(desired.network).toEqual(effective.network.config);
+    expect(desired.networkSources).toEqual({ dnsServers: "account", lte: "site", ntpServers: "location" });
+    // One profile of each type: the first that applies on the page (not overridden) is the radio's.
+    const applied = effective.profiles.filter((entry) => !entry.overriddenBy);
+    expect(Object.fromEntries(applied.map((entry) => [entry.profile.type, entry.profile.id]))).toEqual(
+      Object.fromEntries(Object.entries(desired.profiles).map(([type, profile]) => [type, profile.id])),
+    );
+    expect(desired.profiles.channels).toEqual({
+      id: "channels-a",
+      name: "channels-a",
+      rule: "rule high",
+      settings: { of: "channels-a" },
+    });
+    expect(desired.profiles.device?.id).toBe("device-z");
+    // A radio outside the site takes the account's network only, on both sides.
+    const elsewhere = { ...device, siteId: "site2", locationId: null };
+    expect(desiredConfig(content, elsewhere).network).toEqual(account.networkConfig);
   });
 });

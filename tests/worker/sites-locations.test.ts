@@ -10,6 +10,7 @@ import type { D1Database } from "@/server/cloudflare";
 import { translatorFor } from "@/server/i18n/i18n";
 import { defaultSettings } from "@/server/settings";
 import { createAccount, createOrganization, createUser, sessionCookie } from "./fixtures";
+import { giveSeats, registerRadios } from "./fleet-fixtures";
 import { ORIGIN, postForm, request } from "./helpers";
 
 // Sites and locations: the inheritance of network settings (pure), the procedures (validation,
@@ -435,6 +436,44 @@ describe("sites and locations procedures", () => {
       ]);
     }
     expect((await activity(site._id)).map((e) => e.action)).toEqual(["create", "delete"]);
+  });
+
+  it("deleting a site or location that still has radios unassigns them in the same batch; a stale one moves none", async () => {
+    const site = await ok<SiteAnswer>(mutate("sites.add", { accountId, name: "Radio Yard" }, cookies.owner));
+    const bay = await ok<LocationAnswer>(mutate("locations.add", { accountId, siteId: site._id, name: "Bay" }, cookies.owner));
+    const shed = await ok<LocationAnswer>(mutate("locations.add", { accountId, siteId: site._id, name: "Shed" }, cookies.owner));
+    await giveSeats(dealer, accountId, 3);
+    const [atBay, atShed, atSite] = await registerRadios(dealer, accountId, "YARD", 3);
+    const place = (uid: string | undefined, locationId: string | null) =>
+      env.DB.prepare("UPDATE devices SET site_id = ?, location_id = ? WHERE uid = ?").bind(site._id, locationId, uid ?? "");
+    await env.DB.batch([place(atBay, bay._id), place(atShed, shed._id), place(atSite, null)]);
+    const placeOf = async (uid: string | undefined) =>
+      env.DB.prepare("SELECT site_id AS site, location_id AS location FROM devices WHERE uid = ?")
+        .bind(uid ?? "")
+        .first<{ site: string | null; location: string | null }>();
+
+    // A stale location deletion: CONFLICT, and its radio keeps its place.
+    expect((await mutate("locations.delete", { accountId, id: bay._id, version: 9 }, cookies.configurator)).code).toBe(
+      "CONFLICT",
+    );
+    expect(await placeOf(atBay)).toEqual({ site: site._id, location: bay._id });
+    // The location goes; its radio stays at the site without a location.
+    await ok(mutate("locations.delete", { accountId, id: bay._id, version: 1 }, cookies.configurator));
+    expect(await placeOf(atBay)).toEqual({ site: site._id, location: null });
+
+    // A stale site deletion moves no radio either.
+    expect((await mutate("sites.delete", { accountId, id: site._id, version: 9 }, cookies.configurator)).code).toBe("CONFLICT");
+    expect(await placeOf(atShed)).toEqual({ site: site._id, location: shed._id });
+    // The site goes with its remaining location; every radio there is unassigned from both, still in the account.
+    const done = await ok<{ deletedLocations: number }>(
+      mutate("sites.delete", { accountId, id: site._id, version: 1 }, cookies.configurator),
+    );
+    expect(done.deletedLocations).toBe(1);
+    for (const uid of [atBay, atShed, atSite]) expect(await placeOf(uid)).toEqual({ site: null, location: null });
+    const inAccount = await env.DB.prepare("SELECT count(*) AS n FROM devices WHERE account_id = ? AND uid LIKE 'YARD-%'")
+      .bind(accountId)
+      .first<{ n: number }>();
+    expect(inAccount?.n).toBe(3);
   });
 
   it("never lets a location point at a missing site or another account's site", async () => {

@@ -3,6 +3,7 @@ import { formatDateTime } from "@/schema/format";
 import { api } from "@/server/api/procedures-route";
 import { type AccountDetails, accountDetails } from "@/server/current-account";
 import type { Device } from "@/server/data/devices";
+import type { DriftCounts } from "@/server/data/fleet-drift";
 import { usePage } from "@/server/render/page-context";
 import { Button, ButtonLink, buttonClass } from "@/ui/button";
 import { EmptyState } from "@/ui/empty-state";
@@ -10,6 +11,7 @@ import { SelectField } from "@/ui/field";
 import { FormAlert } from "@/ui/form-alert";
 import { bulkHref } from "../commands/paths";
 import { type ActionResult, definePage, type PageProps, type RouteContext } from "../types";
+import { DriftCountsStrip } from "./drift-counts";
 import { DeviceFrame } from "./frame";
 import { type DevicesQuery, filterFieldNames, filterOf, parseDevicesQuery, queryString } from "./list-query";
 import { addDeviceHref, assignmentHref, deviceHref, devicesHref, exportHref, type Frame, importHref } from "./paths";
@@ -25,6 +27,8 @@ type Data = {
   items: Device[];
   next: string | null;
   options: Options;
+  /** The account's radios by drift state (the registry only). */
+  drift: DriftCounts | null;
 };
 
 /** When the radio last checked in, or that it never has. */
@@ -238,6 +242,7 @@ function DevicesList({ data, form }: PageProps<Data>) {
       description={t(account ? "devices.registry.lead" : "devices.list.lead")}
       actions={actions}
     >
+      {data.drift ? <DriftCountsStrip drift={data.drift} /> : null}
       <Filters data={data} />
       {items.length === 0 ? (
         <EmptyState
@@ -384,7 +389,7 @@ async function loadList(c: RouteContext, frame: Frame): Promise<Data> {
   const query = parseDevicesQuery(new URL(c.req.url).searchParams);
   const scope = frame.accountId ? { accountId: frame.accountId } : {};
   const caller = api(c);
-  const [account, page, options] = await Promise.all([
+  const [account, page, options, drift] = await Promise.all([
     frame.accountId ? accountDetails(c, frame.accountId) : Promise.resolve(null),
     caller.devices.list({
       ...scope,
@@ -394,8 +399,9 @@ async function loadList(c: RouteContext, frame: Frame): Promise<Data> {
       ...(query.after ? { cursor: query.after } : {}),
     }),
     caller.devices.filterOptions(scope),
+    frame.accountId ? caller.deployments.drift({ accountId: frame.accountId }) : Promise.resolve(null),
   ]);
-  return { frame, account, query, items: page.items, next: page.next, options };
+  return { frame, account, query, items: page.items, next: page.next, options, drift };
 }
 
 /** /devices (manage-devices): the organization's inventory. */

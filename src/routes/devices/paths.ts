@@ -10,7 +10,7 @@ export function devicesHref(frame: Frame): string {
   return frame.accountId ? `/accounts/${enc(frame.accountId)}/registry/devices` : "/devices";
 }
 
-export function deviceHref(frame: Frame, screen: "view" | "edit" | "redirect" | "test", uid: string): string {
+export function deviceHref(frame: Frame, screen: "view" | "edit" | "redirect", uid: string): string {
   return `${devicesHref(frame)}/${screen}/${enc(uid)}`;
 }
 

@@ -4,15 +4,16 @@ import { deviceAssignmentPage, editDeviceAssignmentPage } from "./assignment";
 import { editDevicePage, registryEditDevicePage } from "./edit";
 import { exportDevicesPage, registryExportDevicesPage } from "./export-csv";
 import { importDevicesPage, registryImportDevicesPage } from "./import";
-import { redirectDevicePage, registryRedirectDevicePage, registryTestDevicePage, testDevicePage } from "./later";
 import { devicesListPage, registryDevicesPage } from "./list";
+import { redirectDevicePage, registryRedirectDevicePage } from "./redirect";
 import { registryRedirectPage, registrySubscriptionsPage } from "./registry-subscriptions";
 import { registryViewDevicePage, viewDevicePage } from "./view";
 
 /**
  * The inventory (spec §2): /devices for manage-devices, and an account's registry under
  * /accounts/{id}/registry (view-devices-in-accounts; changes need manage-devices, checked by
- * the procedures and, for the change screens, here too). Fixed words before the ids.
+ * the procedures and, for the change screens, here too). Fixed words before the ids. The
+ * connectivity test (devices/test/{uid}) and the command screens are src/routes/commands/routes.ts.
  */
 const top: [string, string, RouteDefinition["page"]][] = [
   ["/devices", "routes.devices", devicesListPage],
@@ -24,7 +25,6 @@ const top: [string, string, RouteDefinition["page"]][] = [
   ["/devices/uid/:uid", "routes.deviceAssignment", deviceAssignmentPage],
   ["/devices/uid/:uid/edit", "routes.editDeviceAssignment", editDeviceAssignmentPage],
   ["/devices/redirect/:uid", "routes.redirectDevice", redirectDevicePage],
-  ["/devices/test/:uid", "routes.testDevice", testDevicePage],
 ];
 
 const registry: [
@@ -42,7 +42,6 @@ const registry: [
   ["/devices/edit/:uid", "routes.editDevice", "manage-devices", registryEditDevicePage],
   ["/devices/view/:uid", "routes.device", "view-devices-in-accounts", registryViewDevicePage],
   ["/devices/redirect/:uid", "routes.redirectDevice", "manage-devices", registryRedirectDevicePage],
-  ["/devices/test/:uid", "routes.testDevice", "manage-devices", registryTestDevicePage],
   ["/subscriptions", "routes.registry", "view-subscriptions-in-accounts", registrySubscriptionsPage],
 ];
 

@@ -4,6 +4,7 @@ import { api } from "@/server/api/procedures-route";
 import { type AccountDetails, accountDetails } from "@/server/current-account";
 import type { ActivityEntry } from "@/server/data/activity-logs";
 import type { Device } from "@/server/data/devices";
+import type { RadioDrift } from "@/server/fleet/radio-drift";
 import { usePage } from "@/server/render/page-context";
 import { ButtonLink } from "@/ui/button";
 import { DeviceCommandLinks } from "../commands/device-links";
@@ -14,7 +15,14 @@ import { assignmentHref, deviceHref, devicesHref, type Frame } from "./paths";
 
 type Effective = Awaited<ReturnType<ReturnType<typeof api>["devices"]["effectiveConfiguration"]>>;
 
-type Data = { frame: Frame; account: AccountDetails | null; device: Device; activity: ActivityEntry[]; effective: Effective };
+type Data = {
+  frame: Frame;
+  account: AccountDetails | null;
+  device: Device;
+  activity: ActivityEntry[];
+  effective: Effective;
+  revision: RadioDrift | null;
+};
 
 function Facts({ title, rows }: { title: string; rows: [string, ReactNode][] }) {
   return (
@@ -32,19 +40,47 @@ function Facts({ title, rows }: { title: string; rows: [string, ReactNode][] }) 
   );
 }
 
+/** deploy's drift states, labelled with the account home's words (accountHome.drift.*). */
+export const driftLabelKey = {
+  "in-sync": "accountHome.drift.inSync",
+  pending: "accountHome.drift.pending",
+  failed: "accountHome.drift.failed",
+  drifted: "accountHome.drift.drifted",
+  overdue: "accountHome.drift.overdue",
+} as const;
+
 /**
- * The desired vs reported revision (DESIGN §7 drift). The deployments work fills the desired
- * side here; until then it says that no configuration has been deployed yet.
+ * The desired vs reported revision (DESIGN §7 drift): the desired side is what the device
+ * protocol hands the radio now (devices.revision, the check-in's own code), the state deploy's
+ * driftOf. A radio in no account has nothing desired.
  */
-export function DesiredRevisionSlot({ device }: { device: Device }) {
+export function DesiredRevisionSlot({ device, revision }: { device: Device; revision: RadioDrift | null }) {
   const { t } = usePage();
+  const reported = revision?.reported;
   return (
-    <div data-slot="desired-revision">
-      <span>{t("devices.view.desiredNone")}</span>
+    <div data-slot="desired-revision" data-drift={revision?.state ?? "none"}>
+      <span>
+        {revision?.desired
+          ? t("devices.view.desiredRevision", { number: revision.desired.number })
+          : t("devices.view.desiredNone")}
+      </span>
       <span className="mx-1">·</span>
       <span>
-        {t("devices.view.reported")}: {device.reportedRevision ?? t("devices.view.noneReported")}
+        {t("devices.view.reported")}:{" "}
+        {reported
+          ? reported.number !== null
+            ? t("devices.view.reportedRevision", { number: reported.number })
+            : t("devices.view.unknownRevision")
+          : (device.reportedRevision ?? t("devices.view.noneReported"))}
       </span>
+      {revision ? (
+        <>
+          <span className="mx-1">·</span>
+          <span>
+            {t("devices.view.driftState")}: <strong>{t(driftLabelKey[revision.state])}</strong>
+          </span>
+        </>
+      ) : null}
     </div>
   );
 }
@@ -94,7 +130,7 @@ function EffectiveConfiguration({ effective }: { effective: Effective }) {
 
 function ViewDevice({ data }: PageProps<Data>) {
   const { t, user, language } = usePage();
-  const { frame, account, device, activity, effective } = data;
+  const { frame, account, device, activity, effective, revision } = data;
   const canManage = user?.permissions["manage-devices"] === true;
   const text = (key: string) => String(t(key));
   const none = text("devices.fields.unassigned");
@@ -150,7 +186,7 @@ function ViewDevice({ data }: PageProps<Data>) {
             [text("devices.fields.battery"), device.battery === null ? "—" : `${device.battery}%`],
             [text("devices.fields.signal"), device.signal === null ? "—" : `${device.signal} dBm`],
             [text("devices.fields.lastSeen"), <LastSeen key="seen" value={device.lastSeenAt} />],
-            [text("devices.view.revision"), <DesiredRevisionSlot key="revision" device={device} />],
+            [text("devices.view.revision"), <DesiredRevisionSlot key="revision" device={device} revision={revision} />],
           ]}
         />
         <section className="rounded-lg border border-slate-200 bg-white p-4">
@@ -184,12 +220,13 @@ async function loadView(c: RouteContext, frame: Frame): Promise<Data> {
   const uid = c.req.param("uid") ?? "";
   const caller = api(c);
   const scope = frame.accountId ? { accountId: frame.accountId } : {};
-  const [account, details, effective] = await Promise.all([
+  const [account, details, effective, revision] = await Promise.all([
     frame.accountId ? accountDetails(c, frame.accountId) : Promise.resolve(null),
     caller.devices.details({ uid, ...scope }),
     caller.devices.effectiveConfiguration({ uid, ...scope }),
+    caller.devices.revision({ uid, ...scope }),
   ]);
-  return { frame, account, device: details.device, activity: details.activity, effective };
+  return { frame, account, device: details.device, activity: details.activity, effective, revision };
 }
 
 /** /devices/view/{uid}: everything about one radio. */

@@ -1,12 +1,14 @@
-import { mergeLevels, type NetworkLevel, type NetworkPart } from "@/schema/network-inheritance";
-import { type MatchableDevice, matchesDevice, type RuleConditions } from "@/schema/rules";
+import { effectiveConfiguration } from "@/schema/effective-configuration";
+import type { NetworkLevel, NetworkPart } from "@/schema/network-inheritance";
+import type { MatchableDevice, RuleConditions } from "@/schema/rules";
 
 /**
  * A radio's desired configuration (DESIGN.md §7), computed from a frozen revision and the
  * radio's own attributes when the radio asks: network config merged account → site →
  * location, plus the profiles the revision's enabled rules match, highest priority first (for
  * each profile type the first match wins). Pure: the device protocol, the confirm page's diff
- * and the simulator share it. Every part names where it comes from.
+ * and the simulator share it, and it is effectiveConfiguration (the device page's) underneath.
+ * Every part names where it comes from.
  */
 export type RevisionContent = {
   network: {
@@ -26,24 +28,42 @@ export type DesiredConfig = {
 };
 
 export function desiredConfig(content: RevisionContent, device: MatchableDevice): DesiredConfig {
-  const levels: { level: NetworkLevel; config: Record<string, unknown> }[] = [
-    { level: "account", config: content.network.account },
-  ];
-  const site = device.siteId ? content.network.sites[device.siteId] : undefined;
-  if (site) levels.push({ level: "site", config: site });
-  const location = device.locationId ? content.network.locations[device.locationId] : undefined;
-  if (site && location) levels.push({ level: "location", config: location });
-  const merged = mergeLevels(levels);
-  const profiles: DesiredConfig["profiles"] = {};
-  for (const rule of content.rules) {
-    if (!rule.enabled || !matchesDevice(rule.conditions, device)) continue;
-    for (const id of rule.profileIds) {
-      const profile = content.profiles[id];
-      if (profile && !profiles[profile.type])
-        profiles[profile.type] = { id, name: profile.name, rule: rule.name, settings: profile.settings };
-    }
+  // The same computation as the device page (effectiveConfiguration), fed from the frozen
+  // revision: the page and the protocol cannot disagree on what a radio should run.
+  const holder = (id: string, config: Record<string, unknown> | undefined) => (config ? { id, networkConfig: config } : null);
+  const effective = effectiveConfiguration({
+    account: { id: "account", networkConfig: content.network.account },
+    site: device.siteId ? holder(device.siteId, content.network.sites[device.siteId]) : null,
+    location: device.locationId ? holder(device.locationId, content.network.locations[device.locationId]) : null,
+    rules: content.rules.map((rule, index) => ({
+      id: rule.id,
+      name: rule.name,
+      // The revision keeps rules in priority order (1 first).
+      priority: index + 1,
+      enabled: rule.enabled,
+      conditions: rule.conditions,
+      profiles: rule.profileIds.flatMap((id) => {
+        const profile = content.profiles[id];
+        return profile ? [{ id, ...profile }] : [];
+      }),
+    })),
+    device,
+  });
+  const networkSources: DesiredConfig["networkSources"] = {};
+  for (const [part, source] of Object.entries(effective.network.sources) as [NetworkPart, { level: NetworkLevel }][]) {
+    networkSources[part] = source.level;
   }
-  return { network: merged.config, networkSources: merged.sources, profiles };
+  const profiles: DesiredConfig["profiles"] = {};
+  for (const entry of effective.profiles) {
+    if (entry.overriddenBy) continue;
+    profiles[entry.profile.type] = {
+      id: entry.profile.id,
+      name: entry.profile.name,
+      rule: entry.rule.name,
+      settings: entry.profile.settings,
+    };
+  }
+  return { network: effective.network.config, networkSources, profiles };
 }
 
 /** The attributes a check-in uses, as one short string for the config's ETag. */

@@ -279,25 +279,21 @@ export async function deviceFacets(
 
 // ── Counts ─────────────────────────────────────────────────────────────────────────────
 
-export type DeviceCounts = { total: number; upToDate: number; pending: number; neverSeen: number };
+export type DeviceCounts = { total: number; neverSeen: number };
 
 /**
- * An account's radio counts (spec §7 devices.getConfiguredDeviceCounts). total is the seat
- * counter (O(1)); never seen is a range on the last-seen index; up to date compares the
- * reported revision with the account's latest deployed one when the deployments exist.
+ * An account's radio counts (spec §7 devices.getConfiguredDeviceCounts): total is the seat
+ * counter (O(1)), never seen a range on the last-seen index. Up to date and pending are
+ * deploy's drift counts (data/fleet-drift.ts driftCounts).
  */
-export async function accountDeviceCounts(db: Db, accountId: string, desiredRevision: string | null): Promise<DeviceCounts> {
-  const row = await first<{ total: number; never: number; current: number }>(
+export async function accountDeviceCounts(db: Db, accountId: string): Promise<DeviceCounts> {
+  const row = await first<{ total: number; never: number }>(
     db,
     `SELECT (SELECT devices_in_use FROM accounts WHERE id = ?1) AS total,
-       (SELECT count(*) FROM devices WHERE account_id = ?1 AND status = 'active' AND ifnull(last_seen_at, '') = '') AS never,
-       (SELECT count(*) FROM devices WHERE account_id = ?1 AND status = 'active' AND ?2 IS NOT NULL AND reported_revision = ?2) AS current`,
+       (SELECT count(*) FROM devices WHERE account_id = ?1 AND status = 'active' AND ifnull(last_seen_at, '') = '') AS never`,
     accountId,
-    desiredRevision,
   );
-  const total = row?.total ?? 0;
-  const upToDate = desiredRevision ? (row?.current ?? 0) : 0;
-  return { total, upToDate, pending: desiredRevision ? total - upToDate : 0, neverSeen: row?.never ?? 0 };
+  return { total: row?.total ?? 0, neverSeen: row?.never ?? 0 };
 }
 
 /** Seats of an account: allocated, in use and free. */
@@ -816,4 +812,38 @@ export async function placeOptions(
       options.push({ siteId: row.site_id, locationId: row.location_id, label: `${row.site_name} › ${row.location_name}` });
   }
   return options;
+}
+
+// ── Places going away ──────────────────────────────────────────────────────────────────
+
+/**
+ * Radios at a site being deleted lose their place (site and location), in the deletion's own
+ * batch and only while the site is still at the version the deletion was asked on: a stale
+ * deletion moves no radio. Their attributes changed, so the protocol recomputes their config.
+ */
+export function unplaceFromSiteStatement(db: Db, input: { accountId: string; siteId: string; siteVersion: number }) {
+  return statement(
+    db,
+    `UPDATE devices SET site_id = NULL, location_id = NULL, updated_at = ?1, version = version + 1, attributes_changed_at = ?1
+     WHERE account_id = ?2 AND site_id = ?3
+       AND EXISTS (SELECT 1 FROM sites WHERE id = ?3 AND account_id = ?2 AND version = ?4)`,
+    now(),
+    input.accountId,
+    input.siteId,
+    input.siteVersion,
+  );
+}
+
+/** The same for a location being deleted: its radios stay at the site, without a location. */
+export function unplaceFromLocationStatement(db: Db, input: { accountId: string; locationId: string; locationVersion: number }) {
+  return statement(
+    db,
+    `UPDATE devices SET location_id = NULL, updated_at = ?1, version = version + 1, attributes_changed_at = ?1
+     WHERE account_id = ?2 AND location_id = ?3
+       AND EXISTS (SELECT 1 FROM locations WHERE id = ?3 AND account_id = ?2 AND version = ?4)`,
+    now(),
+    input.accountId,
+    input.locationId,
+    input.locationVersion,
+  );
 }

@@ -20,9 +20,11 @@ import {
   rotateSecretStatement,
   updateDeviceStatements,
 } from "@/server/data/devices";
+import { driftCounts } from "@/server/data/fleet-drift";
 import { findLocationNetworkConfig } from "@/server/data/locations";
 import { listRules } from "@/server/data/rules";
 import { findSiteNetworkConfig, listSiteOptions } from "@/server/data/sites";
+import { radioDrift } from "@/server/fleet/radio-drift";
 import { brandFilter, decodeCursor, encodeCursor, listFilterInput, newDeviceSecret, resolveFilter } from "../device-inputs";
 import { deviceInScope, inventoryOrg, targetAccount } from "../device-scope";
 import { assertWritten, isConstraintError } from "../network-levels";
@@ -119,6 +121,14 @@ export const devicesRouter = router({
       const device = await deviceInScope(ctx, input.uid, input.accountId);
       const activity = await listEntityActivity(ctx.db, "device", device.uid, 10);
       return { device: publicDevice(device), activity };
+    }),
+
+  /** Desired vs reported revision and the drift state (DESIGN §7), as the device protocol sees the radio. */
+  revision: procedureWith("view-devices-in-accounts")
+    .input(z.object({ uid: z.string().min(1).max(64), accountId: id.optional() }))
+    .query(async ({ ctx, input }) => {
+      const device = await deviceInScope(ctx, input.uid, input.accountId);
+      return radioDrift(ctx.db, device.uid);
     }),
 
   /** Where each part of the radio's configuration comes from; network parts only with edit-network-config. */
@@ -349,8 +359,10 @@ export const devicesRouter = router({
     .input(z.object({ accountId: z.string().min(1).max(64) }))
     .query(async ({ ctx, input }) => {
       const account = await accountInScope(ctx, input.accountId);
-      // The desired revision arrives with deployments; until then nothing is "up to date" or "pending".
-      return accountDeviceCounts(ctx.db, account._id, null);
+      // Up to date and pending are deploy's drift counts (in sync, pending), so the home, the
+      // registry and the deployments never disagree.
+      const [counts, drift] = await Promise.all([accountDeviceCounts(ctx.db, account._id), driftCounts(ctx.db, account._id)]);
+      return { ...counts, upToDate: drift.inSync, pending: drift.pending, drift };
     }),
 
   /** An account's seats: allocated, used by its radios, free. */

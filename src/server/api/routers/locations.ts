@@ -6,6 +6,7 @@ import { multilineText, nameText, searchText } from "@/schema/text";
 import type { D1Result } from "@/server/cloudflare";
 import { type Account, findAccountNetworkConfig } from "@/server/data/accounts";
 import { activityStatement, diffOf } from "@/server/data/activity-logs";
+import { unplaceFromLocationStatement } from "@/server/data/devices";
 import {
   deleteLocationStatement,
   findLocation,
@@ -180,7 +181,13 @@ export const locationsRouter = router({
     .input(z.object({ accountId: id, id, version }))
     .mutation(async ({ ctx, input }) => {
       const { account, location } = await locationInScope(ctx, input.accountId, input.id);
-      const [result] = await ctx.db.batch([
+      // Radios at the location stay at its site without a location, in the same batch.
+      const [, result] = await ctx.db.batch([
+        unplaceFromLocationStatement(ctx.db, {
+          accountId: account._id,
+          locationId: location._id,
+          locationVersion: input.version,
+        }),
         deleteLocationStatement(ctx.db, { accountId: account._id, id: location._id, version: input.version }),
         activityStatement(ctx.db, {
           orgId: account.orgId,

@@ -6,6 +6,7 @@ import { nameText, plainText, searchText } from "@/schema/text";
 import type { D1Result } from "@/server/cloudflare";
 import { type Account, findAccountNetworkConfig } from "@/server/data/accounts";
 import { activityStatement, diffOf } from "@/server/data/activity-logs";
+import { unplaceFromSiteStatement } from "@/server/data/devices";
 import { deleteLocationWithSiteStatement, listLocationsOfSite } from "@/server/data/locations";
 import { NAMED_SORT_ARITY } from "@/server/data/named-list";
 import {
@@ -155,6 +156,7 @@ export const sitesRouter = router({
    * Deletes the site and every location in it, each with its own activity entry, in one batch.
    * The locations go only if the site is still at `version`; a location added meanwhile makes
    * the whole batch fail (nothing is left pointing at a deleted site), answered as CONFLICT.
+   * Radios at the site (or its locations) are unassigned from it in the same batch.
    */
   delete: procedureWith("edit-configurations")
     .input(z.object({ accountId: id, id, version }))
@@ -168,16 +170,22 @@ export const sitesRouter = router({
         action: "delete" as const,
         deployable: true,
       };
-      const statements = locations.flatMap((location) => [
-        deleteLocationWithSiteStatement(ctx.db, { id: location.id, siteId: site._id, siteVersion: input.version }),
-        activityStatement(ctx.db, {
-          ...entry,
-          entityType: "location",
-          entityId: location.id,
-          entityLabel: location.name,
-          diff: diffOf({ site: site.name, name: location.name, description: location.description }, null),
-        }),
-      ]);
+      // Radios placed there lose their place first (the foreign keys would refuse the deletion).
+      const statements = [
+        unplaceFromSiteStatement(ctx.db, { accountId: account._id, siteId: site._id, siteVersion: input.version }),
+      ];
+      statements.push(
+        ...locations.flatMap((location) => [
+          deleteLocationWithSiteStatement(ctx.db, { id: location.id, siteId: site._id, siteVersion: input.version }),
+          activityStatement(ctx.db, {
+            ...entry,
+            entityType: "location",
+            entityId: location.id,
+            entityLabel: location.name,
+            diff: diffOf({ site: site.name, name: location.name, description: location.description }, null),
+          }),
+        ]),
+      );
       statements.push(
         deleteSiteStatement(ctx.db, { accountId: account._id, id: site._id, version: input.version }),
         activityStatement(ctx.db, {

@@ -5,31 +5,31 @@ import { definePage, type PageProps, type RouteContext } from "../types";
 import { DeviceFrame } from "./frame";
 import { deviceHref, type Frame } from "./paths";
 
-type Data = { frame: Frame; account: AccountDetails | null; uid: string; screen: "redirect" | "test" };
+type Data = { frame: Frame; account: AccountDetails | null; uid: string };
 
 /**
- * redirect/{uid} and test/{uid} (DESIGN §7): handing a radio to another server arrives with the
- * device protocol, the connectivity test with commands. Until then these pages say plainly what
- * they will do; nothing links to them.
+ * redirect/{uid} (DESIGN §7): handing a radio to another server is not built yet; until then the
+ * page says plainly what it will do and nothing links to it. The connectivity test
+ * (devices/test/{uid}) is the commands' real screen (src/routes/commands/test.tsx).
  */
-function Later({ data }: PageProps<Data>) {
+function RedirectLater({ data }: PageProps<Data>) {
   const { t } = usePage();
   return (
     <DeviceFrame
       account={data.account}
-      title={String(t(data.screen === "redirect" ? "routes.redirectDevice" : "routes.testDevice"))}
+      title={String(t("routes.redirectDevice"))}
       description={
         <a href={deviceHref(data.frame, "view", data.uid)} className="font-mono font-medium text-brand-700 hover:underline">
           {data.uid}
         </a>
       }
     >
-      <p className="max-w-2xl text-sm text-slate-700">{t(`devices.later.${data.screen}`)}</p>
+      <p className="max-w-2xl text-sm text-slate-700">{t("devices.later.redirect")}</p>
     </DeviceFrame>
   );
 }
 
-function laterPage(screen: Data["screen"], account: boolean) {
+function redirectPage(account: boolean) {
   return definePage<Data>({
     load: async (c: RouteContext) => {
       const frame = { accountId: account ? (c.req.param("accountId") ?? "") : null };
@@ -39,13 +39,11 @@ function laterPage(screen: Data["screen"], account: boolean) {
         frame.accountId ? accountDetails(c, frame.accountId) : Promise.resolve(null),
         api(c).devices.details({ uid, ...(frame.accountId ? { accountId: frame.accountId } : {}) }),
       ]);
-      return { frame, account: acc, uid, screen };
+      return { frame, account: acc, uid };
     },
-    Component: Later,
+    Component: RedirectLater,
   });
 }
 
-export const redirectDevicePage = laterPage("redirect", false);
-export const testDevicePage = laterPage("test", false);
-export const registryRedirectDevicePage = laterPage("redirect", true);
-export const registryTestDevicePage = laterPage("test", true);
+export const redirectDevicePage = redirectPage(false);
+export const registryRedirectDevicePage = redirectPage(true);
