@@ -31,7 +31,16 @@ export default defineConfig({
     // own choice (this cookie) comes first: every test starts in English unless it picks another.
     storageState: {
       cookies: [
-        { name: "lang", value: "en", domain: "localhost", path: "/", expires: -1, httpOnly: false, secure: false, sameSite: "Lax" },
+        {
+          name: "lang",
+          value: "en",
+          domain: "localhost",
+          path: "/",
+          expires: -1,
+          httpOnly: false,
+          secure: false,
+          sameSite: "Lax",
+        },
       ],
       origins: [],
     },
