@@ -1,5 +1,6 @@
 import { createApp } from "./app";
 import type { ExecutionContext } from "./cloudflare";
+import { retryWhenBusy } from "./data/retry-when-busy";
 import type { Env } from "./env";
 import { sweepExpiredCommands } from "./fleet/command-clock";
 import { stepDueDeployments } from "./fleet/deployment-engine";
@@ -13,7 +14,7 @@ const app = createApp();
 
 /** The Worker entry (wrangler.toml `main`): HTTP, and the cron sweep of due deployment steps and expired commands. */
 export default {
-  fetch: (request: Request, env: Env, ctx: ExecutionContext) => app.fetch(request, env, ctx),
+  fetch: (request: Request, env: Env, ctx: ExecutionContext) => app.fetch(request, { ...env, DB: retryWhenBusy(env.DB) }, ctx),
   scheduled: (_event: unknown, env: Env, ctx: ExecutionContext) => {
     ctx.waitUntil(stepDueDeployments(env).then(() => undefined));
     // Commands past their expiry are marked here too (the command clock's alarm is the fast path).

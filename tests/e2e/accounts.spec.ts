@@ -252,7 +252,7 @@ test.describe("in French", () => {
     await expect(page.getByRole("heading", { level: 1, name: "Ajouter un compte" })).toBeVisible();
     await settle(page, true);
     await page.getByRole("button", { name: "Ajouter le compte" }).click();
-    await expect(page.getByText("Ce champ est obligatoire.")).toBeVisible();
+    await expect(page.locator("[data-error-summary]").getByText("Entrez le nom du compte.")).toBeVisible();
     const name = uniqueName("Flotte du port");
     await page.getByLabel("Nom du compte").fill(name);
     await page.getByLabel("Niveau d'abonnement").selectOption("essential");

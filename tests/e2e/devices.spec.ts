@@ -92,7 +92,8 @@ for (const javaScriptEnabled of [true, false]) {
       await page.goto(`/devices/edit/${uid}`);
       await page.getByRole("button", { name: "Retire radio" }).click();
       await expect(page.getByRole("heading", { level: 1, name: "Devices" })).toBeVisible();
-      if (javaScriptEnabled) await expect(page.getByText(`Radio ${uid} retired; its seat is free.`)).toBeVisible();
+      if (javaScriptEnabled)
+        await expect(page.getByRole("status").getByText(`Radio ${uid} retired; its seat is free.`)).toBeVisible();
       await page.goto(`/devices/view/${uid}`);
       await expect(page.getByText("Retired", { exact: true })).toBeVisible();
       await page.goto(`/devices?q=${stem}`);

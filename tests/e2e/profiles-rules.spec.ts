@@ -376,7 +376,9 @@ test.describe("without JavaScript", () => {
       await page.getByLabel("Nom du profil").fill(deviceName);
       await page.getByLabel("Intervalle de transmission GPS (secondes)").fill("5");
       await page.getByRole("button", { name: "Ajouter le profil" }).click();
-      await expect(page.getByText("Entrez 0 (désactivé) ou un nombre entier de secondes de 10 à 3600.")).toBeVisible();
+      await expect(
+        page.locator("[data-error-summary]").getByText("Entrez 0 (désactivé) ou un nombre entier de secondes de 10 à 3600."),
+      ).toBeVisible();
       await page.getByLabel("Intervalle de transmission GPS (secondes)").fill("0");
       await page.getByRole("button", { name: "Ajouter le profil" }).click();
       await expectPlainFlash(page, `Profil « ${deviceName} » ajouté.`);

@@ -64,8 +64,16 @@ test.describe("account switcher", () => {
     await expect(page.getByRole("main")).toContainText("Advanced");
     await expect(page.getByRole("main")).toContainText("Central Time – Chicago");
     const sidebar = page.getByRole("navigation", { name: "Account sections" });
-    await expect(sidebar.getByRole("link")).toHaveText(["Home", "Sites", "Locations", "Profiles", "Rules", "Activity logs"]);
-    // Inventory and Reports come back with their screens (issue 9, §5).
+    await expect(sidebar.getByRole("link")).toHaveText([
+      "Home",
+      "Sites",
+      "Locations",
+      "Profiles",
+      "Rules",
+      "Inventory",
+      "Activity logs",
+    ]);
+    // Reports comes back with its screens (issue 9, §5).
     await expect(sidebar.getByRole("link", { name: "Home" })).toHaveAttribute("aria-current", "page");
 
     // By keyboard this time: arrows and Enter in the combobox.
@@ -193,7 +201,7 @@ test.describe("profile menu", () => {
 
     await page.keyboard.press("Enter");
     await expect(button).toHaveAttribute("aria-expanded", "true");
-    await expect(menuItems(page)).toHaveText(["Account settings", "Organization settings", "Sign out"]);
+    await expect(menuItems(page)).toHaveText(["Account settings", "Organization settings", "Manage devices", "Sign out"]);
     const item = (name: string) => page.getByRole("menuitem", { name });
     await expect(item("Account settings")).toBeFocused();
     await page.keyboard.press("ArrowDown");
@@ -256,11 +264,11 @@ test.describe("profile menu", () => {
     await signIn(page, baseURL, "owner@example.com");
     await page.goto("/welcome");
     await profileButton(page, "Olivia Owner").click();
-    await expect(menuItems(page)).toHaveText(["Organization settings", "Sign out"]);
+    await expect(menuItems(page)).toHaveText(["Organization settings", "Manage devices", "Sign out"]);
 
     await page.goto("/accounts/acc_lakeside_north");
     await profileButton(page, "Olivia Owner").click();
-    await expect(menuItems(page)).toHaveText(["Account settings", "Organization settings", "Sign out"]);
+    await expect(menuItems(page)).toHaveText(["Account settings", "Organization settings", "Manage devices", "Sign out"]);
     await expect(page.getByRole("menuitem", { name: "Account settings" })).toHaveAttribute(
       "href",
       "/accounts/edit/acc_lakeside_north",
@@ -276,7 +284,7 @@ test.describe("profile menu", () => {
     await signIn(page, baseURL, "technician@example.com");
     await page.goto("/accounts/acc_metro_bus");
     await profileButton(page, "Theo Technician").click();
-    await expect(menuItems(page)).toHaveText(["Sign out"]);
+    await expect(menuItems(page)).toHaveText(["Manage devices", "Sign out"]);
     const posted = page.waitForRequest((r) => r.url().endsWith("/api/sign-out") && r.method() === "POST");
     await page.getByRole("menuitem", { name: "Sign out" }).click();
     await posted;
@@ -311,8 +319,7 @@ test.describe("without JavaScript", () => {
     await banner.locator("summary", { hasText: "Olivia Owner" }).click();
     await expect(banner.getByRole("link", { name: "Account settings" })).toHaveAttribute("href", "/accounts/edit/acc_metro_bus");
     await expect(banner.getByRole("link", { name: "Organization settings" })).toBeVisible();
-    // Manage devices comes back with /devices (issue 9, §5).
-    await expect(banner.getByRole("link", { name: "Manage devices" })).toHaveCount(0);
+    await expect(banner.getByRole("link", { name: "Manage devices" })).toHaveAttribute("href", "/devices");
     await banner.getByRole("button", { name: "Sign out" }).click();
 
     await expect(page).toHaveURL(`${baseURL}/`);
@@ -333,7 +340,7 @@ test.describe("on a phone", () => {
 
     await banner.getByText("Menu", { exact: true }).click();
     const menu = banner.getByRole("navigation", { name: "Main menu" });
-    await expect(menu.getByRole("link")).toHaveText(["Accounts", "Account settings", "Organization settings"]);
+    await expect(menu.getByRole("link")).toHaveText(["Accounts", "Account settings", "Organization settings", "Manage devices"]);
     await expect(menu.getByRole("link", { name: "Accounts" })).toHaveAttribute("href", "/accounts");
     await expect(banner.getByRole("button", { name: "português - Brasil" })).toBeVisible();
     const box = await menu.boundingBox();
