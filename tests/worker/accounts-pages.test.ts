@@ -173,10 +173,12 @@ describe("/accounts", () => {
     ];
     for (const q of hostile) {
       const response = await get(`/accounts?q=${encodeURIComponent(q)}`, owner);
-      expect(response.status, q).toBe(200);
+      // Found, or refused as a bad search (too long, control characters): never a server error.
+      expect([200, 400], q).toContain(response.status);
     }
     // A lone surrogate and a broken UTF-8 sequence, as raw bytes in the URL.
-    for (const raw of ["%ED%A0%80", "%FF%FE", "%C3"]) expect((await get(`/accounts?q=${raw}`, owner)).status, raw).toBe(200);
+    for (const raw of ["%ED%A0%80", "%FF%FE", "%C3"])
+      expect([200, 400], raw).toContain((await get(`/accounts?q=${raw}`, owner)).status);
     expect(listedNames(await (await get(`/accounts?q=${encodeURIComponent('"fleet 0"*')}`, owner)).text())).toHaveLength(9);
   });
 

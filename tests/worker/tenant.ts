@@ -45,9 +45,11 @@ export async function makeTenant(label: string): Promise<Tenant & { cookies: Rec
     env.DB.prepare("INSERT INTO rules (id, account_id, name, priority) VALUES (?, ?, 'Matrix rule', 1)").bind(ruleId, accountId),
     env.DB.prepare("INSERT INTO rule_profiles (rule_id, profile_id, position) VALUES (?, ?, 1)").bind(ruleId, profileId),
     env.DB.prepare("INSERT INTO rule_sets (account_id, version) VALUES (?, 1)").bind(accountId),
-    env.DB.prepare("INSERT INTO revisions (id, account_id, number, content_hash, content) VALUES (?, ?, 1, 'x', '{}')").bind(
+    env.DB.prepare("INSERT INTO revisions (id, account_id, number, content_hash, content) VALUES (?, ?, 1, 'x', ?)").bind(
       revisionId,
       accountId,
+      // What a confirm freezes (src/schema/fleet/desired-config.ts), for an empty account.
+      JSON.stringify({ network: { account: {}, sites: {}, locations: {} }, profiles: {}, rules: [] }),
     ),
     env.DB.prepare(
       `INSERT INTO deployments (id, account_id, org_id, number, revision_id, previous_revision_id, state, plan, switchover, targeted, created_by)
