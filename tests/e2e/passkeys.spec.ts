@@ -279,11 +279,13 @@ test.describe("with JavaScript: passkeys in the email field's autofill", () => {
     const email = await userWithPasskey(page);
     await signOut(page);
 
+    // The email field invites the browser to list passkeys among its suggestions. Read from the
+    // page as served to a signed-out visitor: in the browser the virtual authenticator answers,
+    // and the page navigates away, before a locator (or the response body) could be read.
+    const served = await (await fetch(new URL("/sign-in", page.url()))).text();
+    expect(served).toMatch(/<input[^>]*type="email"[^>]*autoComplete="username webauthn"/);
     const start = page.waitForRequest("**/api/passkey/auth/start");
-    const signInPage = await page.goto("/sign-in");
-    // The email field invites the browser to list passkeys among its suggestions (read from the
-    // page as served: the virtual authenticator answers before a locator could look).
-    expect(await signInPage?.text()).toMatch(/<input[^>]*type="email"[^>]*autoComplete="username webauthn"/);
+    await page.goto("/sign-in");
     // Started in the background on the email step, for any passkey of this site.
     expect((await start).postDataJSON()).toEqual({});
     await expect(page).not.toHaveURL(/\/sign-in/);

@@ -67,6 +67,15 @@ async function idleTimerRunning(page: Page) {
   await expect.poll(() => page.evaluate(() => localStorage.getItem("last-activity-at"))).not.toBeNull();
 }
 
+/** The shell script runs first; a form's React island hydrates after it (a click before that is a plain post). */
+async function formIslandHydrated(page: Page) {
+  await page.waitForFunction(() =>
+    [...document.querySelectorAll("[data-island]")].some((island) =>
+      Object.keys(island).some((key) => key.startsWith("__reactContainer")),
+    ),
+  );
+}
+
 test.describe("welcome", () => {
   test("an owner gets a card for every area, each a real link", async ({ page, baseURL }) => {
     await signIn(page, baseURL, "owner@example.com");
@@ -180,6 +189,7 @@ test.describe("changing the password with JavaScript", () => {
     await signIn(page, baseURL, email);
     await page.goto("/security");
     await idleTimerRunning(page);
+    await formIslandHydrated(page);
     const posts: string[] = [];
     page.on("request", (r) => {
       if (r.method() === "POST" && r.url().endsWith("/security")) posts.push(r.url());
