@@ -2,6 +2,7 @@ import { TRPCError } from "@trpc/server";
 import type { SessionUser } from "../auth/sessions";
 import { type Account, findAccountWithin } from "../data/accounts";
 import { isWithinOrganization } from "../data/organizations";
+import { memoized } from "../data/request-memo";
 import type { ApiContext } from "./trpc";
 
 type ScopedContext = Pick<ApiContext, "db" | "t"> & { user: SessionUser };
@@ -18,7 +19,11 @@ export async function assertOrganizationInScope(ctx: ScopedContext, orgId: strin
 }
 
 export async function accountInScope(ctx: ScopedContext, accountId: string): Promise<Account> {
-  const account = await findAccountWithin(ctx.db, ctx.user.orgId, accountId);
+  // Asked once per request (a page's procedures each check the same account); a write in the
+  // request forgets it, so this never answers an account as it was before that write.
+  const account = await memoized(ctx.db, `accountWithin:${ctx.user.orgId}:${accountId}`, () =>
+    findAccountWithin(ctx.db, ctx.user.orgId, accountId),
+  );
   if (!account) {
     throw new TRPCError({ code: "NOT_FOUND", message: String(ctx.t("errors.accountNotFound")) });
   }
