@@ -2,6 +2,7 @@ import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { type Language, languages } from "@/schema/languages";
 import { startOfDay, wallClock } from "@/schema/zoned-date";
+import { listActivity } from "@/server/data/activity-logs";
 import { translatorFor } from "@/server/i18n/i18n";
 import { diffWords, textOf } from "@/ui/activity/activity-entry";
 import { diffLines } from "@/ui/activity/diff-lines";
@@ -228,6 +229,34 @@ describe("activityLogs.list: filters", () => {
     // "_" is a letter here, not SQL's any-character: boxb does not match bo_b.
     const bob = await list({ accountId: filterAccount, actor: "bo_b" });
     expect(bob.items.map((item) => item.actorEmail)).toEqual(["bo_b@example.com"]);
+  });
+
+  it("pages by actor across several matching actors, newest first, none skipped or repeated", async () => {
+    const accountId = await createAccount(await createOrganization("Actor paging"), "Actor fleet");
+    const at = (n: number) => new Date(Date.UTC(2026, 4, 1) + n * 1000).toISOString();
+    // Interleaved: two matching actors ("ana", "dana"), one not, and same-instant ties.
+    await insertLogs(
+      Array.from({ length: 24 }, (_, n) => ({
+        accountId,
+        createdAt: at(Math.floor(n / 2)),
+        actor: ["ana@example.com", "dana@example.com", "bob@example.com"][n % 3],
+      })),
+    );
+    const expected = (await listActivity(env.DB, { accountId, limit: 100 }))
+      .filter((entry) => entry.actorEmail.includes("ana"))
+      .map((entry) => entry.id);
+    expect(expected).toHaveLength(16);
+    const seen: string[] = [];
+    let after: { createdAt: string; id: string } | null = null;
+    for (let page = 0; page < 10; page += 1) {
+      const items = await listActivity(env.DB, { accountId, after, limit: 5, filter: { actor: "ANA" } });
+      seen.push(...items.map((entry) => entry.id));
+      const last = items.at(-1);
+      if (items.length < 5 || !last) break;
+      after = { createdAt: last.createdAt, id: last.id };
+    }
+    expect(seen).toEqual(expected);
+    expect(await listActivity(env.DB, { accountId, limit: 5, filter: { actor: "nobody" } })).toEqual([]);
   });
 
   it("reads from/to as calendar days in the account's time zone, both inclusive", async () => {

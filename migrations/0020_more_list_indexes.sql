@@ -1,0 +1,21 @@
+-- Lists that do not grow with the data, continued (DESIGN.md §8, issue 10).
+
+-- 1. The activity log filtered by actor. The filter is part of an email, any case, so no index
+-- can answer it over the log itself; but an account has few distinct actors. They are kept
+-- here (one row per account and email, written with the entry), the filter runs over them,
+-- and each matching actor's newest entries are one range of activity_logs_account_actor:
+-- the cost follows the number of actors, not the number of entries.
+CREATE TABLE activity_actors (
+  account_id   TEXT NOT NULL,
+  actor_email  TEXT NOT NULL,
+  PRIMARY KEY (account_id, actor_email)
+) WITHOUT ROWID;
+CREATE INDEX activity_logs_account_actor ON activity_logs(account_id, actor_email, created_at DESC, id DESC);
+CREATE TRIGGER activity_actors_insert AFTER INSERT ON activity_logs WHEN NEW.account_id IS NOT NULL BEGIN
+  INSERT OR IGNORE INTO activity_actors (account_id, actor_email) VALUES (NEW.account_id, NEW.actor_email);
+END;
+CREATE TRIGGER activity_actors_account_delete AFTER DELETE ON accounts BEGIN
+  DELETE FROM activity_actors WHERE account_id = OLD.id;
+END;
+INSERT OR IGNORE INTO activity_actors (account_id, actor_email)
+  SELECT DISTINCT account_id, actor_email FROM activity_logs WHERE account_id IS NOT NULL;
