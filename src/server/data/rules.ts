@@ -68,27 +68,37 @@ export async function findRule(db: Db, id: string): Promise<Rule | null> {
   return row ? ((await withProfiles(db, [row]))[0] ?? null) : null;
 }
 
-/** One page of an account's rules in priority order, the total, and the rule-set version. */
+/**
+ * One page of an account's rules in priority order, the total, and the rule-set version.
+ * Priorities are dense (1…n), so page p is the index range of priorities after
+ * (p − 1) × limit, and the total is the highest priority: two seeks into
+ * rules_account_priority, however many rules there are, and no OFFSET or count (DESIGN.md §8).
+ */
 export async function listRules(
   db: Db,
-  { accountId, limit = 25, offset = 0 }: { accountId: string; limit?: number; offset?: number },
+  { accountId, limit = 25, page = 1 }: { accountId: string; limit?: number; page?: number },
 ): Promise<{ items: Rule[]; total: number; setVersion: number }> {
-  const [rows, count] = await Promise.all([
-    all<Row>(
+  const [rows, count] = await db.batch<Row | { total: number; set_version: number }>([
+    statement(
       db,
-      `SELECT ${columns} FROM rules WHERE account_id = ? ORDER BY priority LIMIT ? OFFSET ?`,
+      `SELECT ${columns} FROM rules WHERE account_id = ? AND priority > ? ORDER BY priority LIMIT ?`,
       accountId,
+      (page - 1) * limit,
       limit,
-      offset,
     ),
-    first<{ total: number; set_version: number }>(
+    statement(
       db,
-      `SELECT (SELECT count(*) FROM rules WHERE account_id = ?) AS total, ${setVersion} AS set_version`,
+      `SELECT (SELECT priority FROM rules WHERE account_id = ? ORDER BY priority DESC LIMIT 1) AS total, ${setVersion} AS set_version`,
       accountId,
       accountId,
     ),
   ]);
-  return { items: await withProfiles(db, rows), total: count?.total ?? 0, setVersion: count?.set_version ?? 1 };
+  const counted = count?.results[0] as { total: number | null; set_version: number } | undefined;
+  return {
+    items: await withProfiles(db, (rows?.results ?? []) as Row[]),
+    total: Math.max(0, counted?.total ?? 0),
+    setVersion: counted?.set_version ?? 1,
+  };
 }
 
 /** Every rule of the account in priority order (ids and names), with the rule-set version. */

@@ -143,7 +143,7 @@ export const devicesRouter = router({
         findAccountNetworkConfig(ctx.db, accountId),
         device.siteId ? findSiteNetworkConfig(ctx.db, accountId, device.siteId) : Promise.resolve(null),
         device.locationId ? findLocationNetworkConfig(ctx.db, accountId, device.locationId) : Promise.resolve(null),
-        listRules(ctx.db, { accountId, limit: 200, offset: 0 }),
+        listRules(ctx.db, { accountId, limit: 200 }),
       ]);
       const result = effectiveConfiguration({
         account: { id: account._id, name: account.name, networkConfig: viewOf(accountConfig) },

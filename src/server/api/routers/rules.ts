@@ -133,7 +133,7 @@ export const rulesRouter = router({
       const { items, total, setVersion } = await listRules(ctx.db, {
         accountId: input.accountId,
         limit: input.pageSize,
-        offset: (input.page - 1) * input.pageSize,
+        page: input.page,
       });
       return { items, total, setVersion, page: input.page, pageSize: input.pageSize };
     }),
