@@ -19,3 +19,24 @@ CREATE TRIGGER activity_actors_account_delete AFTER DELETE ON accounts BEGIN
 END;
 INSERT OR IGNORE INTO activity_actors (account_id, actor_email)
   SELECT DISTINCT account_id, actor_email FROM activity_logs WHERE account_id IS NOT NULL;
+
+-- 2. Profiles and templates (keyset paging, src/server/data/profiles.ts): every sort is an
+-- index within its scope (name and type+name: migration 0009; last update: here), and the
+-- name search goes through FTS5 like accounts, sites and locations (migration 0010).
+CREATE INDEX profiles_account_updated ON profiles(account_id, updated_at);
+CREATE INDEX profiles_account_type_updated ON profiles(account_id, type, updated_at);
+CREATE INDEX profiles_template_type_updated ON profiles(org_id, type, updated_at) WHERE account_id IS NULL;
+CREATE VIRTUAL TABLE profiles_fts USING fts5(
+  name, content = 'profiles', content_rowid = 'rowid', tokenize = 'unicode61 remove_diacritics 2', prefix = '2 3'
+);
+CREATE TRIGGER profiles_fts_insert AFTER INSERT ON profiles BEGIN
+  INSERT INTO profiles_fts (rowid, name) VALUES (NEW.rowid, NEW.name);
+END;
+CREATE TRIGGER profiles_fts_update AFTER UPDATE OF name ON profiles BEGIN
+  INSERT INTO profiles_fts (profiles_fts, rowid, name) VALUES ('delete', OLD.rowid, OLD.name);
+  INSERT INTO profiles_fts (rowid, name) VALUES (NEW.rowid, NEW.name);
+END;
+CREATE TRIGGER profiles_fts_delete AFTER DELETE ON profiles BEGIN
+  INSERT INTO profiles_fts (profiles_fts, rowid, name) VALUES ('delete', OLD.rowid, OLD.name);
+END;
+INSERT INTO profiles_fts (profiles_fts) VALUES ('rebuild');

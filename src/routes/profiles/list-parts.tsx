@@ -1,11 +1,12 @@
 import { formatNumber } from "@/schema/format";
 import { profileTypes } from "@/schema/profiles";
+import type { Total } from "@/server/data/keyset";
 import { usePage } from "@/server/render/page-context";
 import { Button } from "@/ui/button";
 import { Field } from "@/ui/field";
 import { Pager } from "@/ui/pager";
 import { Tabs } from "@/ui/tabs";
-import { PAGE_SIZE, type ProfilesQuery, pageCount, profilesListHref, SEARCH_MAX_LENGTH } from "./paths";
+import { type ProfilesQuery, profilesListHref, SEARCH_MAX_LENGTH } from "./paths";
 
 /** Tabs by profile type; `hrefOf(null)` is "all types" when the list has it. */
 export function TypeTabs({
@@ -54,7 +55,7 @@ export function SearchForm({ action, query, typeInPath }: { action: string; quer
         </Button>
         {query.q && (
           <a
-            href={profilesListHref(action, query, { q: "", page: 1 }, typeInPath)}
+            href={profilesListHref(action, query, { q: "" }, typeInPath)}
             className="py-2 text-sm font-medium text-brand-700 hover:underline"
           >
             {t("profiles.list.clear")}
@@ -66,9 +67,10 @@ export function SearchForm({ action, query, typeInPath }: { action: string; quer
 }
 
 /** How many there are (matching the search), announced politely. */
-export function ListCount({ total, search }: { total: number; search: string }) {
+/** How many there are; past COUNT_CAP it says "1,000+" rather than count them all. */
+export function ListCount({ total, search }: { total: Total; search: string }) {
   const { t, language } = usePage();
-  const values = { count: total, total: formatNumber(language, total), search };
+  const values = { count: total.count, total: `${formatNumber(language, total.count)}${total.more ? "+" : ""}`, search };
   return (
     <p role="status" className="mb-2 text-sm text-slate-700">
       {t(search ? "profiles.list.matching" : "profiles.list.count", values)}
@@ -76,32 +78,31 @@ export function ListCount({ total, search }: { total: number; search: string }) 
   );
 }
 
+/** Previous / next by cursor (keyset paging: no page numbers), or nothing on a single page. */
 export function ListPager({
   base,
   query,
-  total,
+  next,
+  previous,
   typeInPath,
 }: {
   base: string;
   query: ProfilesQuery;
-  total: number;
+  next: string | null;
+  previous: string | null;
   typeInPath: boolean;
 }) {
-  const { t, language } = usePage();
-  const pages = pageCount(total);
-  if (total <= PAGE_SIZE) return null;
+  const { t } = usePage();
+  if (!next && !previous) return null;
   return (
     <Pager
       label={String(t("profiles.list.pages"))}
-      status={String(
-        t("profiles.list.pageOf", { page: formatNumber(language, query.page), pages: formatNumber(language, pages) }),
-      )}
       previous={{
-        href: query.page > 1 ? profilesListHref(base, query, { page: query.page - 1 }, typeInPath) : null,
+        href: previous ? profilesListHref(base, query, { before: previous }, typeInPath) : null,
         label: String(t("profiles.list.previous")),
       }}
       next={{
-        href: query.page < pages ? profilesListHref(base, query, { page: query.page + 1 }, typeInPath) : null,
+        href: next ? profilesListHref(base, query, { after: next }, typeInPath) : null,
         label: String(t("profiles.list.next")),
       }}
     />

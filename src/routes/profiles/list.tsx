@@ -1,5 +1,6 @@
 import { api } from "@/server/api/procedures-route";
 import { type AccountDetails, accountDetails } from "@/server/current-account";
+import type { Total } from "@/server/data/keyset";
 import type { ProfileSummary } from "@/server/data/profiles";
 import { usePage } from "@/server/render/page-context";
 import { ButtonLink } from "@/ui/button";
@@ -10,16 +11,24 @@ import { definePage, type PageProps } from "../types";
 import { ListCount, ListPager, SearchForm, TypeTabs } from "./list-parts";
 import {
   accountProfilesHref,
+  cursorInput,
+  lostCursor,
   PAGE_SIZE,
   type ProfilesQuery,
-  pageCount,
   parseProfilesQuery,
   profilesListHref,
   sortLink,
 } from "./paths";
 import { ProfilesTable } from "./profiles-table";
 
-type Data = { account: AccountDetails; query: ProfilesQuery; items: ProfileSummary[]; total: number };
+type Data = {
+  account: AccountDetails;
+  query: ProfilesQuery;
+  items: ProfileSummary[];
+  total: Total;
+  next: string | null;
+  previous: string | null;
+};
 
 function ProfilesList({ data }: PageProps<Data>) {
   const { t } = usePage();
@@ -27,11 +36,11 @@ function ProfilesList({ data }: PageProps<Data>) {
   const base = accountProfilesHref(account._id);
   const addHref = `${base}/add${query.type ? `?type=${query.type}` : ""}`;
   const add = <ButtonLink href={addHref}>{t("profiles.list.add")}</ButtonLink>;
-  const nothingYet = total === 0 && !query.q;
+  const nothingYet = total.count === 0 && !query.q;
   return (
     <AccountLayout account={account}>
       <PageHeader title={String(t("routes.profiles"))} description={t("profiles.list.lead")} actions={add} />
-      <TypeTabs current={query.type} withAll hrefOf={(type) => profilesListHref(base, { ...query, type, page: 1 })} />
+      <TypeTabs current={query.type} withAll hrefOf={(type) => profilesListHref(base, query, { type })} />
       {nothingYet ? (
         <EmptyState
           title={String(t(query.type ? `profiles.list.emptyOfType.${query.type}` : "profiles.list.empty"))}
@@ -58,7 +67,7 @@ function ProfilesList({ data }: PageProps<Data>) {
               deleteHref={(p) => `${base}/delete/${encodeURIComponent(p.id)}`}
             />
           )}
-          <ListPager base={base} query={query} total={total} typeInPath={false} />
+          <ListPager base={base} query={query} next={data.next} previous={data.previous} typeInPath={false} />
         </>
       )}
     </AccountLayout>
@@ -77,14 +86,13 @@ export const accountProfilesPage = definePage<Data>({
         type: query.type ?? undefined,
         search: query.q,
         sort: query.sort,
-        page: query.page,
+        ...cursorInput(query),
         pageSize: PAGE_SIZE,
       }),
     ]);
-    if (result.items.length === 0 && query.page > 1 && result.total > 0) {
-      return c.redirect(profilesListHref(accountProfilesHref(accountId), query, { page: pageCount(result.total) }), 302);
-    }
-    return { account, query, items: result.items, total: result.total };
+    if (lostCursor(query, result)) return c.redirect(profilesListHref(accountProfilesHref(accountId), query), 302);
+    const { items, total, next, previous } = result;
+    return { account, query, items, total, next, previous };
   },
   Component: ProfilesList,
   toaster: true,

@@ -4,7 +4,7 @@ import type { ProfileSort } from "@/server/data/profiles";
 /**
  * Where the profile screens live: an account's profiles under /accounts/{accountId}/profiles,
  * organization templates under /devices/profiles/{profileType} (spec §2). What a list shows
- * lives in its URL (?type=&q=&sort=&page=), so it is all plain links and GET forms.
+ * lives in its URL (?type=&q=&sort=&after=|before=, keyset cursors), so it is all plain links and GET forms.
  */
 export const accountProfilesHref = (accountId: string) => `/accounts/${encodeURIComponent(accountId)}/profiles`;
 export const templatesHref = (type: ProfileType) => `/devices/profiles/${type}`;
@@ -12,33 +12,38 @@ export const templatesHref = (type: ProfileType) => `/devices/profiles/${type}`;
 export const PAGE_SIZE = 25;
 export const SEARCH_MAX_LENGTH = 120;
 
-export type ProfilesQuery = { type: ProfileType | null; q: string; sort: ProfileSort; page: number };
+export type ProfilesQuery = { type: ProfileType | null; q: string; sort: ProfileSort; after: string; before: string };
 
 const sorts: readonly ProfileSort[] = ["name", "-name", "type", "-type", "updated", "-updated"];
-const defaults: ProfilesQuery = { type: null, q: "", sort: "name", page: 1 };
+const defaults: ProfilesQuery = { type: null, q: "", sort: "name", after: "", before: "" };
+const CURSOR_MAX_LENGTH = 1_000;
 
 /** Reads the query leniently: anything unknown is its default rather than an error. */
 export function parseProfilesQuery(url: URL): ProfilesQuery {
   const params = url.searchParams;
   const type = params.get("type");
   const sort = params.get("sort") ?? "";
-  const page = Number.parseInt(params.get("page") ?? "", 10);
   return {
     type: isProfileType(type) ? type : null,
     q: (params.get("q") ?? "").trim().slice(0, SEARCH_MAX_LENGTH),
     sort: sorts.includes(sort as ProfileSort) ? (sort as ProfileSort) : defaults.sort,
-    page: Number.isFinite(page) && page >= 1 ? Math.min(page, 100_000) : 1,
+    after: (params.get("after") ?? "").slice(0, CURSOR_MAX_LENGTH),
+    before: (params.get("before") ?? "").slice(0, CURSOR_MAX_LENGTH),
   };
 }
 
-/** A list URL with the query changed as asked; defaults are left out, and `type` when it is in the path. */
+/**
+ * A list URL with the query changed as asked; defaults are left out, and `type` when it is in
+ * the path. Any change of type, search or sort starts again from the first page.
+ */
 export function profilesListHref(base: string, query: ProfilesQuery, changes: Partial<ProfilesQuery> = {}, typeInPath = false) {
-  const next = { ...query, ...changes };
+  const next = { ...query, after: "", before: "", ...changes };
   const params = new URLSearchParams();
   if (next.type && !typeInPath) params.set("type", next.type);
   if (next.q) params.set("q", next.q);
   if (next.sort !== defaults.sort) params.set("sort", next.sort);
-  if (next.page !== 1) params.set("page", String(next.page));
+  if (next.after) params.set("after", next.after);
+  else if (next.before) params.set("before", next.before);
   const search = params.toString();
   return search ? `${base}?${search}` : base;
 }
@@ -55,9 +60,15 @@ export function sortLink(base: string, query: ProfilesQuery, column: SortColumn,
       : sorted === "ascending"
         ? (`-${column}` as ProfileSort)
         : (column as ProfileSort);
-  return { sortHref: profilesListHref(base, query, { sort: next, page: 1 }, typeInPath), sorted } as const;
+  return { sortHref: profilesListHref(base, query, { sort: next }, typeInPath), sorted } as const;
 }
 
-export function pageCount(total: number): number {
-  return Math.max(1, Math.ceil(total / PAGE_SIZE));
+/** The cursor half of profiles.list's input, from the URL. */
+export function cursorInput(query: ProfilesQuery): { after?: string; before?: string } {
+  return { after: query.after || undefined, before: query.before || undefined };
+}
+
+/** A cursor that led nowhere (its rows were deleted meanwhile) while the list still has rows. */
+export function lostCursor(query: ProfilesQuery, result: { items: unknown[]; total: { count: number } }): boolean {
+  return result.items.length === 0 && Boolean(query.after || query.before) && result.total.count > 0;
 }

@@ -2,6 +2,7 @@ import { TRPCError } from "@trpc/server";
 import { Island } from "@/islands/runtime/island";
 import { isProfileType, type ProfileType } from "@/schema/profiles";
 import { api } from "@/server/api/procedures-route";
+import type { Total } from "@/server/data/keyset";
 import type { Profile, ProfileSummary } from "@/server/data/profiles";
 import { usePage } from "@/server/render/page-context";
 import { ButtonLink } from "@/ui/button";
@@ -12,7 +13,16 @@ import { type ActionResult, definePage, type PageProps, type RouteContext } from
 import { ProfileEditor, profileAction } from "./editor";
 import { ListCount, ListPager, SearchForm, TypeTabs } from "./list-parts";
 import { notFound, templateOfType } from "./load";
-import { PAGE_SIZE, type ProfilesQuery, pageCount, parseProfilesQuery, profilesListHref, sortLink, templatesHref } from "./paths";
+import {
+  cursorInput,
+  lostCursor,
+  PAGE_SIZE,
+  type ProfilesQuery,
+  parseProfilesQuery,
+  profilesListHref,
+  sortLink,
+  templatesHref,
+} from "./paths";
 import { ProfilesTable } from "./profiles-table";
 
 /*
@@ -33,7 +43,14 @@ function orgIdOf(c: RouteContext): string {
 
 // The list
 
-type ListData = { type: ProfileType; query: ProfilesQuery; items: ProfileSummary[]; total: number };
+type ListData = {
+  type: ProfileType;
+  query: ProfilesQuery;
+  items: ProfileSummary[];
+  total: Total;
+  next: string | null;
+  previous: string | null;
+};
 
 function TemplatesList({ data }: PageProps<ListData>) {
   const { t } = usePage();
@@ -44,7 +61,7 @@ function TemplatesList({ data }: PageProps<ListData>) {
     <>
       <PageHeader title={String(t("routes.profileTemplates"))} description={t("profiles.templates.lead")} actions={add} />
       <TypeTabs current={type} withAll={false} hrefOf={(tab) => templatesHref(tab ?? type)} />
-      {total === 0 && !query.q ? (
+      {total.count === 0 && !query.q ? (
         <EmptyState
           title={String(t("profiles.templates.empty"))}
           description={String(t("profiles.templates.emptyHelp"))}
@@ -66,7 +83,7 @@ function TemplatesList({ data }: PageProps<ListData>) {
               deleteHref={(p) => `${base}/delete/${encodeURIComponent(p.id)}`}
             />
           )}
-          <ListPager base={base} query={query} total={total} typeInPath />
+          <ListPager base={base} query={query} next={data.next} previous={data.previous} typeInPath />
         </>
       )}
     </>
@@ -82,13 +99,12 @@ export const templatesListPage = definePage<ListData>({
       type,
       search: query.q,
       sort: query.sort,
-      page: query.page,
+      ...cursorInput(query),
       pageSize: PAGE_SIZE,
     });
-    if (result.items.length === 0 && query.page > 1 && result.total > 0) {
-      return c.redirect(profilesListHref(templatesHref(type), query, { page: pageCount(result.total) }, true), 302);
-    }
-    return { type, query, items: result.items, total: result.total };
+    if (lostCursor(query, result)) return c.redirect(profilesListHref(templatesHref(type), query, {}, true), 302);
+    const { items, total, next, previous } = result;
+    return { type, query, items, total, next, previous };
   },
   Component: TemplatesList,
   toaster: true,

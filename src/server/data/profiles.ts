@@ -1,6 +1,7 @@
 import { type ProfileSettings, type ProfileType, readSettings } from "@/schema/profiles";
-import { all, type Db, first, newId, now, statement } from "./db";
-import { containsText } from "./fts";
+import { all, type Bindable, type Db, first, newId, now, statement } from "./db";
+import { ftsQuery, ftsRowids } from "./fts";
+import { type Cursor, cappedCount, keysetWhere, type Order, order, type Page, pageOf, type Total, totalOf } from "./keyset";
 
 /**
  * Profiles (DESIGN.md §3): an account's named radio settings of one type, or, without an
@@ -66,16 +67,36 @@ function scopeWhere(scope: ProfileScope): [string, string] {
 
 export type ProfileSort = "name" | "-name" | "type" | "-type" | "updated" | "-updated";
 
-const orderBy: Record<ProfileSort, string> = {
-  name: "name COLLATE NOCASE ASC, rowid",
-  "-name": "name COLLATE NOCASE DESC, rowid",
-  type: "type ASC, name COLLATE NOCASE, rowid",
-  "-type": "type DESC, name COLLATE NOCASE, rowid",
-  updated: "updated_at ASC, rowid",
-  "-updated": "updated_at DESC, rowid",
+/**
+ * The list's orders (keyset, DESIGN.md §8), each an index of migrations 0009/0020 within a
+ * scope; SQLite appends the rowid to every index, which makes each key unique.
+ */
+const orders: Record<ProfileSort, Order> = {
+  name: order("asc", ["name COLLATE NOCASE", "rowid"]),
+  "-name": order("desc", ["name COLLATE NOCASE", "rowid"]),
+  type: order("asc", ["type", "name COLLATE NOCASE", "rowid"]),
+  "-type": order("desc", ["type", "name COLLATE NOCASE", "rowid"]),
+  updated: order("asc", ["updated_at", "rowid"]),
+  "-updated": order("desc", ["updated_at", "rowid"]),
 };
 
-/** One page of a scope's profiles (of one type, when asked), with the total for the pager. */
+/** How many keys a cursor of the sort has: a cursor of another length is not one of ours. */
+export function profileSortArity(sort: ProfileSort): number {
+  return orders[sort].columns.length;
+}
+
+type Keyed = Row & { sort_name: string; sort_updated: string; sort_rowid: number };
+
+function keyOf(sort: ProfileSort): (row: Keyed) => Bindable[] {
+  if (sort === "type" || sort === "-type") return (row) => [row.type, row.sort_name, row.sort_rowid];
+  if (sort === "updated" || sort === "-updated") return (row) => [row.sort_updated, row.sort_rowid];
+  return (row) => [row.sort_name, row.sort_rowid];
+}
+
+/**
+ * One page of a scope's profiles (of one type, when asked), searched by name through
+ * profiles_fts, paged by cursor, with a count capped at COUNT_CAP; rows and count in one batch.
+ */
 export async function listProfiles(
   db: Db,
   {
@@ -84,23 +105,45 @@ export async function listProfiles(
     search = "",
     sort = "name",
     limit = 25,
-    offset = 0,
-  }: { scope: ProfileScope; type?: ProfileType | null; search?: string; sort?: ProfileSort; limit?: number; offset?: number },
-): Promise<{ items: ProfileSummary[]; total: number }> {
+    cursor = null,
+  }: {
+    scope: ProfileScope;
+    type?: ProfileType | null;
+    search?: string;
+    sort?: ProfileSort;
+    limit?: number;
+    cursor?: Cursor | null;
+  },
+): Promise<Page<ProfileSummary> & { total: Total }> {
+  const query = ftsQuery(search);
+  if (search.trim() && !query) return { items: [], next: null, previous: null, total: totalOf(0) };
   const [where, scopeId] = scopeWhere(scope);
-  const filter = `${where}${type ? " AND type = ?" : ""} AND ${containsText("name")}`;
-  const params = type ? [scopeId, type, search.trim()] : [scopeId, search.trim()];
-  const [rows, count] = await Promise.all([
-    all<Row>(
+  const filters = [where];
+  const params: Bindable[] = [scopeId];
+  if (type) {
+    filters.push("type = ?");
+    params.push(type);
+  }
+  if (query) {
+    const matches = ftsRowids("profiles", query);
+    filters.push(`rowid IN (${matches.sql})`);
+    params.push(...matches.params);
+  }
+  const filter = filters.join(" AND ");
+  const page = keysetWhere(orders[sort], cursor, limit);
+  const [rows, counted] = await db.batch<Keyed | { total: number }>([
+    statement(
       db,
-      `SELECT ${columns} FROM profiles WHERE ${filter} ORDER BY ${orderBy[sort]} LIMIT ? OFFSET ?`,
+      `SELECT ${columns}, name AS sort_name, updated_at AS sort_updated, rowid AS sort_rowid FROM profiles
+       WHERE ${filter} AND ${page.where} ORDER BY ${page.orderBy} LIMIT ?`,
       ...params,
-      limit,
-      offset,
+      ...page.params,
+      page.limit,
     ),
-    first<{ total: number }>(db, `SELECT count(*) AS total FROM profiles WHERE ${filter}`, ...params),
+    statement(db, cappedCount(`SELECT 1 FROM profiles WHERE ${filter}`), ...params),
   ]);
-  return { items: rows.map(toSummary), total: count?.total ?? 0 };
+  const result = pageOf((rows?.results ?? []) as Keyed[], page, keyOf(sort), toSummary);
+  return { ...result, total: totalOf((counted?.results[0] as { total: number } | undefined)?.total) };
 }
 
 export async function countProfilesOfType(db: Db, scope: ProfileScope, type: ProfileType): Promise<number> {

@@ -13,9 +13,11 @@ import {
   type Profile,
   type ProfileScope,
   profileNameTaken,
+  profileSortArity,
   updateProfileStatement,
 } from "@/server/data/profiles";
 import { detachProfileStatements, findRule, rulesUsingProfile } from "@/server/data/rules";
+import { cursorOf, pageInput } from "../list-input";
 import { refuse } from "../refusal";
 import { accountInScope, assertOrganizationInScope } from "../tenancy";
 import { type ApiContext, procedureWith, router, signedInProcedure } from "../trpc";
@@ -148,8 +150,7 @@ export const profilesRouter = router({
           type: z.enum(profileTypes).optional(),
           search: searchText.default(""),
           sort: sort.default("name"),
-          page: z.number().int().min(1).max(100_000).default(1),
-          pageSize: z.number().int().min(1).max(200).default(25),
+          ...pageInput,
         })
         .refine((input) => (input.accountId === undefined) !== (input.orgId === undefined), "validation.AccountOrOrganization"),
     )
@@ -163,15 +164,15 @@ export const profilesRouter = router({
         await assertOrganizationInScope(ctx, orgId);
         scope = { orgId };
       }
-      const { items, total } = await listProfiles(ctx.db, {
+      const page = await listProfiles(ctx.db, {
         scope,
         type: input.type ?? null,
         search: input.search,
         sort: input.sort,
         limit: input.pageSize,
-        offset: (input.page - 1) * input.pageSize,
+        cursor: cursorOf(input, profileSortArity(input.sort)),
       });
-      return { items, total, page: input.page, pageSize: input.pageSize };
+      return { ...page, pageSize: input.pageSize };
     }),
 
   details: signedInProcedure.input(z.object({ id })).query(({ ctx, input }) => profileInScope(ctx, input.id)),
