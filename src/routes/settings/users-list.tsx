@@ -18,14 +18,17 @@ import { formRefusal, postedValues } from "./procedure-refusal";
 
 const PAGE_SIZE = 25;
 const SEARCH_MAX = 120;
+const CURSOR_MAX = 1_000;
 
-type Query = { search: string; orgId: string; page: number };
+/** `after` / `before`: keyset cursors (src/server/data/keyset.ts), as the list's Next / Previous carry them. */
+type Query = { search: string; orgId: string; after: string; before: string };
 
 type Data = {
   query: Query;
   organizations: OrganizationInTree[];
   users: ListedUser[];
-  total: number;
+  next: string | null;
+  previous: string | null;
   invitations: OpenInvitation[];
 };
 
@@ -34,17 +37,18 @@ export function usersHref(query: Partial<Query>): string {
   const params = new URLSearchParams();
   if (query.search) params.set("search", query.search);
   if (query.orgId) params.set("orgId", query.orgId);
-  if (query.page && query.page > 1) params.set("page", String(query.page));
+  if (query.after) params.set("after", query.after);
+  else if (query.before) params.set("before", query.before);
   const text = params.toString();
   return text ? `/settings/users?${text}` : "/settings/users";
 }
 
 function readQuery(c: RouteContext): Query {
-  const page = Number.parseInt(c.req.query("page") ?? "1", 10);
   return {
     search: (c.req.query("search") ?? "").trim().slice(0, SEARCH_MAX),
     orgId: (c.req.query("orgId") ?? "").slice(0, 64),
-    page: Number.isFinite(page) && page >= 1 && page <= 100_000 ? page : 1,
+    after: (c.req.query("after") ?? "").slice(0, CURSOR_MAX),
+    before: (c.req.query("before") ?? "").slice(0, CURSOR_MAX),
   };
 }
 
@@ -99,8 +103,8 @@ function StatusBadge({ status }: { status: ListedUser["status"] }) {
 
 function UsersTable({ data }: { data: Data }) {
   const { t, language } = usePage();
-  const { query, users, total } = data;
-  const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
+  const { query, users, next, previous } = data;
+  const { after: _after, before: _before, ...filters } = query;
   return (
     <>
       <Table
@@ -131,18 +135,11 @@ function UsersTable({ data }: { data: Data }) {
           },
         ]}
       />
-      {total > PAGE_SIZE && (
+      {(next || previous) && (
         <Pager
           label={String(t("users.pages"))}
-          status={String(t("users.pageStatus", { page: query.page, pages, total }))}
-          previous={{
-            href: query.page > 1 ? usersHref({ ...query, page: query.page - 1 }) : null,
-            label: String(t("users.previous")),
-          }}
-          next={{
-            href: query.page < pages ? usersHref({ ...query, page: query.page + 1 }) : null,
-            label: String(t("users.next")),
-          }}
+          previous={{ href: previous ? usersHref({ ...filters, before: previous }) : null, label: String(t("users.previous")) }}
+          next={{ href: next ? usersHref({ ...filters, after: next }) : null, label: String(t("users.next")) }}
         />
       )}
     </>
@@ -267,10 +264,23 @@ export const usersListPage = definePage<Data>({
     const orgId = query.orgId || undefined;
     const [organizations, users, invitations] = await Promise.all([
       caller.organizations.list(),
-      caller.users.list({ orgId, search: query.search, page: query.page, pageSize: PAGE_SIZE }),
+      caller.users.list({
+        orgId,
+        search: query.search,
+        after: query.after || undefined,
+        before: query.before || undefined,
+        pageSize: PAGE_SIZE,
+      }),
       caller.users.listInvitations({ orgId }),
     ]);
-    return { query, organizations, users: users.items, total: users.total, invitations: invitations.items };
+    return {
+      query,
+      organizations,
+      users: users.items,
+      next: users.next,
+      previous: users.previous,
+      invitations: invitations.items,
+    };
   },
   Component: UsersList,
   action: invitationAction,

@@ -1,6 +1,8 @@
 import type { Language } from "@/schema/languages";
 import type { Role } from "../auth/roles";
-import { all, type Db, first, newId, now, statement } from "./db";
+import { all, type Bindable, type Db, first, newId, now, statement } from "./db";
+import { ftsQuery, ftsRowids } from "./fts";
+import { type Cursor, cappedCount, keysetWhere, order, type Page, pageOf, type Total, totalOf } from "./keyset";
 
 export type UserStatus = "invited" | "active" | "disabled";
 
@@ -127,37 +129,63 @@ type ListedRow = Pick<Row, "id" | "org_id" | "email" | "name" | "role" | "status
   organization_name: string;
 };
 
+/** Names A→Z, then emails (unique): the list's one order, and its cursor's two keys. */
+export const USER_SORT_ARITY = 2;
+
 /**
- * One page of the users of an organization (`orgId`) or of a whole tree (`rootOrgId` and its
- * descendants), searched by name or email, with the total for the pager. Case users (the
- * fc area's employees) are left out when the settings hide them.
+ * One page of the users of an organization (`orgId`: an index range of users_org_name) or of
+ * a whole tree (`rootOrgId` and its descendants: one range of user_scopes, migration 0020),
+ * by name then email, searched by words of the name or email through users_fts, paged by
+ * cursor, counted up to COUNT_CAP, rows and count in one batch. Case users (the fc area's
+ * employees) are left out when the settings hide them.
  */
 export async function listUsers(
   db: Db,
-  input: { rootOrgId: string; orgId: string | null; search: string; hideCaseUsers: boolean; limit: number; offset: number },
-): Promise<{ items: ListedUser[]; total: number }> {
-  // Numbered parameters: ?1 the organization (or the tree's root), ?2 the search text.
-  const scope = input.orgId ? "u.org_id = ?1" : "u.org_id IN (SELECT org_id FROM organization_ancestors WHERE ancestor_id = ?1)";
-  const caseUsers = input.hideCaseUsers ? " AND u.is_case_user = 0" : "";
-  const where = `${scope} AND (instr(lower(u.name), lower(?2)) > 0 OR instr(lower(u.email), lower(?2)) > 0)${caseUsers}`;
-  const orgId = input.orgId ?? input.rootOrgId;
-  const pattern = input.search.trim();
-  const [rows, count] = await Promise.all([
-    all<ListedRow>(
+  input: {
+    rootOrgId: string;
+    orgId: string | null;
+    search: string;
+    hideCaseUsers: boolean;
+    limit: number;
+    cursor: Cursor | null;
+  },
+): Promise<Page<ListedUser> & { total: Total }> {
+  const query = ftsQuery(input.search);
+  if (input.search.trim() && !query) return { items: [], next: null, previous: null, total: totalOf(0) };
+  // One organization: users itself; the tree: user_scopes, joined back to users for the row.
+  const scoped = input.orgId
+    ? { from: "users s", where: "s.org_id = ?", rowid: "s.rowid", scopeId: input.orgId }
+    : { from: "user_scopes s", where: "s.ancestor_id = ?", rowid: "s.user_rowid", scopeId: input.rootOrgId };
+  const filters = [scoped.where];
+  const params: Bindable[] = [scoped.scopeId];
+  if (input.hideCaseUsers) filters.push("s.is_case_user = 0");
+  if (query) {
+    const matches = ftsRowids("users", query);
+    filters.push(`${scoped.rowid} IN (${matches.sql})`);
+    params.push(...matches.params);
+  }
+  const filter = filters.join(" AND ");
+  const page = keysetWhere(order("asc", ["s.name COLLATE NOCASE", "s.email COLLATE NOCASE"]), input.cursor, input.limit);
+  const [rows, counted] = await db.batch<ListedRow | { total: number }>([
+    statement(
       db,
       `SELECT u.id, u.org_id, u.email, u.name, u.role, u.status, u.last_sign_in_at, u.version, o.name AS organization_name
-       FROM users u JOIN organizations o ON o.id = u.org_id
-       WHERE ${where}
-       ORDER BY u.name COLLATE NOCASE, u.email LIMIT ?3 OFFSET ?4`,
-      orgId,
-      pattern,
-      input.limit,
-      input.offset,
+       FROM (SELECT ${scoped.rowid} AS user_rowid FROM ${scoped.from}
+             WHERE ${filter} AND ${page.where} ORDER BY ${page.orderBy} LIMIT ?) picked
+       JOIN users u ON u.rowid = picked.user_rowid JOIN organizations o ON o.id = u.org_id
+       ORDER BY u.name COLLATE NOCASE ${page.cursor?.direction === "before" ? "DESC" : "ASC"},
+                u.email COLLATE NOCASE ${page.cursor?.direction === "before" ? "DESC" : "ASC"}`,
+      ...params,
+      ...page.params,
+      page.limit,
     ),
-    first<{ total: number }>(db, `SELECT count(*) AS total FROM users u WHERE ${where}`, orgId, pattern),
+    statement(db, cappedCount(`SELECT 1 FROM ${scoped.from} WHERE ${filter}`), ...params),
   ]);
-  return {
-    items: rows.map((row) => ({
+  const result = pageOf(
+    (rows?.results ?? []) as ListedRow[],
+    page,
+    (row) => [row.name, row.email],
+    (row): ListedUser => ({
       id: row.id,
       orgId: row.org_id,
       email: row.email,
@@ -167,9 +195,9 @@ export async function listUsers(
       lastSignInAt: row.last_sign_in_at,
       version: row.version,
       organizationName: row.organization_name,
-    })),
-    total: count?.total ?? 0,
-  };
+    }),
+  );
+  return { ...result, total: totalOf((counted?.results[0] as { total: number } | undefined)?.total) };
 }
 
 /** Whether the organization has an active owner other than `exceptUserId`. */

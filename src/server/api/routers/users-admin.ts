@@ -18,10 +18,12 @@ import {
   findUserById,
   hasOtherActiveOwner,
   listUsers,
+  USER_SORT_ARITY,
   type User,
   updateUserAccessStatement,
 } from "@/server/data/users";
 import { resolveSettings } from "@/server/settings";
+import { cursorOf, pageInput } from "../list-input";
 import { refuse } from "../refusal";
 import { assertOrganizationInScope } from "../tenancy";
 import { type ApiContext, procedureWith } from "../trpc";
@@ -170,22 +172,21 @@ export const usersAdminProcedures = {
         .object({
           orgId: id.optional(),
           search: searchText.default(""),
-          page: z.number().int().min(1).max(100_000).default(1),
-          pageSize: z.number().int().min(1).max(100).default(25),
+          ...pageInput,
         })
-        .default({ search: "", page: 1, pageSize: 25 }),
+        .default({ search: "", pageSize: 25 }),
     )
     .query(async ({ ctx, input }) => {
       if (input.orgId) await assertOrganizationInScope(ctx, input.orgId);
-      const { items, total } = await listUsers(ctx.db, {
+      const { items, next, previous, total } = await listUsers(ctx.db, {
         rootOrgId: ctx.user.orgId,
         orgId: input.orgId ?? null,
         search: input.search,
         hideCaseUsers: resolveSettings(ctx.env).hideCaseUsers,
         limit: input.pageSize,
-        offset: (input.page - 1) * input.pageSize,
+        cursor: cursorOf(input, USER_SORT_ARITY),
       });
-      return { items, total, page: input.page, pageSize: input.pageSize };
+      return { items, next, previous, total, pageSize: input.pageSize };
     }),
 
   details: procedureWith("edit-users")
