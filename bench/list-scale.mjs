@@ -26,14 +26,22 @@ export function measureListScale() {
   return parseBenchJson(`${result.stdout}`, result.stderr);
 }
 
-/** The figures of the BENCH_JSON line in Vitest's output (which may put colour codes before it). */
+/**
+ * The figures of the BENCH_JSON lines in Vitest's output (which may put colour codes before
+ * them), one per bench file (lists.bench-test.ts, more-lists.bench-test.ts), merged.
+ */
 export function parseBenchJson(stdout, stderr = "") {
-  const line = stdout.split("\n").find((text) => text.includes("BENCH_JSON {"));
-  if (!line) {
+  const lines = stdout.split("\n").filter((text) => text.includes("BENCH_JSON {"));
+  if (!lines.length) {
     process.stderr.write(`${stdout}\n${stderr}`);
     throw new Error("the scale benchmark printed no BENCH_JSON line");
   }
-  return JSON.parse(line.slice(line.indexOf("BENCH_JSON ") + "BENCH_JSON ".length));
+  const parts = lines.map((line) => JSON.parse(line.slice(line.indexOf("BENCH_JSON ") + "BENCH_JSON ".length)));
+  return parts.reduce((all, part) => ({
+    ...all,
+    scale: { ...all.scale, ...part.scale },
+    cost: { ...all.cost, ...part.cost },
+  }));
 }
 
 const fmt = (value) => value.toFixed(2);

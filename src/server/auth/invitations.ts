@@ -123,7 +123,9 @@ export async function acceptInvitation(
   });
   try {
     const [inserted] = await db.batch(statements);
-    if (inserted?.meta.changes !== 1) {
+    // Whether a row was inserted, not how many changes: D1 counts the rows the users triggers
+    // write too (user_scopes, users_fts: migration 0020).
+    if (!inserted?.meta.changes) {
       // Accepted, revoked or expired since the lookup above.
       const now = await lookUpInvitation(db, code);
       return { ok: false, reason: now.state === "open" ? "unknown" : now.state };

@@ -107,6 +107,7 @@ export async function resetPassword(c: Context<AppEnv>, code: string, password: 
     deleteUserSessionsStatement(db, reset.userId),
   ]);
   // Another request used the code between the check above and this batch.
-  if (changed?.meta.changes !== 1) return { ok: false, reason: "invalid-link" };
+  // Whether it changed, not how many rows: D1's count includes rows written by triggers.
+  if (!changed?.meta.changes) return { ok: false, reason: "invalid-link" };
   return { ok: true };
 }
