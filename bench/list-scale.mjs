@@ -37,11 +37,12 @@ export function parseBenchJson(stdout, stderr = "") {
     throw new Error("the scale benchmark printed no BENCH_JSON line");
   }
   const parts = lines.map((line) => JSON.parse(line.slice(line.indexOf("BENCH_JSON ") + "BENCH_JSON ".length)));
-  return parts.reduce((all, part) => ({
-    ...all,
-    scale: { ...all.scale, ...part.scale },
-    cost: { ...all.cost, ...part.cost },
-  }));
+  const [merged, ...rest] = parts;
+  for (const part of rest) {
+    Object.assign(merged.scale, part.scale);
+    Object.assign(merged.cost, part.cost);
+  }
+  return merged;
 }
 
 const fmt = (value) => value.toFixed(2);

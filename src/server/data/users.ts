@@ -1,6 +1,6 @@
 import type { Language } from "@/schema/languages";
 import type { Role } from "../auth/roles";
-import { all, type Bindable, type Db, first, newId, now, statement } from "./db";
+import { type Bindable, type Db, first, newId, now, statement } from "./db";
 import { ftsQuery, ftsRowids } from "./fts";
 import { type Cursor, cappedCount, keysetWhere, order, type Page, pageOf, type Total, totalOf } from "./keyset";
 
