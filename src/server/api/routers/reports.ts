@@ -50,7 +50,8 @@ async function reportAccount(ctx: Ctx, accountId: string): Promise<Account> {
 }
 
 const DAY_MS = 86_400_000;
-const plusDays = (value: string, days: number) => new Date(Date.parse(`${value}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
+const plusDays = (value: string, days: number) =>
+  new Date(Date.parse(`${value}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
 
 /** The range asked, or the last 30 days of the account's calendar; anything else is a clear 400. */
 export function dayRange(ctx: Pick<Ctx, "t">, timeZone: string, from?: string, to?: string, now = new Date()): DayRange {
@@ -108,9 +109,12 @@ export const reportsRouter = router({
       }
       const groupings: readonly string[] = reportGroupings[report];
       const by = (input.by || groupings[0]) as Grouping;
-      if (!groupings.includes(by)) throw new TRPCError({ code: "BAD_REQUEST", message: String(ctx.t("reports.errors.badGrouping")) });
+      if (!groupings.includes(by))
+        throw new TRPCError({ code: "BAD_REQUEST", message: String(ctx.t("reports.errors.badGrouping")) });
       const ranged = rangedReports.has(report);
-      const range = ranged ? dayRange(ctx, account.timezone, input.from, input.to) : { from: "", to: "", timeZone: account.timezone };
+      const range = ranged
+        ? dayRange(ctx, account.timezone, input.from, input.to)
+        : { from: "", to: "", timeZone: account.timezone };
       const table = await compute(ctx.db, account, report, by, range);
       return { report, by, range: ranged ? { from: range.from, to: range.to } : null, timeZone: account.timezone, table };
     }),

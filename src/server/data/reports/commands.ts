@@ -41,7 +41,12 @@ export async function commandsReport(db: Db, accountId: string, range: DayRange,
   const table = rows.map((row) => {
     const counts = Object.fromEntries(outcomes.map((o) => [o, row[o] ?? 0])) as Record<(typeof outcomes)[number], number>;
     const total = outcomes.reduce((sum, o) => sum + counts[o], 0);
-    return { label: row.label, ...counts, total, deliverSeconds: row.deliverSeconds === null ? null : Math.round(row.deliverSeconds) };
+    return {
+      label: row.label,
+      ...counts,
+      total,
+      deliverSeconds: row.deliverSeconds === null ? null : Math.round(row.deliverSeconds),
+    };
   });
   const sum = (key: (typeof outcomes)[number] | "total") => table.reduce((acc, row) => acc + row[key], 0);
   return {

@@ -1,6 +1,6 @@
-import { OVERDUE_AFTER_MS } from "../fleet-drift";
 import type { ReportTable } from "@/schema/reports";
 import { all, type Db } from "../db";
+import { OVERDUE_AFTER_MS } from "../fleet-drift";
 import { siteNames } from "./places";
 
 export const complianceStates = ["inSync", "pending", "failed", "drifted", "overdue", "neverSeen"] as const;
@@ -46,7 +46,10 @@ export async function complianceReport(db: Db, accountId: string, now = new Date
   ]);
   const table = rows
     .map((row) => {
-      const counts = Object.fromEntries(complianceStates.map((s) => [s, row[s] ?? 0])) as Record<(typeof complianceStates)[number], number>;
+      const counts = Object.fromEntries(complianceStates.map((s) => [s, row[s] ?? 0])) as Record<
+        (typeof complianceStates)[number],
+        number
+      >;
       const total = complianceStates.reduce((sum, s) => sum + counts[s], 0);
       return { site: row.siteId ? (names.get(row.siteId) ?? row.siteId) : null, ...counts, total };
     })

@@ -29,7 +29,12 @@ const seconds = (from: string | null, to: string | null | undefined) =>
  * deployment_devices indexes; the milestone times are one indexed probe each
  * (deployment_devices_reached, migration 0016).
  */
-export async function deploymentsReport(db: Db, accountId: string, range: DayRange, by: DeploymentsGrouping): Promise<ReportTable> {
+export async function deploymentsReport(
+  db: Db,
+  accountId: string,
+  range: DayRange,
+  by: DeploymentsGrouping,
+): Promise<ReportTable> {
   const { start, end } = instantsOf(range);
   if (by === "reason") {
     const rows = await all<{ code: string; failed: number; rejected: number; deployments: number }>(

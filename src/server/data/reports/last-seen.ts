@@ -31,7 +31,10 @@ export async function lastSeenReport(db: Db, accountId: string, now = new Date()
   ]);
   const table = rows
     .map((row) => {
-      const counts = Object.fromEntries(lastSeenBuckets.map((b) => [b, row[b] ?? 0])) as Record<(typeof lastSeenBuckets)[number], number>;
+      const counts = Object.fromEntries(lastSeenBuckets.map((b) => [b, row[b] ?? 0])) as Record<
+        (typeof lastSeenBuckets)[number],
+        number
+      >;
       const total = lastSeenBuckets.reduce((sum, b) => sum + counts[b], 0);
       return { site: row.siteId ? (names.get(row.siteId) ?? row.siteId) : null, ...counts, total };
     })
