@@ -78,10 +78,16 @@ async function inChunks(total, fn) {
 async function generateAccount(db, account, prefix, radios) {
   const sites = Array.from({ length: 20 }, (_, i) => `('${account}_site_${i}', '${account}', 'Site ${i}')`).join(", ");
   await db.batch([
-    db.prepare(`INSERT INTO accounts (id, org_id, name, subscription_level) VALUES ('${account}', 'org_bench', '${account}', 'advanced')`),
-    db.prepare(`INSERT INTO allocations (id, subscription_id, account_id, quantity) VALUES ('alc_${account}', 'sub_bench', '${account}', ${radios})`),
+    db.prepare(
+      `INSERT INTO accounts (id, org_id, name, subscription_level) VALUES ('${account}', 'org_bench', '${account}', 'advanced')`,
+    ),
+    db.prepare(
+      `INSERT INTO allocations (id, subscription_id, account_id, quantity) VALUES ('alc_${account}', 'sub_bench', '${account}', ${radios})`,
+    ),
     db.prepare(`INSERT INTO sites (id, account_id, name) VALUES ${sites}`),
-    db.prepare(`INSERT INTO revisions (id, account_id, number, content_hash, content) VALUES ('rev_${account}', '${account}', 1, 'h', '{}')`),
+    db.prepare(
+      `INSERT INTO revisions (id, account_id, number, content_hash, content) VALUES ('rev_${account}', '${account}', 1, 'h', '{}')`,
+    ),
   ]);
   await inChunks(radios, (from, to) =>
     db
@@ -158,7 +164,9 @@ async function database(dir, name, accounts) {
   for (const sql of migrations()) for (const s of statementsOf(sql)) await db.prepare(s).run();
   await db.batch([
     db.prepare("INSERT INTO organizations (id, name, kind) VALUES ('org_bench', 'Bench', 'customer')"),
-    db.prepare("INSERT INTO subscriptions (id, org_id, plan, quantity, starts_at) VALUES ('sub_bench', 'org_bench', 'Bench', 1000000, '2025-01-01')"),
+    db.prepare(
+      "INSERT INTO subscriptions (id, org_id, plan, quantity, starts_at) VALUES ('sub_bench', 'org_bench', 'Bench', 1000000, '2025-01-01')",
+    ),
   ]);
   for (const [account, prefix, radios] of accounts) await generateAccount(db, account, prefix, radios);
   await db.prepare("ANALYZE").run();
@@ -255,7 +263,9 @@ export async function measureReports() {
     ]);
     const largeGen = performance.now() - started;
     const counts = await large.db
-      .prepare("SELECT (SELECT count(*) FROM devices) AS radios, (SELECT count(*) FROM commands) AS commands, (SELECT count(*) FROM activity_logs) AS changes")
+      .prepare(
+        "SELECT (SELECT count(*) FROM devices) AS radios, (SELECT count(*) FROM commands) AS commands, (SELECT count(*) FROM activity_logs) AS changes",
+      )
       .first();
     const among = await measure(timed(large.db), "acc_small", reports);
     const big = await measure(timed(large.db), "acc_large", reports);
@@ -278,7 +288,14 @@ export function reportsBudgets(r) {
 }
 
 export async function writeReportsResults(r) {
-  const header = ["report", "1,000 alone db/wall (ms)", "1,000 among 100,000 db/wall (ms)", "99,000 db/wall (ms)", "among/alone", "99,000/1,000"];
+  const header = [
+    "report",
+    "1,000 alone db/wall (ms)",
+    "1,000 among 100,000 db/wall (ms)",
+    "99,000 db/wall (ms)",
+    "among/alone",
+    "99,000/1,000",
+  ];
   const cell = (m) => `${m.db.toFixed(0)} / ${m.wall.toFixed(0)}`;
   const rows = Object.keys(r.alone).map((name) => [
     name,

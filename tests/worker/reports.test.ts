@@ -34,7 +34,14 @@ function caller(role: Role | Partial<Record<Permission, boolean>>, orgId = org) 
     language: "en",
     permissions: typeof role === "string" ? permissionsOf(role) : (role as SessionUser["permissions"]),
   };
-  return createCaller({ env, db: env.DB, user, language: "en", origin: ORIGIN, t: translatorFor("en", defaultSettings.brandNamespace) });
+  return createCaller({
+    env,
+    db: env.DB,
+    user,
+    language: "en",
+    origin: ORIGIN,
+    t: translatorFor("en", defaultSettings.brandNamespace),
+  });
 }
 
 async function refusal(promise: Promise<unknown>): Promise<{ code: string; message: string }> {
@@ -62,7 +69,14 @@ beforeAll(async () => {
   const db = env.DB;
   const started = "2026-03-05T10:00:00.000Z";
   const at = (seconds: number) => new Date(Date.parse(started) + seconds * 1000).toISOString();
-  const device = (uid: string, model: string, firmware: string, site: string | null, seen: string | null, revision: string | null) =>
+  const device = (
+    uid: string,
+    model: string,
+    firmware: string,
+    site: string | null,
+    seen: string | null,
+    revision: string | null,
+  ) =>
     db
       .prepare(
         `INSERT INTO devices (uid, org_id, account_id, site_id, brand, model, firmware, last_seen_at, reported_revision, secret_hash)
@@ -71,10 +85,22 @@ beforeAll(async () => {
       .bind(uid, org, advanced, site, model, firmware, seen, revision);
   await db.batch([
     db.prepare("UPDATE accounts SET timezone = 'America/Mexico_City' WHERE id = ?").bind(advanced),
-    db.prepare("INSERT INTO subscriptions (id, org_id, plan, quantity, starts_at, reference) VALUES ('sub_rep', ?, 'Fleet plan', 20, '2026-01-01', 'PO-7')").bind(org),
-    db.prepare("INSERT INTO allocations (id, subscription_id, account_id, quantity) VALUES ('alc_rep', 'sub_rep', ?, 10)").bind(advanced),
-    db.prepare("INSERT INTO sites (id, account_id, name) VALUES ('site_rep_a', ?, 'Alpha depot'), ('site_rep_b', ?, 'Bravo yard')").bind(advanced, advanced),
-    db.prepare("INSERT INTO revisions (id, account_id, number, content_hash, content) VALUES ('rev_rep_1', ?, 1, 'h', '{}')").bind(advanced),
+    db
+      .prepare(
+        "INSERT INTO subscriptions (id, org_id, plan, quantity, starts_at, reference) VALUES ('sub_rep', ?, 'Fleet plan', 20, '2026-01-01', 'PO-7')",
+      )
+      .bind(org),
+    db
+      .prepare("INSERT INTO allocations (id, subscription_id, account_id, quantity) VALUES ('alc_rep', 'sub_rep', ?, 10)")
+      .bind(advanced),
+    db
+      .prepare(
+        "INSERT INTO sites (id, account_id, name) VALUES ('site_rep_a', ?, 'Alpha depot'), ('site_rep_b', ?, 'Bravo yard')",
+      )
+      .bind(advanced, advanced),
+    db
+      .prepare("INSERT INTO revisions (id, account_id, number, content_hash, content) VALUES ('rev_rep_1', ?, 1, 'h', '{}')")
+      .bind(advanced),
     db
       .prepare(
         `INSERT INTO deployments (id, account_id, org_id, number, revision_id, state, plan, switchover, targeted, created_by, created_at, started_at)
@@ -203,7 +229,12 @@ describe("figures", () => {
     expect(reasons.table.rows).toEqual([{ code: "E42", failed: 1, rejected: 0, deployments: 1 }]);
     const phases = await caller("viewer").reports.get({ accountId: advanced, report: "deployments", by: "phase", ...march });
     expect(phases.table.rows).toMatchObject([{ deployment: "#1", phase: 1, applied: 2, failed: 1, inProgress: 1 }]);
-    const april = await caller("viewer").reports.get({ accountId: advanced, report: "deployments", from: "2026-04-01", to: "2026-04-30" });
+    const april = await caller("viewer").reports.get({
+      accountId: advanced,
+      report: "deployments",
+      from: "2026-04-01",
+      to: "2026-04-30",
+    });
     expect(april.table.rows).toEqual([]);
   });
 
@@ -293,7 +324,9 @@ describe("hostile input", () => {
 function tableCells(html: string): string[][] {
   const body = html.split("<tbody")[1]?.split("</tbody>")[0] ?? "";
   return [...body.matchAll(/<tr[^>]*>(.*?)<\/tr>/gs)].map((row) =>
-    [...(row[1] ?? "").matchAll(/<td[^>]*>(.*?)<\/td>/gs)].map((cell) => (cell[1] ?? "").replace(/<[^>]+>/g, "").replace(/&nbsp;/g, " ")),
+    [...(row[1] ?? "").matchAll(/<td[^>]*>(.*?)<\/td>/gs)].map((cell) =>
+      (cell[1] ?? "").replace(/<[^>]+>/g, "").replace(/&nbsp;/g, " "),
+    ),
   );
 }
 
@@ -307,7 +340,10 @@ describe("CSV and page", () => {
     const cells = tableCells(html);
     const csv = await request(`${path}&format=csv`, { headers: { Cookie: ownerCookie } });
     expect(csv.headers.get("content-type")).toContain("text/csv");
-    const lines = (await csv.text()).replace(/^\uFEFF/, "").trim().split("\r\n");
+    const lines = (await csv.text())
+      .replace(/^\uFEFF/, "")
+      .trim()
+      .split("\r\n");
     expect(lines[0]).toBe("Type,Succeeded,Failed,Expired,Cancelled,Not finished,Total,Mean time to deliver (seconds)");
     const records = lines.slice(1).map((line) => line.split(","));
     expect(records).toHaveLength(cells.length);
@@ -320,7 +356,9 @@ describe("CSV and page", () => {
   });
 
   it("writes the inventory page's shares in the CSV as percentages", async () => {
-    const csv = await request(`/accounts/${advanced}/reports/inventory?by=model&format=csv`, { headers: { Cookie: ownerCookie } });
+    const csv = await request(`/accounts/${advanced}/reports/inventory?by=model&format=csv`, {
+      headers: { Cookie: ownerCookie },
+    });
     const text = await csv.text();
     expect(text).toContain("XR-7,3,50");
   });
