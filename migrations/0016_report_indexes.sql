@@ -12,7 +12,7 @@ CREATE INDEX activity_logs_account_report ON activity_logs(account_id, created_a
 -- Deployments of a date range.
 CREATE INDEX deployments_account_created ON deployments(account_id, created_at);
 -- When the k-th radio of a deployment had it (time to 50 %, 90 %, 100 %).
-CREATE INDEX deployment_devices_reached ON deployment_devices(deployment_id, updated_at)
+CREATE INDEX deployment_devices_reached ON deployment_devices(deployment_id, updated_at, state)
   WHERE state IN ('applied', 'already_in_sync');
 -- Failures of a deployment by reason.
 CREATE INDEX deployment_devices_failures ON deployment_devices(deployment_id, code, state)
