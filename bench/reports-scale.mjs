@@ -17,9 +17,9 @@ import { readdirSync, readFileSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { build } from "esbuild";
-import { DatabaseSync } from "node:sqlite";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const RUNS = Number(process.env.BENCH_REPORTS_RUNS ?? 7);
@@ -184,7 +184,9 @@ async function database(name, accounts) {
   const db = d1(sqlite);
   await db.batch([
     db.prepare("INSERT INTO organizations (id, name, kind) VALUES ('org_bench', 'Bench', 'customer')"),
-    db.prepare("INSERT INTO subscriptions (id, org_id, plan, quantity, starts_at) VALUES ('sub_bench', 'org_bench', 'Bench', 1000000, '2025-01-01')"),
+    db.prepare(
+      "INSERT INTO subscriptions (id, org_id, plan, quantity, starts_at) VALUES ('sub_bench', 'org_bench', 'Bench', 1000000, '2025-01-01')",
+    ),
   ]);
   for (const [account, prefix, radios] of accounts) await generateAccount(db, account, prefix, radios);
   sqlite.exec("ANALYZE");
@@ -249,7 +251,9 @@ export async function measureReports() {
     ]);
     const largeGen = performance.now() - started;
     const counts = await large.db
-      .prepare("SELECT (SELECT count(*) FROM devices) AS radios, (SELECT count(*) FROM commands) AS commands, (SELECT count(*) FROM activity_logs) AS changes")
+      .prepare(
+        "SELECT (SELECT count(*) FROM devices) AS radios, (SELECT count(*) FROM commands) AS commands, (SELECT count(*) FROM activity_logs) AS changes",
+      )
       .first();
     const among = await measure(large.db, "acc_small", reports);
     const big = await measure(large.db, "acc_large", reports);
@@ -273,14 +277,7 @@ export function reportsBudgets(r) {
 }
 
 export async function writeReportsResults(r) {
-  const header = [
-    "report",
-    "1,000 alone (ms)",
-    "1,000 among 100,000 (ms)",
-    "99,000 (ms)",
-    "among/alone",
-    "99,000/1,000",
-  ];
+  const header = ["report", "1,000 alone (ms)", "1,000 among 100,000 (ms)", "99,000 (ms)", "among/alone", "99,000/1,000"];
   const cell = (m) => m.toFixed(2);
   const rows = Object.keys(r.alone).map((name) => [
     name,

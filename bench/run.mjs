@@ -17,8 +17,8 @@ import { inventoryBudgets, measureInventory, writeInventoryResults } from "./inv
 import { jsBytesTable, jsChunksTable, measureJsBytes } from "./js-bytes.mjs";
 import { measureListScale, writeListScale } from "./list-scale.mjs";
 import { measureMobileLoad, mobileTable } from "./mobile-load.mjs";
-import { measureReports, reportsBudgets, writeReportsResults } from "./reports-scale.mjs";
 import { formatTable, markdownTable } from "./report.mjs";
+import { measureReports, reportsBudgets, writeReportsResults } from "./reports-scale.mjs";
 import { BENCH_CONFIG, buildApp, ROOT, startServer } from "./server.mjs";
 import { measureSsrThroughput, ssrSummaryLines, ssrTable } from "./ssr-throughput.mjs";
 

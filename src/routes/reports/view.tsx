@@ -151,7 +151,13 @@ function ReportView({ data }: PageProps<Data>) {
         title={title}
         description={t(`reports.descriptions.${report.report}`)}
         actions={
-          <ButtonLink href={reportHref(account._id, report.report, csvQuery(report))} variant="white" size="sm" download>
+          <ButtonLink
+            href={reportHref(account._id, report.report, csvQuery(report))}
+            variant="white"
+            size="sm"
+            download
+            className="print:hidden"
+          >
             {t("reports.downloadCsv")}
           </ButtonLink>
         }
