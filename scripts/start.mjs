@@ -44,6 +44,8 @@ const server = new Miniflare(
     // No request to workers.cloudflare.com for `Request.cf`: these machines are offline.
     cf: false,
     log: new Log(LogLevel.INFO),
+    // INSPECTOR_PORT=9229 lets DevTools (or bench/profile-ssr.mjs) profile the Worker.
+    ...(process.env.INSPECTOR_PORT && { inspectorPort: Number(process.env.INSPECTOR_PORT) }),
   }),
 );
 const url = await server.ready;
