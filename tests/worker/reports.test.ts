@@ -355,6 +355,16 @@ describe("CSV and page", () => {
     expect(records.find((r) => r[0] === "Ping")).toEqual(["Ping", "1", "1", "0", "0", "0", "2", "60"]);
   });
 
+  it("names each bar of the deployments-by-phase chart by its deployment and phase", async () => {
+    const page = await request(`/accounts/${advanced}/reports/deployments?by=phase&from=2026-03-01&to=2026-03-31`, {
+      headers: { Cookie: ownerCookie },
+    });
+    expect(page.status).toBe(200);
+    const svg = (await page.text()).split(`<svg role="img"`)[1] ?? "";
+    expect(svg).toContain("#1 · 1");
+    expect(svg).toContain("Deployment · Phase");
+  });
+
   it("writes the inventory page's shares in the CSV as percentages", async () => {
     const csv = await request(`/accounts/${advanced}/reports/inventory?by=model&format=csv`, {
       headers: { Cookie: ownerCookie },

@@ -61,13 +61,20 @@ function ReportChart({ report, table }: { report: Report; table: ReportTable }) 
     return { key, label: column ? columnHeader(t, column) : key, tone: tones[key] ?? "neutral" };
   });
   const shown = table.rows.slice(0, MAX_BARS);
+  // A category that is not a column of its own (a deployment's phase) names bars by its raw value.
   const bars = shown.map((row) => ({
-    label: category ? cellText(t, language, category, row) : "",
+    label: category ? cellText(t, language, category, row) : String(row[table.category] ?? ""),
     values: table.series.map((key) => Number(row[key] ?? 0)),
   }));
+  const categoryTitle = category
+    ? columnHeader(t, category)
+    : table.columns
+        .slice(0, 2)
+        .map((column) => columnHeader(t, column))
+        .join(" · ");
   const title = String(t(`reports.titles.${report.report}`));
   const description = [
-    String(t("reports.chart.description", { by: category ? columnHeader(t, category) : "", unit: String(t(table.unit)) })),
+    String(t("reports.chart.description", { by: categoryTitle, unit: String(t(table.unit)) })),
     table.rows.length > MAX_BARS ? String(t("reports.chart.firstBars", { shown: MAX_BARS, total: table.rows.length })) : "",
     String(t("reports.chart.seeTable")),
   ]
@@ -82,7 +89,7 @@ function ReportChart({ report, table }: { report: Report; table: ReportTable }) 
         series={series}
         bars={bars}
         axisLabel={String(t(table.unit))}
-        categoryLabel={category ? columnHeader(t, category) : ""}
+        categoryLabel={categoryTitle}
         format={(value) => formatNumber(language, value)}
       />
       {table.rows.length > MAX_BARS && (
