@@ -165,7 +165,10 @@ export async function listUsers(
     params.push(...matches.params);
   }
   const filter = filters.join(" AND ");
-  const page = keysetWhere(order("asc", ["s.name COLLATE NOCASE", "s.email COLLATE NOCASE"]), input.cursor, input.limit);
+  // user_scopes' columns are NOCASE already: plain names there, or SQLite does not seek the
+  // row-value comparison into user_scopes_name (it would scan the tree's range from its start).
+  const keys = input.orgId ? ["s.name COLLATE NOCASE", "s.email"] : ["s.name", "s.email"];
+  const page = keysetWhere(order("asc", keys), input.cursor, input.limit);
   const [rows, counted] = await db.batch<ListedRow | { total: number }>([
     statement(
       db,
