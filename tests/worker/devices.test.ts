@@ -309,6 +309,17 @@ describe("lists", () => {
     ]);
     const cold = await me.devices.list({ filter: { search: "cold" }, limit: 50 });
     expect(cold.items).toHaveLength(10);
+    // A uid is found by the prefix of any of its parts: letters, digits, digits without leading zeros.
+    await me.devices.add(radio("ACME-R7-0004217", { name: "Parts" }));
+    for (const typed of ["acme-r7", "R7-000", "0004217", "421", "ACME-R7-0004217"]) {
+      const found = await me.devices.list({ filter: { search: typed }, limit: 50 });
+      expect(
+        found.items.map((d) => d.uid),
+        typed,
+      ).toEqual(["ACME-R7-0004217"]);
+    }
+    expect((await me.devices.list({ filter: { search: '"*) OR ^-' }, limit: 50 })).items).toEqual([]);
+    expect((await me.devices.list({ filter: { search: "---" }, limit: 50 })).items).toEqual([]);
     const registry = await me.devices.list({ accountId: fleet, limit: 50 });
     expect(registry.items).toHaveLength(15);
     const never = await me.devices.list({ filter: { search: "LST", seen: "never", assignment: "unassigned" }, limit: 50 });
