@@ -121,6 +121,41 @@ describe("check-in", () => {
   });
 });
 
+describe("before anything is deployed", () => {
+  it("a radio of an account that deployed nothing is 'never deployed', not pending, on its page and in the counts", async () => {
+    const acc = await createAccount(orgId, "Fresh fleet");
+    await giveSeats(orgId, acc, 5);
+    const [uid = ""] = await registerRadios(orgId, acc, "FRESH", 2);
+    await device("/check-in", uid, { body: {} });
+    const revision = data(await call<{ desired: unknown; state: string }>("devices.revision", { uid }, cookie, "GET"));
+    expect(revision).toMatchObject({ desired: null, state: "never-deployed" });
+    const drift = data(await call<Record<string, number>>("deployments.drift", { accountId: acc }, cookie, "GET"));
+    expect(drift).toMatchObject({ total: 2, pending: 0, neverDeployed: 2, inSync: 0 });
+    const page = await (await request(`/accounts/${acc}/registry/devices/view/${uid}`, { headers: { Cookie: cookie } })).text();
+    expect(page).toContain('data-drift="never-deployed"');
+    expect(page).toContain("Never deployed");
+    const registry = await (await request(`/accounts/${acc}/registry/devices`, { headers: { Cookie: cookie } })).text();
+    expect(registry).toMatch(/data-count="neverDeployed"><dt[^>]*>Never deployed:<\/dt><dd[^>]*>2<\/dd>/);
+    expect(registry).toMatch(/data-count="pending"><dt[^>]*>Pending:<\/dt><dd[^>]*>0<\/dd>/);
+  });
+
+  it("the confirm screen explains a deployed revision it cannot read instead of failing", async () => {
+    const acc = await createAccount(orgId, "Broken revision fleet");
+    await giveSeats(orgId, acc, 5);
+    await registerRadios(orgId, acc, "BROKEN", 2);
+    const first = data(await call<{ id: string }>("deployments.create", { accountId: acc }, cookie, "POST"));
+    await env.DB.prepare("UPDATE revisions SET content = ? WHERE id = (SELECT revision_id FROM deployments WHERE id = ?)")
+      .bind(JSON.stringify({ network: "not an object", rules: 7 }), first.id)
+      .run();
+    const preview = await call<{ unreadable: boolean; samples: { lines: unknown[] }[] }>("deployments.preview", { accountId: acc }, cookie, "GET");
+    expect(data(preview).unreadable).toBe(true);
+    expect(data(preview).samples.every((s) => s.lines.length === 0)).toBe(true);
+    const page = await request(`/accounts/${acc}/confirm-deployment`, { headers: { Cookie: cookie } });
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain("cannot be read");
+  });
+});
+
 describe("deployments through the protocol", () => {
   let deploymentId = "";
 

@@ -22,6 +22,8 @@ type Preview = {
   changes: { items: ActivityEntry[]; count: number };
   targeted: number;
   samples: { uid: string; lines: ConfigDiffLine[] }[];
+  /** The revision now deployed could not be read: no comparison, said plainly. */
+  unreadable: boolean;
   currentRevision: { number: number } | null;
 };
 type Data = { account: AccountDetails; preview: Preview };
@@ -230,7 +232,11 @@ function ConfirmDeployment({ data, form }: PageProps<Data>) {
           <h2 id="sample-heading" className="mb-2 text-lg font-semibold">
             {t("confirmDeployment.sampleHeading")}
           </h2>
-          {preview.samples.length === 0 ? (
+          {preview.unreadable ? (
+            <p className="text-sm text-slate-700" data-slot="preview-unreadable">
+              {t("confirmDeployment.unreadable", { number: preview.currentRevision?.number ?? "" })}
+            </p>
+          ) : preview.samples.length === 0 ? (
             <p className="text-sm text-slate-700">{t("confirmDeployment.noRadios")}</p>
           ) : (
             <div className="space-y-2">

@@ -859,3 +859,39 @@ export function unplaceFromLocationStatement(db: Db, input: { accountId: string;
     input.locationVersion,
   );
 }
+
+/**
+ * One activity entry per radio a deleted site or location unplaces (spec: place changes are
+ * activity), in one statement, put in the batch before the unplacing: same conditions, so a
+ * stale deletion logs nothing. Not deployable: the place's own deletion entry is the change.
+ */
+export function unplaceActivityStatement(
+  db: Db,
+  input: {
+    accountId: string;
+    place: { kind: "site" | "location"; id: string; name: string; version: number };
+    actor: { id: string; email: string };
+  },
+) {
+  const { kind } = input.place;
+  const table = kind === "site" ? "sites" : "locations";
+  const column = kind === "site" ? "site_id" : "location_id";
+  // The site change also takes the location; the entry says the place the radio left.
+  const diff = kind === "site" ? { site: { before: input.place.name, after: null } } : { location: { before: input.place.name, after: null } };
+  return statement(
+    db,
+    `INSERT INTO activity_logs (id, org_id, account_id, actor_id, actor_email, action, entity_type, entity_id, entity_label, diff, deployable, created_at)
+     SELECT 'log_' || lower(hex(randomblob(10))), d.org_id, d.account_id, ?1, ?2, 'update', 'device', d.uid,
+       CASE WHEN d.name = '' THEN d.uid ELSE d.name END, ?3, 0, ?4
+     FROM devices d
+     WHERE d.account_id = ?5 AND d.${column} = ?6
+       AND EXISTS (SELECT 1 FROM ${table} WHERE id = ?6 AND account_id = ?5 AND version = ?7)`,
+    input.actor.id,
+    input.actor.email,
+    JSON.stringify(diff),
+    now(),
+    input.accountId,
+    input.place.id,
+    input.place.version,
+  );
+}
