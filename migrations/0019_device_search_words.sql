@@ -48,3 +48,13 @@ FROM devices;
 -- the expiry sweep's partial index now holds delivered commands beside the waiting ones.
 DROP INDEX IF EXISTS commands_expiry;
 CREATE INDEX commands_expiry ON commands(expires_at) WHERE state IN ('queued', 'sent', 'delivered');
+
+-- Deployments: radios that never report time out (DESIGN.md §7 "timed out"). Still nothing is
+-- written per radio: a deployment remembers up to which phase its silent radios have timed out
+-- (timed_out_phase, -1 none) and when the phases opened so far time out (timeout_at, set when a
+-- phase opens, marked by the DeploymentClock alarm and the cron safety net).
+ALTER TABLE deployments ADD COLUMN timed_out_phase INTEGER NOT NULL DEFAULT -1;
+ALTER TABLE deployments ADD COLUMN timeout_at TEXT;
+CREATE INDEX deployments_timeout ON deployments(timeout_at) WHERE timeout_at IS NOT NULL;
+-- Deployments already open start their clock now.
+UPDATE deployments SET timeout_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '+1 day') WHERE state IN ('running', 'paused', 'finished');

@@ -261,7 +261,9 @@ describe("assignment, edits and their log", () => {
       await me.devices.add(radio(uid, { accountId: account2, siteId: yard, locationId: uid === "UNP-3" ? null : shed }));
     const entries = async (uid: string) =>
       (
-        await env.DB.prepare("SELECT diff, deployable FROM activity_logs WHERE entity_type = 'device' AND entity_id = ? AND diff LIKE '%before%' ORDER BY created_at")
+        await env.DB.prepare(
+          "SELECT diff, deployable FROM activity_logs WHERE entity_type = 'device' AND entity_id = ? AND diff LIKE '%before%' ORDER BY created_at",
+        )
           .bind(uid)
           .all<{ diff: string; deployable: number }>()
       ).results.filter((r) => /"(site|location)":\{"before":"(Yard|Shed)"/.test(r.diff));

@@ -149,6 +149,41 @@ function PlanForm({ accountId, form }: { accountId: string; form?: PageProps<Dat
             hint={String(t("confirmDeployment.errorMinimumHint"))}
             error={error("errorMinimum")}
           />
+          <Field
+            label={String(t("confirmDeployment.successPerPhase"))}
+            name="successPerPhase"
+            defaultValue={values.successPerPhase}
+            hint={String(t("confirmDeployment.perPhaseHint"))}
+            error={error("successPerPhase")}
+          />
+          <Field
+            label={String(t("confirmDeployment.errorPerPhase"))}
+            name="errorPerPhase"
+            defaultValue={values.errorPerPhase}
+            hint={String(t("confirmDeployment.perPhaseHint"))}
+            error={error("errorPerPhase")}
+          />
+        </div>
+      </fieldset>
+      <fieldset className="space-y-2">
+        <legend className="font-semibold text-slate-900">{t("confirmDeployment.timing")}</legend>
+        <div className="grid gap-3 sm:grid-cols-2">
+          <Field
+            label={String(t("confirmDeployment.startAt"))}
+            name="startAt"
+            type="datetime-local"
+            defaultValue={values.startAt}
+            hint={String(t("confirmDeployment.startAtHint"))}
+            error={error("startAt")}
+          />
+          <Field
+            label={String(t("confirmDeployment.timeoutMinutes"))}
+            name="timeoutMinutes"
+            inputMode="numeric"
+            defaultValue={values.timeoutMinutes}
+            hint={String(t("confirmDeployment.timeoutHint"))}
+            error={error("timeoutMinutes")}
+          />
         </div>
       </fieldset>
       <fieldset className="space-y-2">

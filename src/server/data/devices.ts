@@ -877,7 +877,10 @@ export function unplaceActivityStatement(
   const table = kind === "site" ? "sites" : "locations";
   const column = kind === "site" ? "site_id" : "location_id";
   // The site change also takes the location; the entry says the place the radio left.
-  const diff = kind === "site" ? { site: { before: input.place.name, after: null } } : { location: { before: input.place.name, after: null } };
+  const diff =
+    kind === "site"
+      ? { site: { before: input.place.name, after: null } }
+      : { location: { before: input.place.name, after: null } };
   return statement(
     db,
     `INSERT INTO activity_logs (id, org_id, account_id, actor_id, actor_email, action, entity_type, entity_id, entity_label, diff, deployable, created_at)

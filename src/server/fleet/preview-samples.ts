@@ -20,7 +20,13 @@ export async function previewSamples(
   try {
     const before = currentId ? await revisionContent(db, currentId) : null;
     const samples = radios.map((radio) => {
-      const device = { uid: radio.uid, siteId: radio.site_id, locationId: radio.location_id, model: radio.model, tags: parseTags(radio.tags) };
+      const device = {
+        uid: radio.uid,
+        siteId: radio.site_id,
+        locationId: radio.location_id,
+        model: radio.model,
+        tags: parseTags(radio.tags),
+      };
       return { uid: radio.uid, lines: configDiff(before ? desiredConfig(before, device) : {}, desiredConfig(content, device)) };
     });
     return { samples, unreadable: false };

@@ -108,7 +108,13 @@ export const deploymentsRouter = router({
         radiosOfAccount(ctx.db, account._id),
       ]);
       const { samples, unreadable } = await previewSamples(ctx.db, currentId, content, radios);
-      return { changes, targeted, samples, unreadable, currentRevision: currentId ? await findRevision(ctx.db, currentId) : null };
+      return {
+        changes,
+        targeted,
+        samples,
+        unreadable,
+        currentRevision: currentId ? await findRevision(ctx.db, currentId) : null,
+      };
     }),
 
   create: procedureWith("create-deployments")
@@ -130,7 +136,7 @@ export const deploymentsRouter = router({
         switchover: input.switchover,
         note: input.note,
       });
-      return { id: deployment.id, number: deployment.number, state: deployment.state };
+      return { id: deployment.id, number: deployment.number, state: deployment.state, timeoutAt: deployment.timeoutAt };
     }),
 
   /** pause, resume, advance (to the next phase) or cancel; an illegal one is CONFLICT. */
