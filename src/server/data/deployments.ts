@@ -81,17 +81,31 @@ const columns = `d.id, d.account_id, d.org_id, d.number, d.revision_id, r.number
   d.targeted, d.note, d.created_by, d.created_at, d.started_at, d.ended_at, d.updated_at, d.version`;
 const from = "deployments d JOIN revisions r ON r.id = d.revision_id";
 
+/**
+ * Stored plans and switchovers, parsed once per isolate: every check-in reads the account's
+ * recent deployments, and their JSON never changes once written (the text is the key, so an
+ * edit is simply a new entry). Bounded; the oldest entry goes first.
+ */
+const parsedJson = new Map<string, unknown>();
+const PARSED_KEPT = 500;
+
 function parsed<T>(
   schema: { safeParse(v: unknown): { success: true; data: T } | { success: false } },
   json: string,
   fallback: T,
 ): T {
+  const key = `${schema === planSchema ? "p" : "s"}${json}`;
+  if (parsedJson.has(key)) return parsedJson.get(key) as T;
+  let value = fallback;
   try {
     const result = schema.safeParse(JSON.parse(json));
-    return result.success ? result.data : fallback;
+    if (result.success) value = result.data;
   } catch {
-    return fallback;
+    // Unreadable: the fallback, as before.
   }
+  if (parsedJson.size >= PARSED_KEPT) parsedJson.delete(parsedJson.keys().next().value as string);
+  parsedJson.set(key, value);
+  return value;
 }
 
 const FALLBACK_PLAN: Plan = {
