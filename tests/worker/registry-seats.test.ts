@@ -48,7 +48,7 @@ beforeAll(async () => {
 describe("registry seat screens", () => {
   it("allocate, edit and take back, in the account's frame, without JavaScript", async () => {
     const page = await (await get(seats("/allocate"))).text();
-    expect(page).toContain('action="' + seats("/allocate") + '"');
+    expect(page).toContain(`action="${seats("/allocate")}"`);
     expect(page).toContain("Fleet Pro");
     const created = await postForm(seats("/allocate"), { subscriptionId: subscription, quantity: "6" }, { Cookie: owner });
     expect(created.status).toBe(303);
