@@ -53,12 +53,14 @@ function RegistrySubscriptions({ data }: PageProps<Data>) {
                       className="font-medium text-brand-700 hover:underline"
                     >
                       {t("devices.registry.editAllocation")}
+                      <span className="sr-only"> {item.plan}</span>
                     </a>
                     <a
                       href={registrySeatsHref(account._id, `/deallocate?allocationId=${encodeURIComponent(item.id)}`)}
                       className="font-medium text-red-700 hover:underline"
                     >
                       {t("subscriptions.deallocate")}
+                      <span className="sr-only"> {item.plan}</span>
                     </a>
                   </span>
                 ) : null}
