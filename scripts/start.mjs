@@ -43,7 +43,8 @@ const server = new Miniflare(
     resourcePersistencePath: join(persistDir(), "v3"),
     // No request to workers.cloudflare.com for `Request.cf`: these machines are offline.
     cf: false,
-    log: new Log(LogLevel.INFO),
+    // Warnings and errors only: a line per request (INFO) costs a loopback call to this process.
+    log: new Log(LogLevel.WARN),
     // INSPECTOR_PORT=9229 lets DevTools (or bench/profile-ssr.mjs) profile the Worker.
     ...(process.env.INSPECTOR_PORT && { inspectorPort: Number(process.env.INSPECTOR_PORT) }),
   }),
