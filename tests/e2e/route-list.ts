@@ -156,6 +156,15 @@ export const routeVisits: RouteVisit[] = [
     url: () => acc(`/registry/devices/${RADIO}/send-command`),
   },
   { route: "/accounts/:accountId/registry/subscriptions", url: () => acc("/registry/subscriptions") },
+  { route: "/accounts/:accountId/registry/subscriptions/allocate", url: () => acc("/registry/subscriptions/allocate") },
+  {
+    route: "/accounts/:accountId/registry/subscriptions/deallocate",
+    url: () => acc("/registry/subscriptions/deallocate?allocationId=alc_harbor_demo"),
+  },
+  {
+    route: "/accounts/:accountId/registry/subscriptions/editAllocation/:allocationId",
+    url: () => acc("/registry/subscriptions/editAllocation/alc_harbor_demo"),
+  },
   { route: "/devices/profiles", url: () => "/devices/profiles/channels", note: "redirects to a type's list" },
   { route: "/devices/profiles/:profileType", url: () => "/devices/profiles/device" },
   { route: "/devices/profiles/:profileType/add", url: () => "/devices/profiles/contacts/add" },

@@ -47,6 +47,7 @@ export const driftLabelKey = {
   failed: "accountHome.drift.failed",
   drifted: "accountHome.drift.drifted",
   overdue: "accountHome.drift.overdue",
+  "never-deployed": "accountHome.drift.neverDeployed",
 } as const;
 
 /**
