@@ -2,6 +2,7 @@ import { accountsRouter } from "./routers/accounts";
 import { activityLogsRouter } from "./routers/activity-logs";
 import { commandsRouter } from "./routers/commands";
 import { deploymentsRouter } from "./routers/deployments";
+import { fcCasesRouter } from "./routers/fc-cases";
 import { devicesRouter } from "./routers/devices";
 import { identityProvidersRouter } from "./routers/identity-providers";
 import { locationsRouter } from "./routers/locations";
@@ -20,6 +21,7 @@ export const appRouter = router({
   commands: commandsRouter,
   deployments: deploymentsRouter,
   devices: devicesRouter,
+  fcCases: fcCasesRouter,
   identityProviders: identityProvidersRouter,
   locations: locationsRouter,
   organizations: organizationsRouter,
