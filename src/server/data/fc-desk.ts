@@ -39,12 +39,16 @@ export async function findFcSettings(db: Db, accountId: string): Promise<FcSetti
   };
 }
 
-/** Saves the settings when `version` is the one read (0: none saved yet); no change means stale. */
+/**
+ * Saves the settings when `version` is the one read (0: none saved yet); no change means stale.
+ * The SELECT offers a row when there is one to update or none was expected (SQLite needs a
+ * WHERE before ON CONFLICT in an INSERT … SELECT).
+ */
 export function saveFcSettingsStatement(db: Db, accountId: string, s: Omit<FcSettings, "version">, version: number) {
   return statement(
     db,
     `INSERT INTO fc_settings (account_id, categories, default_priority, auto_close_days, retention_days, version, updated_at)
-     SELECT ?1, ?2, ?3, ?4, ?5, 1, ?6 WHERE ?7 = 0
+     SELECT ?1, ?2, ?3, ?4, ?5, 1, ?6 WHERE ?7 = 0 OR EXISTS (SELECT 1 FROM fc_settings WHERE account_id = ?1)
      ON CONFLICT (account_id) DO UPDATE SET categories = excluded.categories, default_priority = excluded.default_priority,
        auto_close_days = excluded.auto_close_days, retention_days = excluded.retention_days,
        version = fc_settings.version + 1, updated_at = excluded.updated_at
@@ -93,7 +97,7 @@ export function saveDeviceFcSettingsStatement(
   return statement(
     db,
     `INSERT INTO fc_device_settings (uid, remote_support, contact_customer_id, notes, version, updated_at)
-     SELECT ?1, ?2, ?3, ?4, 1, ?5 WHERE ?6 = 0
+     SELECT ?1, ?2, ?3, ?4, 1, ?5 WHERE ?6 = 0 OR EXISTS (SELECT 1 FROM fc_device_settings WHERE uid = ?1)
      ON CONFLICT (uid) DO UPDATE SET remote_support = excluded.remote_support,
        contact_customer_id = excluded.contact_customer_id, notes = excluded.notes,
        version = fc_device_settings.version + 1, updated_at = excluded.updated_at
