@@ -11,15 +11,73 @@ const at = (daysAgo, hour = 9) => new Date(Date.now() - (Date.now() % day) - day
 export const deskCustomers = [
   { id: "fcc_demo_rosa", name: "Rosa Díaz", phone: "+1 555 0101", email: "rosa.diaz@example.com", radios: ["HD-0004"] },
   { id: "fcc_demo_marc", name: "Marc Tremblay", phone: "+1 555 0102", email: "marc.tremblay@example.com", radios: ["HD-0005"] },
-  { id: "fcc_demo_joao", name: "João Silva", phone: "+1 555 0103", email: "joao.silva@example.com", radios: ["HD-0002", "HD-0003"] },
+  {
+    id: "fcc_demo_joao",
+    name: "João Silva",
+    phone: "+1 555 0103",
+    email: "joao.silva@example.com",
+    radios: ["HD-0002", "HD-0003"],
+  },
 ];
 
 export const deskSessions = [
-  { id: "fcs_demo_noaudio", customer: "fcc_demo_rosa", subject: "No audio on channel 2", category: "Audio", priority: "high", status: "open", assignee: "usr_agent", uid: "HD-0004", daysAgo: 3 },
-  { id: "fcs_demo_battery", customer: "fcc_demo_marc", subject: "Battery drains overnight", category: "Battery", priority: "medium", status: "waiting", assignee: "usr_agent2", uid: "HD-0005", daysAgo: 6 },
-  { id: "fcs_demo_coverage", customer: "fcc_demo_joao", subject: "Drops out in the bus garage", category: "Coverage", priority: "urgent", status: "in-progress", assignee: "usr_agent", uid: "HD-0002", daysAgo: 1 },
-  { id: "fcs_demo_closed1", customer: "fcc_demo_rosa", subject: "Radio would not power on", category: "Battery", priority: "low", status: "closed", assignee: "usr_agent2", uid: "HD-0004", daysAgo: 9, closedDaysAgo: 8 },
-  { id: "fcs_demo_closed2", customer: "fcc_demo_joao", subject: "Wrong talk group after update", category: "Configuration", priority: "medium", status: "closed", assignee: "usr_agent", uid: "HD-0003", daysAgo: 5, closedDaysAgo: 4 },
+  {
+    id: "fcs_demo_noaudio",
+    customer: "fcc_demo_rosa",
+    subject: "No audio on channel 2",
+    category: "Audio",
+    priority: "high",
+    status: "open",
+    assignee: "usr_agent",
+    uid: "HD-0004",
+    daysAgo: 3,
+  },
+  {
+    id: "fcs_demo_battery",
+    customer: "fcc_demo_marc",
+    subject: "Battery drains overnight",
+    category: "Battery",
+    priority: "medium",
+    status: "waiting",
+    assignee: "usr_agent2",
+    uid: "HD-0005",
+    daysAgo: 6,
+  },
+  {
+    id: "fcs_demo_coverage",
+    customer: "fcc_demo_joao",
+    subject: "Drops out in the bus garage",
+    category: "Coverage",
+    priority: "urgent",
+    status: "in-progress",
+    assignee: "usr_agent",
+    uid: "HD-0002",
+    daysAgo: 1,
+  },
+  {
+    id: "fcs_demo_closed1",
+    customer: "fcc_demo_rosa",
+    subject: "Radio would not power on",
+    category: "Battery",
+    priority: "low",
+    status: "closed",
+    assignee: "usr_agent2",
+    uid: "HD-0004",
+    daysAgo: 9,
+    closedDaysAgo: 8,
+  },
+  {
+    id: "fcs_demo_closed2",
+    customer: "fcc_demo_joao",
+    subject: "Wrong talk group after update",
+    category: "Configuration",
+    priority: "medium",
+    status: "closed",
+    assignee: "usr_agent",
+    uid: "HD-0003",
+    daysAgo: 5,
+    closedDaysAgo: 4,
+  },
 ];
 
 function row(table, values) {
@@ -59,7 +117,14 @@ export function deskStatements() {
         closed_at: closed,
       }),
       ifRadio("fc_session_devices", { session_id: s.id, uid: s.uid }, s.uid),
-      row("fc_timeline", { id: `${s.id}_opened`, session_id: s.id, kind: "opened", actor_email: "agent@example.com", body: s.subject, created_at: opened }),
+      row("fc_timeline", {
+        id: `${s.id}_opened`,
+        session_id: s.id,
+        kind: "opened",
+        actor_email: "agent@example.com",
+        body: s.subject,
+        created_at: opened,
+      }),
       row("fc_timeline", {
         id: `${s.id}_note`,
         session_id: s.id,
@@ -71,7 +136,14 @@ export function deskStatements() {
     );
     if (closed)
       statements.push(
-        row("fc_timeline", { id: `${s.id}_closed`, session_id: s.id, kind: "closed", actor_email: "agent2@example.com", body: "in-progress → closed", created_at: closed }),
+        row("fc_timeline", {
+          id: `${s.id}_closed`,
+          session_id: s.id,
+          kind: "closed",
+          actor_email: "agent2@example.com",
+          body: "in-progress → closed",
+          created_at: closed,
+        }),
       );
   }
   return statements;

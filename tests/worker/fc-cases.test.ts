@@ -16,7 +16,12 @@ type Answer<T = unknown> = {
   error?: { message: string; data: { code: string; httpStatus: number; fieldErrors?: Record<string, string[]> } };
 };
 
-async function call<T = unknown>(path: string, input: unknown, cookie: string, method: "GET" | "POST" = "POST"): Promise<Answer<T>> {
+async function call<T = unknown>(
+  path: string,
+  input: unknown,
+  cookie: string,
+  method: "GET" | "POST" = "POST",
+): Promise<Answer<T>> {
   const response =
     method === "GET"
       ? await request(`/api/fcCases.${path}?input=${encodeURIComponent(JSON.stringify(input))}`, { headers: { Cookie: cookie } })
@@ -62,7 +67,9 @@ beforeAll(async () => {
   // Two case users (employees) of the dealer: the agent and a colleague to hand over to.
   const a = await createUser({ orgId: home.orgId, role: "case-agent" });
   const b = await createUser({ orgId: home.orgId, role: "case-agent" });
-  await env.DB.prepare("UPDATE users SET is_case_user = 1, name = CASE id WHEN ? THEN 'Ada Agent' ELSE 'Ben Agent' END WHERE id IN (?, ?)")
+  await env.DB.prepare(
+    "UPDATE users SET is_case_user = 1, name = CASE id WHEN ? THEN 'Ada Agent' ELSE 'Ben Agent' END WHERE id IN (?, ?)",
+  )
     .bind(a.id, a.id, b.id)
     .run();
   agentId = a.id;
@@ -82,19 +89,29 @@ async function openSession(cookie = agent, extra: Record<string, unknown> = {}) 
   );
 }
 
-const getSession = async (id: string, cookie = agent) => data(await call<Session>("getSession", { accountId: home.accountId, id }, cookie, "GET"));
+const getSession = async (id: string, cookie = agent) =>
+  data(await call<Session>("getSession", { accountId: home.accountId, id }, cookie, "GET"));
 
 describe("who may use the desk (spec §6)", () => {
   it("gives sessions and users to a case agent, settings only to view-all-users", async () => {
     expect(code(await call("dashboard", { accountId: home.accountId }, agent, "GET"))).toBe("OK");
     expect(code(await call("listCustomers", { accountId: home.accountId }, agent, "GET"))).toBe("OK");
-    const settings = { accountId: home.accountId, version: 0, categories: ["General", "Audio"], defaultPriority: "high", autoCloseDays: 7, retentionDays: 90 };
+    const settings = {
+      accountId: home.accountId,
+      version: 0,
+      categories: ["General", "Audio"],
+      defaultPriority: "high",
+      autoCloseDays: 7,
+      retentionDays: 90,
+    };
     expect(code(await call("saveSettings", settings, agent))).toBe("FORBIDDEN");
     expect(code(await call("saveSettings", settings, home.cookies.admin))).toBe("FORBIDDEN");
     expect(code(await call("dashboard", { accountId: home.accountId }, home.cookies.technician, "GET"))).toBe("FORBIDDEN");
     expect(code(await call("saveSettings", settings, home.cookies.owner))).toBe("OK");
     // An agent may not invite colleagues (edit-users): the list shows no add button either.
-    expect(code(await call("inviteEmployee", { accountId: home.accountId, email: "new-agent@example.com" }, agent))).toBe("FORBIDDEN");
+    expect(code(await call("inviteEmployee", { accountId: home.accountId, email: "new-agent@example.com" }, agent))).toBe(
+      "FORBIDDEN",
+    );
   });
 
   it("answers pages by the flag: the agent opens the dashboard, not the settings; a technician neither", async () => {
@@ -104,7 +121,10 @@ describe("who may use the desk (spec §6)", () => {
     expect(html).toContain("<svg");
     expect(html).not.toContain("fc-cases/fc-settings");
     expect((await request(`/accounts/${home.accountId}/fc-cases/fc-settings`, { headers: { Cookie: agent } })).status).toBe(403);
-    expect((await request(`/accounts/${home.accountId}/fc-cases/fc-dashboard`, { headers: { Cookie: home.cookies.technician } })).status).toBe(403);
+    expect(
+      (await request(`/accounts/${home.accountId}/fc-cases/fc-dashboard`, { headers: { Cookie: home.cookies.technician } }))
+        .status,
+    ).toBe(403);
     const index = await request(`/accounts/${home.accountId}/fc-cases`, { headers: { Cookie: agent }, redirect: "manual" });
     expect(index.headers.get("Location")).toBe(`/accounts/${home.accountId}/fc-cases/fc-dashboard`);
   });
@@ -121,7 +141,11 @@ describe("tenancy: another tenant's desk is NOT_FOUND", () => {
     expect(code(await call("getEmployee", { accountId: other.accountId, id: agentId }, outsider, "GET"))).toBe("NOT_FOUND");
     expect(code(await call("addNote", { accountId: other.accountId, id, body: "hi" }, outsider))).toBe("NOT_FOUND");
     // Opening a session in one's own account about another tenant's radio: refused on the field.
-    const foreign = await call("openSession", { accountId: other.accountId, subject: "x", category: "General", uids: [radios[0]] }, outsider);
+    const foreign = await call(
+      "openSession",
+      { accountId: other.accountId, subject: "x", category: "General", uids: [radios[0]] },
+      outsider,
+    );
     expect(code(foreign)).toBe("BAD_REQUEST");
     const page = await request(`/accounts/${home.accountId}/fc-cases/list-fc-sessions/${id}`, { headers: { Cookie: outsider } });
     expect(page.status).toBe(404);
@@ -135,7 +159,15 @@ describe("a session's life", () => {
     expect(s.session.status).toBe("open");
     expect(s.session.assigneeId).toBe(agentId);
     for (const status of ["in-progress", "waiting"]) {
-      expect(code(await call("updateSession", { accountId: home.accountId, id, version: s.session.version, status, priority: "high" }, agent))).toBe("OK");
+      expect(
+        code(
+          await call(
+            "updateSession",
+            { accountId: home.accountId, id, version: s.session.version, status, priority: "high" },
+            agent,
+          ),
+        ),
+      ).toBe("OK");
       s = await getSession(id);
       expect(s.session.status).toBe(status);
     }
@@ -151,7 +183,9 @@ describe("a session's life", () => {
     expect(s.session.assigneeId).toBe(colleagueId);
     expect(s.timeline.map((e) => e.kind)).toEqual(["opened", "status", "status", "closed", "assignee"]);
     expect(s.timeline.at(-1)?.body).toContain("Ben Agent");
-    const logged = await env.DB.prepare("SELECT count(*) AS n FROM activity_logs WHERE entity_type = 'fc-session' AND entity_id = ?")
+    const logged = await env.DB.prepare(
+      "SELECT count(*) AS n FROM activity_logs WHERE entity_type = 'fc-session' AND entity_id = ?",
+    )
       .bind(id)
       .first<{ n: number }>();
     expect(logged?.n).toBe(4);
@@ -195,7 +229,11 @@ describe("commands from a session", () => {
     const uid = radios[1] ?? "";
     const { id } = await openSession(agent, { uids: [uid] });
     const sent = data(
-      await call<{ id: string }>("sendCommand", { accountId: home.accountId, id, uid, type: "message", params: { text: "Call dispatch" } }, agent),
+      await call<{ id: string }>(
+        "sendCommand",
+        { accountId: home.accountId, id, uid, type: "message", params: { text: "Call dispatch" } },
+        agent,
+      ),
     );
     let entry = (await getSession(id)).timeline.find((e) => e.kind === "command");
     expect(entry?.command).toMatchObject({ id: sent.id, type: "message", state: "queued" });
@@ -214,7 +252,11 @@ describe("commands from a session", () => {
   it("refuses commands to a radio whose remote support is off, with a translated 4xx and no command", async () => {
     const uid = radios[0] ?? "";
     const { id } = await openSession();
-    const off = await call("saveDeviceSettings", { uid, accountId: home.accountId, version: 0, remoteSupport: false, notes: "Ask first" }, agent);
+    const off = await call(
+      "saveDeviceSettings",
+      { uid, accountId: home.accountId, version: 0, remoteSupport: false, notes: "Ask first" },
+      agent,
+    );
     expect(code(off)).toBe("OK");
     const before = await env.DB.prepare("SELECT count(*) AS n FROM commands WHERE uid = ?").bind(uid).first<{ n: number }>();
     const refused = await request(`/api/fcCases.sendCommand`, {
@@ -229,15 +271,23 @@ describe("commands from a session", () => {
     expect(after?.n).toBe(before?.n);
     expect((await getSession(id)).timeline.map((e) => e.kind)).toEqual(["opened"]);
     // A stale save of the radio's fc settings is CONFLICT.
-    expect(code(await call("saveDeviceSettings", { uid, accountId: home.accountId, version: 0, remoteSupport: true }, agent))).toBe("CONFLICT");
-    expect(code(await call("saveDeviceSettings", { uid, accountId: home.accountId, version: 1, remoteSupport: true }, agent))).toBe("OK");
+    expect(
+      code(await call("saveDeviceSettings", { uid, accountId: home.accountId, version: 0, remoteSupport: true }, agent)),
+    ).toBe("CONFLICT");
+    expect(
+      code(await call("saveDeviceSettings", { uid, accountId: home.accountId, version: 1, remoteSupport: true }, agent)),
+    ).toBe("OK");
   });
 });
 
 describe("pages without JavaScript", () => {
   it("opens a session, adds a note and closes it with plain form posts", async () => {
     const base = `/accounts/${home.accountId}/fc-cases/list-fc-sessions`;
-    const opened = await postForm(`${base}/add`, { subject: "Crackling audio", uids: radios[0] ?? "", category: "General", priority: "low", customerId: "", assigneeId: "" }, { Cookie: agent });
+    const opened = await postForm(
+      `${base}/add`,
+      { subject: "Crackling audio", uids: radios[0] ?? "", category: "General", priority: "low", customerId: "", assigneeId: "" },
+      { Cookie: agent },
+    );
     expect(opened.status).toBe(303);
     const href = opened.headers.get("Location") ?? "";
     expect(href).toMatch(new RegExp(`^${base}/fcs_`));
@@ -245,9 +295,17 @@ describe("pages without JavaScript", () => {
     const page = await (await request(href, { headers: { Cookie: agent } })).text();
     expect(page).toContain("Customer called back");
     const version = /name="version" value="(\d+)"/.exec(page)?.[1] ?? "";
-    const closed = await postForm(href, { intent: "update", version, status: "closed", priority: "low", assigneeId: colleagueId }, { Cookie: agent });
+    const closed = await postForm(
+      href,
+      { intent: "update", version, status: "closed", priority: "low", assigneeId: colleagueId },
+      { Cookie: agent },
+    );
     expect(closed.status).toBe(303);
-    const stale = await postForm(href, { intent: "update", version, status: "open", priority: "low", assigneeId: "" }, { Cookie: agent });
+    const stale = await postForm(
+      href,
+      { intent: "update", version, status: "open", priority: "low", assigneeId: "" },
+      { Cookie: agent },
+    );
     expect(stale.status).toBe(409);
     const empty = await postForm(href, { intent: "note", body: "   " }, { Cookie: agent });
     expect(empty.status).toBe(400);
@@ -266,9 +324,15 @@ describe("employees are case users", () => {
   });
 
   it("invites an employee by email: accepting makes a case user", async () => {
-    const invited = await call<{ email: string }>("inviteEmployee", { accountId: home.accountId, email: "Desk.Newcomer@example.com" }, home.cookies.owner);
+    const invited = await call<{ email: string }>(
+      "inviteEmployee",
+      { accountId: home.accountId, email: "Desk.Newcomer@example.com" },
+      home.cookies.owner,
+    );
     expect(data(invited).email).toBe("desk.newcomer@example.com");
-    const row = await env.DB.prepare("SELECT role FROM invitations WHERE email = 'desk.newcomer@example.com'").first<{ role: string }>();
+    const row = await env.DB.prepare("SELECT role FROM invitations WHERE email = 'desk.newcomer@example.com'").first<{
+      role: string;
+    }>();
     expect(row?.role).toBe("case-agent");
   });
 });

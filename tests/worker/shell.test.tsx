@@ -73,8 +73,26 @@ describe("account sidebar", () => {
   const everything = ["home:/", "sites:/sites", "locations:/locations", "profiles:/profiles", "rules:/rules"];
 
   it.each<[Role, string[]]>([
-    ["owner", [...everything, "registry:/registry/devices", "fcCases:/fc-cases/fc-dashboard", "activityLogs:/activity-logs", "reports:/reports"]],
-    ["admin", [...everything, "registry:/registry/devices", "fcCases:/fc-cases/fc-dashboard", "activityLogs:/activity-logs", "reports:/reports"]],
+    [
+      "owner",
+      [
+        ...everything,
+        "registry:/registry/devices",
+        "fcCases:/fc-cases/fc-dashboard",
+        "activityLogs:/activity-logs",
+        "reports:/reports",
+      ],
+    ],
+    [
+      "admin",
+      [
+        ...everything,
+        "registry:/registry/devices",
+        "fcCases:/fc-cases/fc-dashboard",
+        "activityLogs:/activity-logs",
+        "reports:/reports",
+      ],
+    ],
     ["configurator", [...everything, "registry:/registry/devices", "activityLogs:/activity-logs", "reports:/reports"]],
     ["technician", ["home:/", "registry:/registry/devices", "activityLogs:/activity-logs", "reports:/reports"]],
     ["viewer", ["home:/", "registry:/registry/devices", "activityLogs:/activity-logs", "reports:/reports"]],

@@ -22,7 +22,14 @@ function CustomerFields({ form, customer, radios }: { form?: FormState; customer
   const { t } = usePage();
   return (
     <>
-      <TextInput form={form} name="name" label={String(t("fc.fields.name"))} value={customer?.name ?? ""} required maxLength={120} />
+      <TextInput
+        form={form}
+        name="name"
+        label={String(t("fc.fields.name"))}
+        value={customer?.name ?? ""}
+        required
+        maxLength={120}
+      />
       <TextInput form={form} name="phone" label={String(t("fc.fields.phone"))} value={customer?.phone ?? ""} maxLength={40} />
       <TextInput form={form} name="email" label={String(t("fc.fields.email"))} value={customer?.email ?? ""} maxLength={254} />
       <TextInput
@@ -48,7 +55,8 @@ type ListData = { account: AccountDetails; search: string; page: Page<FcCustomer
 function CustomersList({ data }: PageProps<ListData>) {
   const { t } = usePage();
   const { account, search, page } = data;
-  const href = (extra: Record<string, string>) => fcCustomersHref(account._id, `?${new URLSearchParams({ ...(search ? { search } : {}), ...extra })}`);
+  const href = (extra: Record<string, string>) =>
+    fcCustomersHref(account._id, `?${new URLSearchParams({ ...(search ? { search } : {}), ...extra })}`);
   return (
     <FcFrame
       account={account}
@@ -60,7 +68,7 @@ function CustomersList({ data }: PageProps<ListData>) {
         </a>
       }
     >
-      <form method="get" action={fcCustomersHref(account._id)} className="flex flex-wrap items-end gap-3" role="search">
+      <form method="get" action={fcCustomersHref(account._id)} className="flex flex-wrap items-end gap-3">
         <Field label={String(t("fc.customers.search"))} name="search" type="search" defaultValue={search} maxLength={200} />
         <button type="submit" className={buttonClass("secondary")}>
           {t("fc.sessions.filter")}
@@ -129,7 +137,11 @@ async function addCustomer(c: RouteContext): Promise<ActionResult> {
   const values = await postedValues(c);
   try {
     const created = await api(c).fcCases.saveCustomer({ accountId, ...customerInput(values) });
-    return { ok: true, redirect: fcCustomerHref(accountId, created.id), flash: { type: "success", key: "fc.flash.customerSaved" } };
+    return {
+      ok: true,
+      redirect: fcCustomerHref(accountId, created.id),
+      flash: { type: "success", key: "fc.flash.customerSaved" },
+    };
   } catch (error) {
     return refusedForm(error, values, fields);
   }

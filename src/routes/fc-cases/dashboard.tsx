@@ -1,5 +1,6 @@
-import { fcPriorities, fcStatuses } from "@/schema/fc-cases";
+import type { ReactNode } from "react";
 import { definePage, type PageProps } from "@/routes/types";
+import { fcPriorities, fcStatuses } from "@/schema/fc-cases";
 import { api } from "@/server/api/procedures-route";
 import { type AccountDetails, accountDetails } from "@/server/current-account";
 import type { Dashboard } from "@/server/data/fc-sessions";
@@ -59,7 +60,7 @@ function PerDayChart({ days }: { days: Dashboard["perDay"] }) {
   );
 }
 
-function Counts({ title, rows }: { title: string; rows: { label: React.ReactNode; count: number; href?: string }[] }) {
+function Counts({ title, rows }: { title: string; rows: { key: string; label: ReactNode; count: number; href?: string }[] }) {
   const { t } = usePage();
   return (
     <section className="rounded-lg border border-slate-200 bg-white p-4">
@@ -68,9 +69,17 @@ function Counts({ title, rows }: { title: string; rows: { label: React.ReactNode
         <p className="text-sm text-slate-600">{t("fc.dashboard.none")}</p>
       ) : (
         <dl className="grid grid-cols-[1fr_max-content] gap-1 text-sm">
-          {rows.map((r, i) => (
-            <div key={i} className="contents">
-              <dt>{r.href ? <a href={r.href} className="text-brand-700 hover:underline">{r.label}</a> : r.label}</dt>
+          {rows.map((r) => (
+            <div key={r.key} className="contents">
+              <dt>
+                {r.href ? (
+                  <a href={r.href} className="text-brand-700 hover:underline">
+                    {r.label}
+                  </a>
+                ) : (
+                  r.label
+                )}
+              </dt>
               <dd className="text-right font-semibold tabular-nums">{r.count}</dd>
             </div>
           ))}
@@ -100,15 +109,24 @@ function FcDashboard({ data }: PageProps<Data>) {
           title={String(t("fc.dashboard.byStatus"))}
           rows={fcStatuses
             .filter((s) => s !== "closed")
-            .map((s) => ({ label: <StatusBadge status={s} />, count: countOf(board.byStatus, s), href: fcSessionsHref(account._id, `?status=${s}`) }))}
+            .map((s) => ({
+              key: s,
+              label: <StatusBadge status={s} />,
+              count: countOf(board.byStatus, s),
+              href: fcSessionsHref(account._id, `?status=${s}`),
+            }))}
         />
         <Counts
           title={String(t("fc.dashboard.byPriority"))}
-          rows={fcPriorities.map((p) => ({ label: <PriorityBadge priority={p} />, count: countOf(board.byPriority, p) }))}
+          rows={fcPriorities.map((p) => ({ key: p, label: <PriorityBadge priority={p} />, count: countOf(board.byPriority, p) }))}
         />
         <Counts
           title={String(t("fc.dashboard.byAssignee"))}
-          rows={board.byAssignee.map((a) => ({ label: a.name ?? String(t("fc.sessions.unassigned")), count: a.count }))}
+          rows={board.byAssignee.map((a) => ({
+            key: a.key ?? "none",
+            label: a.name ?? String(t("fc.sessions.unassigned")),
+            count: a.count,
+          }))}
         />
       </div>
       <section>
@@ -138,7 +156,7 @@ function FcDashboard({ data }: PageProps<Data>) {
         </section>
         <Counts
           title={String(t("fc.dashboard.repeatedRadios"))}
-          rows={board.repeatedRadios.map((r) => ({ label: r.name ? `${r.uid} · ${r.name}` : r.uid, count: r.count }))}
+          rows={board.repeatedRadios.map((r) => ({ key: r.uid, label: r.name ? `${r.uid} · ${r.name}` : r.uid, count: r.count }))}
         />
       </div>
     </FcFrame>

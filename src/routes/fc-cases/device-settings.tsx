@@ -37,7 +37,10 @@ function DeviceFcSettings({ data, form }: PageProps<Data>) {
           name="contactCustomerId"
           label={String(t("fc.device.contact"))}
           value={settings.contactCustomerId ?? ""}
-          options={[{ value: "", label: String(t("fc.sessions.noCustomer")) }, ...customers.map((c) => ({ value: c.id, label: c.name }))]}
+          options={[
+            { value: "", label: String(t("fc.sessions.noCustomer")) },
+            ...customers.map((c) => ({ value: c.id, label: c.name })),
+          ]}
         />
         <NotesInput form={form} value={settings.notes} />
       </PostForm>
@@ -60,7 +63,11 @@ function page(inAccount: boolean) {
         contactCustomerId: values.contactCustomerId || null,
         notes: values.notes ?? "",
       });
-      return { ok: true, redirect: fcDeviceSettingsHref(uid, accountId), flash: { type: "success", key: "fc.flash.deviceSaved" } };
+      return {
+        ok: true,
+        redirect: fcDeviceSettingsHref(uid, accountId),
+        flash: { type: "success", key: "fc.flash.deviceSaved" },
+      };
     } catch (error) {
       const result = refusedForm(error, values, ["remoteSupport", "contactCustomerId", "notes"]);
       return result;

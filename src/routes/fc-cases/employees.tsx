@@ -53,7 +53,10 @@ function EmployeesList({ data }: PageProps<ListData>) {
         ]}
       />
       {next ? (
-        <a href={`${fcEmployeesHref(account._id)}?${new URLSearchParams({ after: next })}`} className={buttonClass("white", "sm")}>
+        <a
+          href={`${fcEmployeesHref(account._id)}?${new URLSearchParams({ after: next })}`}
+          className={buttonClass("white", "sm")}
+        >
           {t("workspace.list.next")}
         </a>
       ) : null}
@@ -77,7 +80,12 @@ export const fcEmployeesPage = definePage<ListData>({
 function AddEmployee({ data, form }: PageProps<{ account: AccountDetails }>) {
   const { t } = usePage();
   return (
-    <FcFrame account={data.account} tab="list-fc-employees" title={String(t("routes.fcAddEmployee"))} description={t("fc.employees.inviteLead")}>
+    <FcFrame
+      account={data.account}
+      tab="list-fc-employees"
+      title={String(t("routes.fcAddEmployee"))}
+      description={t("fc.employees.inviteLead")}
+    >
       <PostForm action={fcAddEmployeeHref(data.account._id)} form={form} submit={String(t("fc.employees.invite"))}>
         <TextInput form={form} name="email" label={String(t("fc.fields.email"))} value="" required maxLength={254} />
       </PostForm>
@@ -90,7 +98,11 @@ async function addEmployee(c: RouteContext): Promise<ActionResult> {
   const values = await postedValues(c);
   try {
     const invited = await api(c).fcCases.inviteEmployee({ accountId, email: (values.email ?? "").trim() });
-    return { ok: true, redirect: fcEmployeesHref(accountId), flash: { type: "success", key: "fc.flash.invited", values: { email: invited.email } } };
+    return {
+      ok: true,
+      redirect: fcEmployeesHref(accountId),
+      flash: { type: "success", key: "fc.flash.invited", values: { email: invited.email } },
+    };
   } catch (error) {
     return refusedForm(error, values, ["email"]);
   }

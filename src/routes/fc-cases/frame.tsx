@@ -52,7 +52,9 @@ const statusTone: Record<FcStatus, string> = {
 
 export function PriorityBadge({ priority }: { priority: FcPriority }) {
   const { t } = usePage();
-  return <span className={`rounded px-2 py-0.5 text-xs font-semibold ${priorityTone[priority]}`}>{t(`fc.priority.${priority}`)}</span>;
+  return (
+    <span className={`rounded px-2 py-0.5 text-xs font-semibold ${priorityTone[priority]}`}>{t(`fc.priority.${priority}`)}</span>
+  );
 }
 
 export function StatusBadge({ status }: { status: FcStatus }) {

@@ -1,5 +1,5 @@
-import { fcTabs } from "@/schema/fc-cases";
 import { definePage } from "@/routes/types";
+import { fcTabs } from "@/schema/fc-cases";
 import { fcTabHref } from "./paths";
 
 /** /accounts/:accountId/fc-cases: the first tab this user may open (spec §2: fc-dashboard by default). */

@@ -1,7 +1,7 @@
-import { fcPriorities } from "@/schema/fc-cases";
 import { Choice, PostForm, refusedForm, TextInput } from "@/routes/devices/forms";
 import { postedValues } from "@/routes/settings/procedure-refusal";
 import { type ActionResult, definePage, type PageProps, type RouteContext } from "@/routes/types";
+import { fcPriorities } from "@/schema/fc-cases";
 import { api } from "@/server/api/procedures-route";
 import { type AccountDetails, accountDetails } from "@/server/current-account";
 import { usePage } from "@/server/render/page-context";
@@ -21,7 +21,12 @@ function AddSession({ data, form }: PageProps<Data>) {
   const { t, user } = usePage();
   const { account, settings, customers, employees, preset } = data;
   return (
-    <FcFrame account={account} tab="list-fc-sessions" title={String(t("routes.fcAddSession"))} description={t("fc.sessions.addLead")}>
+    <FcFrame
+      account={account}
+      tab="list-fc-sessions"
+      title={String(t("routes.fcAddSession"))}
+      description={t("fc.sessions.addLead")}
+    >
       <PostForm action={fcAddSessionHref(account._id)} form={form} submit={String(t("fc.sessions.open"))}>
         <TextInput form={form} name="subject" label={String(t("fc.fields.subject"))} value="" required maxLength={200} />
         <TextInput
@@ -37,7 +42,10 @@ function AddSession({ data, form }: PageProps<Data>) {
           name="customerId"
           label={String(t("fc.fields.customer"))}
           value={preset.customerId}
-          options={[{ value: "", label: String(t("fc.sessions.noCustomer")) }, ...customers.map((c) => ({ value: c.id, label: c.name }))]}
+          options={[
+            { value: "", label: String(t("fc.sessions.noCustomer")) },
+            ...customers.map((c) => ({ value: c.id, label: c.name })),
+          ]}
         />
         <Choice
           form={form}
@@ -81,7 +89,11 @@ async function addSession(c: RouteContext): Promise<ActionResult> {
       assigneeId: values.assigneeId || undefined,
       uids: uidList(values.uids),
     });
-    return { ok: true, redirect: fcSessionHref(accountId, created.id), flash: { type: "success", key: "fc.flash.sessionOpened" } };
+    return {
+      ok: true,
+      redirect: fcSessionHref(accountId, created.id),
+      flash: { type: "success", key: "fc.flash.sessionOpened" },
+    };
   } catch (error) {
     return refusedForm(error, values, ["subject", "uids", "customerId", "category", "priority", "assigneeId"]);
   }

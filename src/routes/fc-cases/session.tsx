@@ -1,12 +1,12 @@
-import { fcCommandTypes, fcPriorities, fcStatuses } from "@/schema/fc-cases";
+import { CommandStateBadge } from "@/routes/commands/state-badge";
 import { refusedForm, useMessage } from "@/routes/devices/forms";
 import { postedValues } from "@/routes/settings/procedure-refusal";
 import { type ActionResult, definePage, type FormState, type PageProps, type RouteContext } from "@/routes/types";
+import { fcCommandTypes, fcPriorities, fcStatuses } from "@/schema/fc-cases";
 import { api } from "@/server/api/procedures-route";
 import { type AccountDetails, accountDetails } from "@/server/current-account";
 import type { TimelineEntry } from "@/server/data/fc-sessions";
 import { usePage } from "@/server/render/page-context";
-import { CommandStateBadge } from "@/routes/commands/state-badge";
 import { Button } from "@/ui/button";
 import { Field, FieldIdScope, SelectField, TextareaField } from "@/ui/field";
 import { FormAlert } from "@/ui/form-alert";
@@ -34,7 +34,9 @@ function TimelineItem({ entry, timeZone }: { entry: TimelineEntry; timeZone: str
           {command.detail ? <span className="text-slate-700">{command.detail}</span> : null}
         </p>
       ) : null}
-      {entry.body && entry.kind !== "assignee" ? <p className="mt-1 text-sm whitespace-pre-wrap text-slate-800">{entry.body}</p> : null}
+      {entry.body && entry.kind !== "assignee" ? (
+        <p className="mt-1 text-sm whitespace-pre-wrap text-slate-800">{entry.body}</p>
+      ) : null}
       {entry.kind === "assignee" ? (
         <p className="mt-1 text-sm text-slate-800">{entry.body || String(t("fc.sessions.unassigned"))}</p>
       ) : null}
@@ -245,7 +247,11 @@ async function sessionAction(c: RouteContext): Promise<ActionResult> {
         type: type as never,
         params: type === "message" ? { text: values.text ?? "" } : {},
       });
-      return { ok: true, redirect: back, flash: { type: "success", key: "fc.flash.commandSent", values: { uid: values.uid ?? "" } } };
+      return {
+        ok: true,
+        redirect: back,
+        flash: { type: "success", key: "fc.flash.commandSent", values: { uid: values.uid ?? "" } },
+      };
     }
     await caller.updateSession({
       accountId,

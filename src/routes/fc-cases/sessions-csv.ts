@@ -25,10 +25,12 @@ export const fcSessionsCsvPage = definePage({
     const { stringify } = await import("csv-stringify/browser/esm/sync");
     const caller = api(c);
     const fetchPage = (after?: string) => caller.fcCases.listSessions({ accountId, ...query, after, pageSize: 100 });
-    const columns = ["id", "subject", "status", "priority", "category", "customer", "assignee", "opened", "closed"].map((key) => ({
-      key,
-      header: String(t(`fc.csv.${key}`)),
-    }));
+    const columns = ["id", "subject", "status", "priority", "category", "customer", "assignee", "opened", "closed"].map(
+      (key) => ({
+        key,
+        header: String(t(`fc.csv.${key}`)),
+      }),
+    );
     const record = (s: FcSession) => ({
       id: s.id,
       subject: inert(s.subject),

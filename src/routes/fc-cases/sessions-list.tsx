@@ -1,5 +1,5 @@
-import { type FcStatus, fcStatuses } from "@/schema/fc-cases";
 import { definePage, type PageProps, type RouteContext } from "@/routes/types";
+import { type FcStatus, fcStatuses } from "@/schema/fc-cases";
 import { api } from "@/server/api/procedures-route";
 import { type AccountDetails, accountDetails } from "@/server/current-account";
 import type { FcSession } from "@/server/data/fc-sessions";
@@ -57,7 +57,11 @@ export function SessionsTable({ accountId, timeZone, items }: { accountId: strin
         { key: "status", header: String(t("fc.fields.status")), cell: (s) => <StatusBadge status={s.status} /> },
         { key: "priority", header: String(t("fc.fields.priority")), cell: (s) => <PriorityBadge priority={s.priority} /> },
         { key: "customer", header: String(t("fc.fields.customer")), cell: (s) => s.customerName ?? "—" },
-        { key: "assignee", header: String(t("fc.fields.assignee")), cell: (s) => s.assigneeName ?? String(t("fc.sessions.unassigned")) },
+        {
+          key: "assignee",
+          header: String(t("fc.fields.assignee")),
+          cell: (s) => s.assigneeName ?? String(t("fc.sessions.unassigned")),
+        },
         { key: "opened", header: String(t("fc.fields.opened")), cell: (s) => <When at={s.createdAt} timeZone={timeZone} /> },
       ]}
     />
@@ -83,13 +87,16 @@ function SessionsList({ data }: PageProps<Data>) {
         </>
       }
     >
-      <form method="get" action={fcSessionsHref(account._id)} className="flex flex-wrap items-end gap-3" role="search">
+      <form method="get" action={fcSessionsHref(account._id)} className="flex flex-wrap items-end gap-3">
         <Field label={String(t("fc.sessions.search"))} name="search" type="search" defaultValue={query.search} maxLength={200} />
         <SelectField
           label={String(t("fc.fields.status"))}
           name="status"
           defaultValue={query.status ?? ""}
-          options={[{ value: "", label: String(t("fc.sessions.anyStatus")) }, ...fcStatuses.map((s) => ({ value: s, label: String(t(`fc.status.${s}`)) }))]}
+          options={[
+            { value: "", label: String(t("fc.sessions.anyStatus")) },
+            ...fcStatuses.map((s) => ({ value: s, label: String(t(`fc.status.${s}`)) })),
+          ]}
         />
         <button type="submit" className={buttonClass("secondary")}>
           {t("fc.sessions.filter")}
@@ -98,8 +105,14 @@ function SessionsList({ data }: PageProps<Data>) {
       <SessionsTable accountId={account._id} timeZone={account.timezone} items={page.items} />
       <Pager
         label={String(t("fc.sessions.pages"))}
-        previous={{ href: page.previous ? fcSessionsHref(account._id, queryString(query, { before: page.previous })) : null, label: String(t("workspace.list.previous")) }}
-        next={{ href: page.next ? fcSessionsHref(account._id, queryString(query, { after: page.next })) : null, label: String(t("workspace.list.next")) }}
+        previous={{
+          href: page.previous ? fcSessionsHref(account._id, queryString(query, { before: page.previous })) : null,
+          label: String(t("workspace.list.previous")),
+        }}
+        next={{
+          href: page.next ? fcSessionsHref(account._id, queryString(query, { after: page.next })) : null,
+          label: String(t("workspace.list.next")),
+        }}
       />
     </FcFrame>
   );

@@ -1,7 +1,7 @@
-import { fcPriorities } from "@/schema/fc-cases";
 import { Choice, PostForm, refusedForm, TextInput } from "@/routes/devices/forms";
 import { postedValues } from "@/routes/settings/procedure-refusal";
 import { type ActionResult, definePage, type PageProps, type RouteContext } from "@/routes/types";
+import { fcPriorities } from "@/schema/fc-cases";
 import { api } from "@/server/api/procedures-route";
 import { type AccountDetails, accountDetails } from "@/server/current-account";
 import type { FcSettings } from "@/server/data/fc-desk";

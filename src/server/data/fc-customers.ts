@@ -1,6 +1,6 @@
 import { all, type Db, first, statement } from "./db";
 import { ftsQuery, ftsRowids } from "./fts";
-import { type Cursor, keysetWhere, type Page, pageOf, order } from "./keyset";
+import { type Cursor, keysetWhere, order, type Page, pageOf } from "./keyset";
 
 /** The people who call the desk (issue 15), per account, with the radios they use. */
 export type FcCustomer = { id: string; accountId: string; name: string; phone: string; email: string; version: number };
@@ -41,12 +41,20 @@ export async function listCustomers(
 }
 
 export async function findCustomer(db: Db, id: string): Promise<FcCustomer | null> {
-  const row = await first<Row>(db, "SELECT id, account_id, name, phone, email, version, rowid FROM fc_customers WHERE id = ?", id);
+  const row = await first<Row>(
+    db,
+    "SELECT id, account_id, name, phone, email, version, rowid FROM fc_customers WHERE id = ?",
+    id,
+  );
   return row ? toCustomer(row) : null;
 }
 
 export async function customerRadios(db: Db, customerId: string): Promise<string[]> {
-  const rows = await all<{ uid: string }>(db, "SELECT uid FROM fc_customer_radios WHERE customer_id = ? ORDER BY uid", customerId);
+  const rows = await all<{ uid: string }>(
+    db,
+    "SELECT uid FROM fc_customer_radios WHERE customer_id = ? ORDER BY uid",
+    customerId,
+  );
   return rows.map((r) => r.uid);
 }
 
@@ -55,7 +63,15 @@ export function insertCustomerStatements(
   c: { id: string; accountId: string; name: string; phone: string; email: string; uids: string[] },
 ) {
   return [
-    statement(db, "INSERT INTO fc_customers (id, account_id, name, phone, email) VALUES (?, ?, ?, ?, ?)", c.id, c.accountId, c.name, c.phone, c.email),
+    statement(
+      db,
+      "INSERT INTO fc_customers (id, account_id, name, phone, email) VALUES (?, ?, ?, ?, ?)",
+      c.id,
+      c.accountId,
+      c.name,
+      c.phone,
+      c.email,
+    ),
     ...c.uids.map((uid) => statement(db, "INSERT OR IGNORE INTO fc_customer_radios (customer_id, uid) VALUES (?, ?)", c.id, uid)),
   ];
 }

@@ -21,7 +21,13 @@ export const defaultFcSettings: FcSettings = {
   version: 0,
 };
 
-type SettingsRow = { categories: string; default_priority: FcPriority; auto_close_days: number; retention_days: number; version: number };
+type SettingsRow = {
+  categories: string;
+  default_priority: FcPriority;
+  auto_close_days: number;
+  retention_days: number;
+  version: number;
+};
 
 export async function findFcSettings(db: Db, accountId: string): Promise<FcSettings> {
   const row = await first<SettingsRow>(
@@ -72,7 +78,13 @@ export type DeviceFcSettings = {
 };
 
 export async function findDeviceFcSettings(db: Db, uid: string): Promise<DeviceFcSettings> {
-  const row = await first<{ remote_support: number; contact_customer_id: string | null; contact_name: string | null; notes: string; version: number }>(
+  const row = await first<{
+    remote_support: number;
+    contact_customer_id: string | null;
+    contact_name: string | null;
+    notes: string;
+    version: number;
+  }>(
     db,
     `SELECT s.remote_support, s.contact_customer_id, c.name AS contact_name, s.notes, s.version
      FROM fc_device_settings s LEFT JOIN fc_customers c ON c.id = s.contact_customer_id WHERE s.uid = ?`,
@@ -131,7 +143,15 @@ export async function listEmployees(
   after: { name: string; id: string } | null,
   limit: number,
 ): Promise<{ items: Employee[]; next: { name: string; id: string } | null }> {
-  const rows = await all<{ id: string; name: string; email: string; status: string; role: string; org_id: string; version: number }>(
+  const rows = await all<{
+    id: string;
+    name: string;
+    email: string;
+    status: string;
+    role: string;
+    org_id: string;
+    version: number;
+  }>(
     db,
     `SELECT u.id, u.name, u.email, u.status, u.role, u.org_id, u.version FROM users u
      WHERE u.is_case_user = 1 AND u.org_id IN (SELECT org_id FROM organization_ancestors WHERE ancestor_id = ?)
@@ -150,7 +170,15 @@ export async function listEmployees(
 
 /** One case user of the tree, or null (not a case user, or outside it). */
 export async function findEmployee(db: Db, rootOrgId: string, id: string): Promise<Employee | null> {
-  const row = await first<{ id: string; name: string; email: string; status: string; role: string; org_id: string; version: number }>(
+  const row = await first<{
+    id: string;
+    name: string;
+    email: string;
+    status: string;
+    role: string;
+    org_id: string;
+    version: number;
+  }>(
     db,
     `SELECT u.id, u.name, u.email, u.status, u.role, u.org_id, u.version FROM users u
      WHERE u.id = ? AND u.is_case_user = 1 AND u.org_id IN (SELECT org_id FROM organization_ancestors WHERE ancestor_id = ?)`,
@@ -161,7 +189,10 @@ export async function findEmployee(db: Db, rootOrgId: string, id: string): Promi
 }
 
 /** An employee's name and desk status, version-checked. */
-export function updateEmployeeStatement(db: Db, input: { id: string; version: number; name: string; status: "active" | "disabled" }) {
+export function updateEmployeeStatement(
+  db: Db,
+  input: { id: string; version: number; name: string; status: "active" | "disabled" },
+) {
   return statement(
     db,
     `UPDATE users SET name = ?, status = ?, version = version + 1, updated_at = ?

@@ -68,7 +68,12 @@ const newest = order("desc", ["s.created_at", "s.id"]);
 export type SessionFilter = { accountId: string; status: FcStatus | null; customerId: string | null; search: string };
 
 /** One page of sessions, newest first; by status through its index, by subject through FTS5. */
-export async function listSessions(db: Db, filter: SessionFilter, cursor: Cursor | null, limit: number): Promise<Page<FcSession>> {
+export async function listSessions(
+  db: Db,
+  filter: SessionFilter,
+  cursor: Cursor | null,
+  limit: number,
+): Promise<Page<FcSession>> {
   const page = keysetWhere(newest, cursor, limit);
   const query = filter.search.trim() ? ftsQuery(filter.search) : null;
   if (filter.search.trim() && !query) return { items: [], next: null, previous: null };
@@ -119,7 +124,14 @@ export type TimelineEntry = {
 
 /** The timeline, oldest first (a session's life is short: at most `limit` entries). */
 export async function sessionTimeline(db: Db, sessionId: string, limit = 500): Promise<TimelineEntry[]> {
-  const rows = await all<{ id: string; kind: TimelineKind; actor_email: string; body: string; created_at: string; command_id: string | null }>(
+  const rows = await all<{
+    id: string;
+    kind: TimelineKind;
+    actor_email: string;
+    body: string;
+    created_at: string;
+    command_id: string | null;
+  }>(
     db,
     `SELECT id, kind, actor_email, body, created_at, command_id FROM fc_timeline WHERE session_id = ?
      ORDER BY created_at, id LIMIT ?`,
@@ -236,7 +248,13 @@ export function commandTimelineStatement(
 
 /** Touches a session (a note or a command) so its version moves and a stale form notices. */
 export function touchSessionStatement(db: Db, id: string, version: number, at: string) {
-  return statement(db, "UPDATE fc_sessions SET version = version + 1, updated_at = ? WHERE id = ? AND version = ?", at, id, version);
+  return statement(
+    db,
+    "UPDATE fc_sessions SET version = version + 1, updated_at = ? WHERE id = ? AND version = ?",
+    at,
+    id,
+    version,
+  );
 }
 
 export type Dashboard = {

@@ -30,7 +30,8 @@ export function ftsQuery(search: string): string | null {
  */
 export function ftsRowids(
   table: "accounts" | "sites" | "locations" | "fc_customers" | "fc_sessions",
-  query: string): { sql: string; params: [string] } {
+  query: string,
+): { sql: string; params: [string] } {
   return { sql: `SELECT rowid FROM ${table}_fts WHERE ${table}_fts MATCH ?`, params: [query] };
 }
 

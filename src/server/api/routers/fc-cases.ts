@@ -5,7 +5,13 @@ import { createInvitation } from "@/server/auth/invitations";
 import { activityStatement, diffOf } from "@/server/data/activity-logs";
 import { insertCommandStatement } from "@/server/data/commands";
 import { newId, now } from "@/server/data/db";
-import { customerRadios, findCustomer, insertCustomerStatements, listCustomers, updateCustomerStatements } from "@/server/data/fc-customers";
+import {
+  customerRadios,
+  findCustomer,
+  insertCustomerStatements,
+  listCustomers,
+  updateCustomerStatements,
+} from "@/server/data/fc-customers";
 import {
   findDeviceFcSettings,
   findEmployee,
@@ -76,7 +82,7 @@ async function radiosOfAccount(ctx: Caller, accountId: string, list: string[]) {
 async function assigneeInScope(ctx: Caller, assigneeId: string | null | undefined) {
   if (!assigneeId) return null;
   const employee = await findEmployee(ctx.db, ctx.user.orgId, assigneeId);
-  if (!employee || employee.status !== "active") refuse(ctx, "BAD_REQUEST", "fc.errors.assigneeUnknown", "assigneeId");
+  if (employee?.status !== "active") refuse(ctx, "BAD_REQUEST", "fc.errors.assigneeUnknown", "assigneeId");
   return employee;
 }
 
@@ -224,7 +230,14 @@ export const fcCasesRouter = router({
           }),
         );
       const [updated] = await ctx.db.batch([
-        updateSessionStatement(ctx.db, { id: session.id, version: input.version, status: input.status, priority: input.priority, assigneeId, at }),
+        updateSessionStatement(ctx.db, {
+          id: session.id,
+          version: input.version,
+          status: input.status,
+          priority: input.priority,
+          assigneeId,
+          at,
+        }),
         // Timeline and log only when the guarded update happened (same batch: all or nothing).
         ...timeline,
         activityStatement(ctx.db, {
@@ -325,7 +338,12 @@ export const fcCasesRouter = router({
     .input(z.object({ accountId: id, search: z.string().max(200).default(""), ...pageInput }))
     .query(async ({ ctx, input }) => {
       const account = await accountInScope(ctx, input.accountId);
-      return listCustomers(ctx.db, { accountId: account._id, search: input.search, cursor: cursorOf(input, 2), limit: input.pageSize });
+      return listCustomers(ctx.db, {
+        accountId: account._id,
+        search: input.search,
+        cursor: cursorOf(input, 2),
+        limit: input.pageSize,
+      });
     }),
 
   getCustomer: procedureWith("view-fc-users")
@@ -386,7 +404,12 @@ export const fcCasesRouter = router({
     .query(async ({ ctx, input }) => {
       await accountInScope(ctx, input.accountId);
       const [name, userId] = (input.after ?? "").split("\u0000");
-      const page = await listEmployees(ctx.db, ctx.user.orgId, input.after && userId ? { name: name ?? "", id: userId } : null, 50);
+      const page = await listEmployees(
+        ctx.db,
+        ctx.user.orgId,
+        input.after && userId ? { name: name ?? "", id: userId } : null,
+        50,
+      );
       return { items: page.items, next: page.next ? `${page.next.name}\u0000${page.next.id}` : null };
     }),
 
@@ -421,13 +444,22 @@ export const fcCasesRouter = router({
     }),
 
   updateEmployee: procedureWith("edit-users")
-    .input(z.object({ accountId: id, id, version: z.number().int().min(1), name: required(120), status: z.enum(["active", "disabled"]) }))
+    .input(
+      z.object({
+        accountId: id,
+        id,
+        version: z.number().int().min(1),
+        name: required(120),
+        status: z.enum(["active", "disabled"]),
+      }),
+    )
     .mutation(async ({ ctx, input }) => {
       if (!ctx.user.permissions["view-fc-users"]) refuse(ctx, "FORBIDDEN", "errors.protected");
       const account = await accountInScope(ctx, input.accountId);
       const employee = await findEmployee(ctx.db, ctx.user.orgId, input.id);
       if (!employee) return refuse(ctx, "NOT_FOUND", "fc.errors.employeeNotFound");
-      if (employee.id === ctx.user.id && input.status === "disabled") refuse(ctx, "BAD_REQUEST", "fc.errors.notYourself", "status");
+      if (employee.id === ctx.user.id && input.status === "disabled")
+        refuse(ctx, "BAD_REQUEST", "fc.errors.notYourself", "status");
       const [updated] = await ctx.db.batch([
         updateEmployeeStatement(ctx.db, input),
         activityStatement(ctx.db, {
@@ -449,7 +481,10 @@ export const fcCasesRouter = router({
       z.object({
         accountId: id,
         version,
-        categories: z.array(required(fcLimits.categoryLength)).min(1, "validation.Required").max(fcLimits.categories, "validation.TooLong"),
+        categories: z
+          .array(required(fcLimits.categoryLength))
+          .min(1, "validation.Required")
+          .max(fcLimits.categories, "validation.TooLong"),
         defaultPriority: priority,
         autoCloseDays: z.number().int("validation.Invalid").min(0, "validation.Invalid").max(365, "validation.Invalid"),
         retentionDays: z.number().int("validation.Invalid").min(30, "validation.Invalid").max(3650, "validation.Invalid"),
