@@ -37,21 +37,21 @@ test("the demo agent works a session end to end: locate, message, hand over, clo
 
   const subject = `Caller cannot hear dispatch ${Date.now() % 100_000}`;
   await page.getByRole("link", { name: "Open a session" }).click();
-  await page.getByLabel("Subject").fill(subject);
-  await page.getByLabel("Radios").fill("HD-0004");
-  await page.getByLabel("Customer").selectOption({ label: "Rosa Díaz" });
-  await page.getByLabel("Priority").selectOption("high");
+  await page.getByLabel("Subject", { exact: true }).fill(subject);
+  await page.getByLabel("Radios", { exact: true }).fill("HD-0004");
+  await page.getByLabel("Customer", { exact: true }).selectOption({ label: "Rosa Díaz" });
+  await page.getByLabel("Priority", { exact: true }).selectOption("high");
   await page.getByRole("button", { name: "Open session" }).click();
   await expect(page).toHaveURL(new RegExp(`${DESK}/list-fc-sessions/fcs_`));
   await expect(page.getByRole("heading", { level: 1 })).toHaveText(subject);
   const sessionUrl = page.url();
 
   // Locate, then a message, from the radio's form on the session.
-  await radioForm(page, "HD-0004").getByLabel("Command").selectOption("locate");
+  await radioForm(page, "HD-0004").getByLabel("Command", { exact: true }).selectOption("locate");
   await radioForm(page, "HD-0004").getByRole("button", { name: "Send" }).click();
   await expect(page.getByText("Command sent to HD-0004").first()).toBeVisible();
   const text = `Go to channel 3 ${Date.now() % 1000}`;
-  await radioForm(page, "HD-0004").getByLabel("Command").selectOption("message");
+  await radioForm(page, "HD-0004").getByLabel("Command", { exact: true }).selectOption("message");
   await radioForm(page, "HD-0004").getByLabel("Message text (for Message)").fill(text);
   await radioForm(page, "HD-0004").getByRole("button", { name: "Send" }).click();
   await expect(page.locator('[data-timeline-command="message"]')).toContainText("HD-0004");
@@ -82,8 +82,8 @@ test("the demo agent works a session end to end: locate, message, hand over, clo
   }).toPass({ timeout: 30_000 });
 
   // Hand it to Ben and close it in one save.
-  await page.getByLabel("Assignee").selectOption({ label: "Ben Agent (agent2@example.com)" });
-  await page.getByLabel("Status").selectOption("closed");
+  await page.getByLabel("Assignee", { exact: true }).selectOption({ label: "Ben Agent (agent2@example.com)" });
+  await page.getByLabel("Status", { exact: true }).selectOption("closed");
   await page.getByRole("button", { name: "Save" }).click();
   await expect(page.locator("[data-session-assignee]")).toHaveText("Ben Agent");
   await expect(page.locator("dd [data-session-status]")).toHaveAttribute("data-session-status", "closed");
@@ -104,18 +104,20 @@ test("without JavaScript the agent opens a session, notes it and sees a refused 
   const page = await context.newPage();
   await signIn(page, baseURL, "agent@example.com");
   await page.goto(`${DESK}/list-fc-sessions/add`);
+  // A radio of no account of this desk comes back on its field, with what was typed.
+  await page.getByLabel("Subject", { exact: true }).fill("Static on the handset");
+  await page.getByLabel("Radios", { exact: true }).fill("NOT-OURS-1");
   await page.getByRole("button", { name: "Open session" }).click();
-  // Nothing typed: the form comes back with its messages.
-  await expect(page.getByText("This field is required.").first()).toBeVisible();
-  await page.getByLabel("Subject").fill("Static on the handset");
-  await page.getByLabel("Radios").fill("HD-0004");
+  await expect(page.getByText("NOT-OURS-1 is not a radio of this account.").first()).toBeVisible();
+  await page.getByLabel("Subject", { exact: true }).fill("Static on the handset");
+  await page.getByLabel("Radios", { exact: true }).fill("HD-0004");
   await page.getByRole("button", { name: "Open session" }).click();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Static on the handset");
   await page.getByLabel("Note for the timeline").fill("Asked the caller to change the battery.");
   await page.getByRole("button", { name: "Add note" }).click();
   await expect(page.locator('[data-timeline-kind="note"]')).toContainText("Asked the caller to change the battery.");
   // A message with no text is refused on its field, and nothing reaches the timeline.
-  await radioForm(page, "HD-0004").getByLabel("Command").selectOption("message");
+  await radioForm(page, "HD-0004").getByLabel("Command", { exact: true }).selectOption("message");
   await radioForm(page, "HD-0004").getByRole("button", { name: "Send" }).click();
   await expect(radioForm(page, "HD-0004")).toContainText("This field is required.");
   await expect(page.locator('[data-timeline-kind="command"]')).toHaveCount(0);
