@@ -1,50 +1,63 @@
 // `npm start`: build, migrate and seed the local D1, then serve the built Worker in workerd
 // at http://localhost:8787 (PORT overrides). `--no-build` serves the last build.
 //
-// The built Worker is served by `wrangler dev` on the config the Cloudflare Vite plugin writes
-// beside it (dist/configuration_tool/wrangler.json: bindings, Durable Objects and their
-// migrations, static assets), so requests reach workerd directly. `vite preview` put a Node
-// layer in front that answered 500 "fetch failed" with a stack trace under concurrency and for
-// requests the Worker refused without reading their body (issue 9).
-import { execFileSync, spawn } from "node:child_process";
-import { existsSync } from "node:fs";
+// The built Worker runs in Miniflare (workerd) configured from the config the Cloudflare Vite
+// plugin writes beside it (dist/configuration_tool/wrangler.json: bindings, Durable Objects,
+// static assets), so requests reach the Worker with nothing in between. `vite preview` (a Node
+// layer) and `wrangler dev` (a proxy Worker in front of the user Worker) both answered 500 under
+// bursts of concurrent requests (issue 9).
+import { execFileSync } from "node:child_process";
+import { existsSync, readdirSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { convertV4MiniflareOptions, Log, LogLevel, Miniflare } from "miniflare";
+import { unstable_getMiniflareWorkerOptions } from "wrangler";
 import { migrateLocal, persistDir, seedLocal } from "./local-d1.mjs";
 
-const port = process.env.PORT ?? "8787";
+const port = Number(process.env.PORT ?? "8787");
 const distDir = process.env.DIST_DIR ?? "dist";
 const builtConfig = `${distDir}/configuration_tool/wrangler.json`;
-// The CLIs run by this Node: no npx in between, so stopping this script stops the server.
 const vite = fileURLToPath(new URL("../node_modules/vite/bin/vite.js", import.meta.url));
-const wrangler = fileURLToPath(new URL("../node_modules/wrangler/bin/wrangler.js", import.meta.url));
 
 if (!process.argv.includes("--no-build")) execFileSync(process.execPath, [vite, "build"], { stdio: "inherit" });
 if (!existsSync(builtConfig)) throw new Error(`${builtConfig} is missing: build first (npm run build)`);
 migrateLocal();
 seedLocal();
 
-const server = spawn(
-  process.execPath,
-  [
-    wrangler,
-    "dev",
-    "--config",
-    builtConfig,
-    "--port",
+const { workerOptions, main } = unstable_getMiniflareWorkerOptions(builtConfig);
+const { modulesRules: _rules, ...worker } = workerOptions;
+// The built Worker is plain ES modules: its entry first, then every chunk it may import.
+const workerDir = dirname(main);
+const chunks = readdirSync(workerDir, { recursive: true })
+  .filter((file) => file.endsWith(".js") && join(workerDir, file) !== main)
+  .map((file) => ({ type: "ESModule", path: join(workerDir, file) }));
+// The same folder `wrangler d1 … --persist-to` writes, so the migrated and seeded D1 is the one served.
+const server = new Miniflare(
+  convertV4MiniflareOptions({
+    ...worker,
+    name: "configuration-tool",
+    modulesRoot: workerDir,
+    modules: [{ type: "ESModule", path: main }, ...chunks],
+    host: "localhost",
     port,
-    "--ip",
-    "localhost",
-    // The same local D1 (and other state) the migrate and seed steps wrote.
-    "--persist-to",
-    persistDir(),
-    "--show-interactive-dev-session=false",
-    "--live-reload=false",
-  ],
-  {
-    stdio: ["ignore", "inherit", "inherit"],
-    // No request to workers.cloudflare.com for `Request.cf` (offline machines print a stack trace).
-    env: { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" },
-  },
+    resourcePersistencePath: join(persistDir(), "v3"),
+    // No request to workers.cloudflare.com for `Request.cf`: these machines are offline.
+    cf: false,
+    // Warnings and errors only: a line per request (INFO) costs a loopback call to this process.
+    log: new Log(LogLevel.WARN),
+    // INSPECTOR_PORT=9229 lets DevTools (or bench/profile-ssr.mjs) profile the Worker.
+    ...(process.env.INSPECTOR_PORT && { inspectorPort: Number(process.env.INSPECTOR_PORT) }),
+  }),
 );
-for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) process.on(signal, () => server.kill(signal));
-server.on("exit", (code, signal) => process.exit(code ?? (signal ? 0 : 1)));
+const url = await server.ready;
+console.log(`Configuration Tool on ${url.href.replace("127.0.0.1", "localhost")}`);
+
+let stopping = false;
+for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) {
+  process.on(signal, async () => {
+    if (stopping) return;
+    stopping = true;
+    await server.dispose();
+    process.exit(0);
+  });
+}

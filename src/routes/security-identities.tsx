@@ -3,10 +3,10 @@ import { Island } from "../islands/runtime/island";
 import { formatDate } from "../schema/format";
 import type { Language } from "../schema/languages";
 import { api } from "../server/api/procedures-route";
-import { translatorFor } from "../server/i18n/i18n";
 import { usePage } from "../server/render/page-context";
 import { ButtonLink } from "../ui/button";
 import { PageHeader } from "../ui/page-header";
+import { ownItem } from "./own-item";
 import { type ActionResult, definePage, type PageProps, type RouteContext } from "./types";
 
 /** A linked identity as /security shows it (users.listIdentityProvidersForUser). */
@@ -85,14 +85,8 @@ export function LinkedIdentities({ identities }: { identities: IdentityView[] })
 }
 
 /** The caller's identity named in the URL; anyone else's is NOT_FOUND, like one that never existed. */
-async function ownIdentity(c: RouteContext): Promise<IdentityView> {
-  const id = c.req.param("identityId") ?? "";
-  const found = (await api(c).users.listIdentityProvidersForUser()).find((identity) => identity.id === id);
-  if (!found) {
-    const t = translatorFor(c.get("language"), c.get("settings").brandNamespace);
-    throw new TRPCError({ code: "NOT_FOUND", message: String(t("security.identityNotFound")) });
-  }
-  return found;
+function ownIdentity(c: RouteContext): Promise<IdentityView> {
+  return ownItem(c, "identityId", api(c).users.listIdentityProvidersForUser(), "security.identityNotFound");
 }
 
 function UnlinkIdentity({ data, form }: PageProps<IdentityView>) {

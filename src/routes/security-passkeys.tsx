@@ -1,14 +1,13 @@
-import { TRPCError } from "@trpc/server";
 import { Island } from "../islands/runtime/island";
 import { formatDate } from "../schema/format";
 import type { Language } from "../schema/languages";
 import { api } from "../server/api/procedures-route";
 import { passkeyName } from "../server/api/routers/users-passkeys";
-import { translatorFor } from "../server/i18n/i18n";
 import { usePage } from "../server/render/page-context";
 import { Button, ButtonLink, buttonClass } from "../ui/button";
 import { Field } from "../ui/field";
 import { PageHeader } from "../ui/page-header";
+import { ownItem } from "./own-item";
 import { type ActionResult, definePage, type PageProps, type RouteContext } from "./types";
 
 /** A passkey as the list shows it (users.listPasskeysForUser). */
@@ -109,14 +108,8 @@ export function PasskeyList({ passkeys }: { passkeys: PasskeyView[] }) {
 }
 
 /** The caller's passkey named in the URL; anyone else's is NOT_FOUND, like one that never existed. */
-async function ownPasskey(c: RouteContext): Promise<PasskeyView> {
-  const id = c.req.param("passkeyId") ?? "";
-  const found = (await api(c).users.listPasskeysForUser()).find((passkey) => passkey.id === id);
-  if (!found) {
-    const t = translatorFor(c.get("language"), c.get("settings").brandNamespace);
-    throw new TRPCError({ code: "NOT_FOUND", message: String(t("passkeys.notFound")) });
-  }
-  return found;
+function ownPasskey(c: RouteContext): Promise<PasskeyView> {
+  return ownItem(c, "passkeyId", api(c).users.listPasskeysForUser(), "passkeys.notFound");
 }
 
 function RenamePasskey({ data, form }: PageProps<PasskeyView>) {

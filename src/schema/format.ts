@@ -6,16 +6,37 @@ import type { Language } from "./languages";
  */
 export const firstDayOfWeek: Record<Language, 0 | 1> = { en: 0, "es-MX": 1, "fr-CA": 0, "pt-BR": 0 };
 
+// Building an Intl formatter costs far more than using one (a list page formats hundreds of
+// dates): each language-and-options pair is built once per isolate and kept.
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
+const numberFormats = new Map<string, Intl.NumberFormat>();
+
+function dateFormat(language: Language, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  const key = `${language}|${JSON.stringify(options)}`;
+  let format = dateFormats.get(key);
+  if (!format) {
+    format = new Intl.DateTimeFormat(language, options);
+    dateFormats.set(key, format);
+  }
+  return format;
+}
+
 export function formatDate(language: Language, value: Date | string | number, options?: Intl.DateTimeFormatOptions): string {
-  return new Intl.DateTimeFormat(language, options ?? { dateStyle: "medium" }).format(new Date(value));
+  return dateFormat(language, options ?? { dateStyle: "medium" }).format(new Date(value));
 }
 
 export function formatDateTime(language: Language, value: Date | string | number, timeZone?: string): string {
-  return new Intl.DateTimeFormat(language, { dateStyle: "medium", timeStyle: "short", timeZone }).format(new Date(value));
+  return dateFormat(language, { dateStyle: "medium", timeStyle: "short", timeZone }).format(new Date(value));
 }
 
 export function formatNumber(language: Language, value: number, options?: Intl.NumberFormatOptions): string {
-  return new Intl.NumberFormat(language, options).format(value);
+  const key = `${language}|${JSON.stringify(options ?? {})}`;
+  let format = numberFormats.get(key);
+  if (!format) {
+    format = new Intl.NumberFormat(language, options);
+    numberFormats.set(key, format);
+  }
+  return format.format(value);
 }
 
 const zoneLabels = new Map<string, string>();

@@ -1,6 +1,7 @@
 import {
   createContext,
   type InputHTMLAttributes,
+  type ReactNode,
   type SelectHTMLAttributes,
   type TextareaHTMLAttributes,
   useContext,
@@ -55,94 +56,83 @@ export const controlClass = (error?: string) =>
   "block w-full min-w-0 rounded-md border px-3 py-2 text-base shadow-sm sm:text-sm " +
   (error ? "border-red-600 text-red-900" : "border-slate-500");
 
-type FieldProps = InputHTMLAttributes<HTMLInputElement> & {
+type Labelled = {
   label: string;
   name: string;
-  hint?: string;
-  /** The message shown under the field; it also marks the input invalid for screen readers. */
+  hint?: string /** Shown under the control; also marks it invalid for screen readers. */;
   error?: string;
 };
+
+/** What every control gets from its frame: its id, name, and the ties to its hint and error. */
+type ControlProps = { id: string; name: string; "aria-invalid": true | undefined; "aria-describedby": string | undefined };
+
+/** A label above a control, the hint and error under it, tied to it by aria-describedby. */
+function FieldFrame({
+  label,
+  name,
+  hint,
+  error,
+  id,
+  className,
+  control,
+}: Labelled & { id?: string; className: string; control: (props: ControlProps) => ReactNode }) {
+  const described = useDescribed(name, id, hint, error);
+  return (
+    <div className={`flex min-w-0 flex-col gap-1 ${className}`}>
+      <label htmlFor={described.inputId} className="text-sm font-medium text-slate-800">
+        {label}
+      </label>
+      {control({
+        id: described.inputId,
+        name,
+        "aria-invalid": error ? true : undefined,
+        "aria-describedby": described.describedBy,
+      })}
+      <HintAndError hint={hint} error={error} hintId={described.hintId} errorId={described.errorId} />
+    </div>
+  );
+}
+
+type FieldProps = InputHTMLAttributes<HTMLInputElement> & Labelled;
 
 /** A labelled input with its hint and error text tied to it by aria-describedby. */
 export function Field({ label, name, hint, error, id, className = "", ...input }: FieldProps) {
-  const described = useDescribed(name, id, hint, error);
   return (
-    <div className={`flex min-w-0 flex-col gap-1 ${className}`}>
-      <label htmlFor={described.inputId} className="text-sm font-medium text-slate-800">
-        {label}
-      </label>
-      <input
-        id={described.inputId}
-        name={name}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={described.describedBy}
-        className={controlClass(error)}
-        {...input}
-      />
-      <HintAndError hint={hint} error={error} hintId={described.hintId} errorId={described.errorId} />
-    </div>
+    <FieldFrame
+      {...{ label, name, hint, error, id, className }}
+      control={(props) => <input {...props} className={controlClass(error)} {...input} />}
+    />
   );
 }
 
-type SelectFieldProps = SelectHTMLAttributes<HTMLSelectElement> & {
-  label: string;
-  name: string;
-  options: { value: string; label: string }[];
-  hint?: string;
-  error?: string;
-};
+type SelectFieldProps = SelectHTMLAttributes<HTMLSelectElement> & Labelled & { options: { value: string; label: string }[] };
 
 /** A labelled <select>, with hint and error tied to it like Field. */
 export function SelectField({ label, name, options, hint, error, id, className = "", ...select }: SelectFieldProps) {
-  const described = useDescribed(name, id, hint, error);
   return (
-    <div className={`flex min-w-0 flex-col gap-1 ${className}`}>
-      <label htmlFor={described.inputId} className="text-sm font-medium text-slate-800">
-        {label}
-      </label>
-      <select
-        id={described.inputId}
-        name={name}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={described.describedBy}
-        className={`${controlClass(error)} bg-white`}
-        {...select}
-      >
-        {options.map((option) => (
-          <option key={option.value} value={option.value}>
-            {option.label}
-          </option>
-        ))}
-      </select>
-      <HintAndError hint={hint} error={error} hintId={described.hintId} errorId={described.errorId} />
-    </div>
+    <FieldFrame
+      {...{ label, name, hint, error, id, className }}
+      control={(props) => (
+        <select {...props} className={`${controlClass(error)} bg-white`} {...select}>
+          {options.map((option) => (
+            <option key={option.value} value={option.value}>
+              {option.label}
+            </option>
+          ))}
+        </select>
+      )}
+    />
   );
 }
 
-type TextareaFieldProps = TextareaHTMLAttributes<HTMLTextAreaElement> & {
-  label: string;
-  name: string;
-  hint?: string;
-  error?: string;
-};
+type TextareaFieldProps = TextareaHTMLAttributes<HTMLTextAreaElement> & Labelled;
 
 /** A labelled <textarea>, with hint and error tied to it like Field. */
 export function TextareaField({ label, name, hint, error, id, className = "", ...textarea }: TextareaFieldProps) {
-  const described = useDescribed(name, id, hint, error);
   return (
-    <div className={`flex min-w-0 flex-col gap-1 ${className}`}>
-      <label htmlFor={described.inputId} className="text-sm font-medium text-slate-800">
-        {label}
-      </label>
-      <textarea
-        id={described.inputId}
-        name={name}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={described.describedBy}
-        className={controlClass(error)}
-        {...textarea}
-      />
-      <HintAndError hint={hint} error={error} hintId={described.hintId} errorId={described.errorId} />
-    </div>
+    <FieldFrame
+      {...{ label, name, hint, error, id, className }}
+      control={(props) => <textarea {...props} className={controlClass(error)} {...textarea} />}
+    />
   );
 }

@@ -476,6 +476,9 @@ describe("rules procedures", () => {
       configurator,
     );
     expect(codeOf(fine)).toBe("OK");
+    // The log names the places, not their ids.
+    const logged = JSON.parse((await activity(data(fine).id))[0]?.diff ?? "{}");
+    expect(logged.conditions.after).toEqual({ siteIds: ["Pier"], locationIds: ["Gate"] });
     const again = await mutate("rules.add", { accountId: fleet, name: "pier GATE" }, configurator);
     expect(again.error?.message).toBe("Another rule of this account already has this name.");
     expect((await priorities(fleet)).map((r) => r.priority)).toEqual([1, 2, 3]);

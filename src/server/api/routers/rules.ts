@@ -114,8 +114,31 @@ function constraintRefusal(ctx: Caller, error: unknown): never {
   throw error;
 }
 
-function shown(rule: { name: string; enabled: boolean; conditions: RuleConditions }, profiles: string[]) {
-  return { name: rule.name, enabled: rule.enabled, conditions: rule.conditions, profiles };
+/** The names of the sites and locations some rules' conditions name, by id, in one read. */
+async function placeNames(ctx: Caller, accountId: string, ...conditions: RuleConditions[]): Promise<Map<string, string>> {
+  const places = await placesOfAccount(
+    ctx.db,
+    accountId,
+    conditions.flatMap((c) => c.siteIds ?? []),
+    conditions.flatMap((c) => c.locationIds ?? []),
+  );
+  return new Map([...places.sites, ...places.locations].map((place) => [place.id, place.name]));
+}
+
+/** A rule as its log entry shows it: places and profiles by name, since ids mean nothing to a reader. */
+function shown(
+  rule: { name: string; enabled: boolean; conditions: RuleConditions },
+  profiles: string[],
+  names: Map<string, string>,
+) {
+  const byName = (ids: string[] | undefined) => ids?.map((placeId) => names.get(placeId) ?? placeId);
+  const { siteIds, locationIds, ...others } = rule.conditions;
+  const conditions = {
+    ...(siteIds && { siteIds: byName(siteIds) }),
+    ...(locationIds && { locationIds: byName(locationIds) }),
+    ...others,
+  };
+  return { name: rule.name, enabled: rule.enabled, conditions, profiles };
 }
 
 export const rulesRouter = router({
@@ -180,6 +203,7 @@ export const rulesRouter = router({
       if ((await countRules(ctx.db, account._id)) >= ruleLimits.rules) refuse(ctx, "BAD_REQUEST", "validation.TooManyRules");
       if (await ruleNameTaken(ctx.db, account._id, input.name)) refuse(ctx, "BAD_REQUEST", "validation.RuleNameTaken", "name");
       const profileNames = await checkReferences(ctx, account._id, input.conditions, input.profileIds);
+      const names = await placeNames(ctx, account._id, input.conditions);
       const { id: ruleId, statement } = insertRuleStatement(ctx.db, {
         ...input,
         accountId: account._id,
@@ -198,7 +222,7 @@ export const rulesRouter = router({
             entityType: "rule",
             entityId: ruleId,
             entityLabel: input.name,
-            diff: diffOf(null, shown(input, profileNames)),
+            diff: diffOf(null, shown(input, profileNames, names)),
             deployable: true,
           }),
           insertRuleProfilesStatement(ctx.db, ruleId, input.profileIds),
@@ -223,6 +247,7 @@ export const rulesRouter = router({
       if (await ruleNameTaken(ctx.db, account._id, input.name, rule.id))
         refuse(ctx, "BAD_REQUEST", "validation.RuleNameTaken", "name");
       const profileNames = await checkReferences(ctx, account._id, input.conditions, input.profileIds);
+      const names = await placeNames(ctx, account._id, rule.conditions, input.conditions);
       let results: D1Result[];
       try {
         // The profile list is rewritten only while the rule is at the edited version; the update comes last.
@@ -242,8 +267,9 @@ export const rulesRouter = router({
               shown(
                 rule,
                 rule.profiles.map((p) => p.name),
+                names,
               ),
-              shown(input, profileNames),
+              shown(input, profileNames, names),
             ),
             deployable: true,
           }),
@@ -262,6 +288,7 @@ export const rulesRouter = router({
       // A reorder or another deletion may slip in between reading the order and writing: read again.
       for (let attempt = 0; attempt < 3; attempt += 1) {
         const { rule, account } = await ruleInScope(ctx, input.id);
+        const names = await placeNames(ctx, account._id, rule.conditions);
         if (rule.version !== input.version) conflict(ctx);
         const { setVersion } = await ruleOrder(ctx.db, account._id);
         const { deletion, closeGap } = deleteRuleStatements(ctx.db, {
@@ -285,6 +312,7 @@ export const rulesRouter = router({
               shown(
                 rule,
                 rule.profiles.map((p) => p.name),
+                names,
               ),
               null,
             ),
