@@ -72,7 +72,8 @@ CREATE TABLE fc_timeline (
   command_id   TEXT,
   created_at   TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now'))
 );
-CREATE INDEX fc_timeline_by_session ON fc_timeline (session_id, created_at, id);
+-- rowid (implicit in the index) keeps entries of one moment in the order they were written.
+CREATE INDEX fc_timeline_by_session ON fc_timeline (session_id, created_at);
 CREATE INDEX fc_timeline_by_command ON fc_timeline (command_id) WHERE command_id IS NOT NULL;
 
 CREATE TABLE fc_device_settings (

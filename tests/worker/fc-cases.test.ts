@@ -1,5 +1,6 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
+import { sweepDesk } from "@/server/data/fc-sessions";
 import { createUser, sessionCookie } from "./fixtures";
 import { bearer, giveSeats, registerRadios } from "./fleet-fixtures";
 import { ORIGIN, postForm, request } from "./helpers";
@@ -334,5 +335,37 @@ describe("employees are case users", () => {
       role: string;
     }>();
     expect(row?.role).toBe("case-agent");
+  });
+});
+
+describe("the desk's housekeeping (fc-settings)", () => {
+  it("closes waiting sessions after the auto-close days and deletes closed ones past retention", async () => {
+    const waiting = await openSession();
+    const old = await openSession();
+    let s = await getSession(waiting.id);
+    data(
+      await call(
+        "updateSession",
+        { accountId: home.accountId, id: waiting.id, version: s.session.version, status: "waiting", priority: "medium" },
+        agent,
+      ),
+    );
+    s = await getSession(old.id);
+    data(
+      await call(
+        "updateSession",
+        { accountId: home.accountId, id: old.id, version: s.session.version, status: "closed", priority: "medium" },
+        agent,
+      ),
+    );
+    // Owner's settings of this account (saved above): auto-close 7 days, retention 90 days.
+    const later = new Date(Date.now() + 8 * 86_400_000);
+    await sweepDesk(env.DB, later);
+    s = await getSession(waiting.id);
+    expect(s.session.status).toBe("closed");
+    expect(s.timeline.at(-1)).toMatchObject({ kind: "closed", body: "waiting → closed" });
+    expect(code(await call("getSession", { accountId: home.accountId, id: old.id }, agent, "GET"))).toBe("OK");
+    await sweepDesk(env.DB, new Date(Date.now() + 91 * 86_400_000));
+    expect(code(await call("getSession", { accountId: home.accountId, id: old.id }, agent, "GET"))).toBe("NOT_FOUND");
   });
 });

@@ -134,7 +134,7 @@ export async function sessionTimeline(db: Db, sessionId: string, limit = 500): P
   }>(
     db,
     `SELECT id, kind, actor_email, body, created_at, command_id FROM fc_timeline WHERE session_id = ?
-     ORDER BY created_at, id LIMIT ?`,
+     ORDER BY created_at, rowid LIMIT ?`,
     sessionId,
     limit,
   );
@@ -323,4 +323,37 @@ export async function dashboard(db: Db, accountId: string, days: number, today: 
     oldestOpen: rows<Row>(oldest).map(toSession),
     repeatedRadios: rows(repeated),
   };
+}
+
+/**
+ * The desk's housekeeping (fc-settings): waiting sessions untouched for the account's
+ * auto-close days are closed (0 = never), with a timeline entry each; closed sessions past the
+ * retention days are deleted with their radios and timeline (ON DELETE CASCADE). One batch.
+ */
+export async function sweepDesk(db: Db, at: Date): Promise<{ closed: number; deleted: number }> {
+  const now = at.toISOString();
+  const autoClose = `coalesce((SELECT f.auto_close_days FROM fc_settings f WHERE f.account_id = s.account_id), 14)`;
+  const retention = `coalesce((SELECT f.retention_days FROM fc_settings f WHERE f.account_id = s.account_id), 365)`;
+  const due = `s.status = 'waiting' AND ${autoClose} > 0
+    AND s.updated_at < strftime('%Y-%m-%dT%H:%M:%fZ', ?1, '-' || ${autoClose} || ' days')`;
+  const [, closed, deleted] = await db.batch([
+    statement(
+      db,
+      `INSERT INTO fc_timeline (id, session_id, kind, actor_email, body, created_at)
+       SELECT lower(hex(randomblob(16))), s.id, 'closed', 'system', 'waiting → closed', ?1 FROM fc_sessions s WHERE ${due}`,
+      now,
+    ),
+    statement(
+      db,
+      `UPDATE fc_sessions AS s SET status = 'closed', closed_at = ?1, updated_at = ?1, version = version + 1 WHERE ${due}`,
+      now,
+    ),
+    statement(
+      db,
+      `DELETE FROM fc_sessions AS s WHERE s.status = 'closed'
+         AND s.closed_at < strftime('%Y-%m-%dT%H:%M:%fZ', ?1, '-' || ${retention} || ' days')`,
+      now,
+    ),
+  ]);
+  return { closed: closed?.meta.changes ?? 0, deleted: deleted?.meta.changes ?? 0 };
 }
