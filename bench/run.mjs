@@ -18,6 +18,7 @@ import { jsBytesTable, jsChunksTable, measureJsBytes } from "./js-bytes.mjs";
 import { measureListScale, writeListScale } from "./list-scale.mjs";
 import { measureMobileLoad, mobileTable } from "./mobile-load.mjs";
 import { formatTable, markdownTable } from "./report.mjs";
+import { measureReports, reportsBudgets, writeReportsResults } from "./reports-scale.mjs";
 import { BENCH_CONFIG, buildApp, ROOT, startServer } from "./server.mjs";
 import { measureSsrThroughput, ssrSummaryLines, ssrTable } from "./ssr-throughput.mjs";
 
@@ -94,11 +95,17 @@ async function main() {
   say(`[6/6] Lists at 100 / 10,000 / 100,000 rows and page cost against a no-op (${elapsed()})`);
   say(await writeListScale(measureListScale()));
 
+  // In-process SQLite with the app's migrations: no server needed (bench/results/reports.md).
+  say(`[+] Reports at 1,000 and 100,000 radios with 1,000,000 commands and changes (${elapsed()})`);
+  const reports = await measureReports();
+  say(await writeReportsResults(reports));
+
   const budgets = [
     ...jsBytes.budgets,
     ...ssr.budgets,
     commandBudget,
     ...inventoryBudgets(inventory).map((c) => ({ name: `inventory ${c.name}`, value: `${c.ratio.toFixed(2)}x`, pass: c.ok })),
+    ...reportsBudgets(reports).map((c) => ({ name: `reports ${c.name}`, value: c.value, pass: c.ok })),
   ];
   const meta = {
     generatedAt: new Date().toISOString(),

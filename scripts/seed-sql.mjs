@@ -247,5 +247,32 @@ WHERE (SELECT devices_in_use FROM accounts WHERE id = ${account}) = 0
 ON CONFLICT DO NOTHING;`,
     `INSERT OR IGNORE INTO device_tags (uid, tag)
 SELECT d.uid, lower(t.value) FROM devices d, json_each(d.tags) t WHERE d.account_id = ${account};`,
+    commandHistoryStatement(fleet),
   ];
+}
+
+/**
+ * Two months of finished commands to a demo fleet (two per radio), so the commands report has
+ * figures: pings, locates, reboots and syncs, most succeeded, some failed, expired or cancelled,
+ * delivered within seconds to minutes. Nothing waits, so no radio's queue changes. Fixed ids:
+ * seeding again adds nothing.
+ */
+function commandHistoryStatement(fleet) {
+  const [prefix, org, account] = [fleet.prefix, fleet.orgId, fleet.accountId].map(sqlValue);
+  return `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${fleet.count * 2}),
+t AS (SELECT i, printf('%s-%04d', ${prefix}, 1 + (i * 13) % ${fleet.count}) AS uid,
+        strftime('%Y-%m-%dT%H:%M:%fZ', 'now', printf('-%d minutes', 30 + (i * 7919) % 86400)) AS at,
+        CASE WHEN i % 11 = 0 THEN 'failed' WHEN i % 13 = 0 THEN 'expired' WHEN i % 17 = 0 THEN 'cancelled' ELSE 'succeeded' END AS state
+      FROM n)
+INSERT OR IGNORE INTO commands (id, uid, org_id, account_id, type, state, code, created_by, created_by_email, created_at, expires_at, sent_at, delivered_at, ended_at)
+SELECT printf('cmd_demo_%s_%05d', ${prefix}, i), uid, ${org}, ${account},
+  CASE i % 4 WHEN 0 THEN 'ping' WHEN 1 THEN 'locate' WHEN 2 THEN 'reboot' ELSE 'sync' END,
+  state, CASE state WHEN 'failed' THEN 'busy' ELSE '' END, 'usr_demo_seed', 'admin@example.com', at,
+  strftime('%Y-%m-%dT%H:%M:%fZ', at, '+1 day'),
+  CASE WHEN state IN ('succeeded', 'failed') THEN strftime('%Y-%m-%dT%H:%M:%fZ', at, printf('+%d seconds', 2 + i % 40)) END,
+  CASE WHEN state IN ('succeeded', 'failed') THEN strftime('%Y-%m-%dT%H:%M:%fZ', at, printf('+%d seconds', 5 + (i * 7) % 600)) END,
+  CASE WHEN state = 'expired' THEN strftime('%Y-%m-%dT%H:%M:%fZ', at, '+1 day')
+       WHEN state = 'cancelled' THEN strftime('%Y-%m-%dT%H:%M:%fZ', at, '+1 minute')
+       ELSE strftime('%Y-%m-%dT%H:%M:%fZ', at, printf('+%d seconds', 10 + (i * 7) % 600)) END
+FROM t WHERE EXISTS (SELECT 1 FROM devices d WHERE d.uid = t.uid AND d.account_id = ${account});`;
 }

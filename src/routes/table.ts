@@ -39,6 +39,7 @@ import {
   templatesListPage,
   templatesRedirectPage,
 } from "./profiles/templates";
+import { reportRoutes } from "./reports/routes";
 import { resetPasswordPage } from "./reset-password";
 import { deleteRulePage } from "./rules/delete";
 import { addRulePage, editRulePage } from "./rules/form";
@@ -136,6 +137,8 @@ export const routes: RouteDefinition[] = [
   ...activityRoutes,
   // Confirming a deployment, the deployments list and each deployment's page (issue 12).
   ...deploymentRoutes,
+  // An account's reports and their CSV (issue 14).
+  ...reportRoutes,
   // An account's sites and locations (spec §2, §6); "add" and "edit" before the ids they look like.
   ...workspaceRoutes([
     ["/sites", "routes.sites", "edit-configurations", sitesListPage],

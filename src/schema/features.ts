@@ -8,7 +8,7 @@ export const builtAreas = {
   /** /devices, the device inventory and an account's registry (devices and subscriptions). */
   devices: true,
   /** An account's reports. */
-  reports: false,
+  reports: true,
   /** Deployments that push reviewed changes to the radios. */
   deployments: true,
   /** Commands sent to radios. */

@@ -3,7 +3,7 @@ export type SidebarItem = { href: string; label: string; current: boolean };
 /** The section navigation beside a page (the account sidebar of spec §2). */
 export function Sidebar({ label, items }: { label: string; items: SidebarItem[] }) {
   return (
-    <nav aria-label={label} className="w-full md:w-56 md:shrink-0">
+    <nav aria-label={label} className="w-full md:w-56 md:shrink-0 print:hidden">
       <ul className="relative flex gap-1 overflow-x-auto md:flex-col">
         {items.map((item) => (
           <li key={item.href}>

@@ -72,6 +72,8 @@ export const routeVisits: RouteVisit[] = [
     url: () => acc("/deployments/dep_missing"),
     note: "the demo has no deployment yet: the not-found screen",
   },
+  { route: "/accounts/:accountId/reports", url: () => acc("/reports") },
+  { route: "/accounts/:accountId/reports/:reportId", url: () => acc("/reports/inventory") },
   { route: "/accounts/:accountId/sites", url: () => acc("/sites") },
   { route: "/accounts/:accountId/sites/add", url: () => acc("/sites/add") },
   { route: "/accounts/:accountId/sites/:siteId{(?!add$)[^/]+}", url: (ids) => acc(`/sites/${ids.site}`) },

@@ -72,8 +72,8 @@ test.describe("account switcher", () => {
       "Rules",
       "Inventory",
       "Activity logs",
+      "Reports",
     ]);
-    // Reports comes back with its screens (issue 9, §5).
     await expect(sidebar.getByRole("link", { name: "Home" })).toHaveAttribute("aria-current", "page");
 
     // By keyboard this time: arrows and Enter in the combobox.

@@ -99,6 +99,8 @@ export const procedureSamples: Record<string, (t: Tenant) => unknown> = {
   "activityLogs.list": (t) => ({ accountId: t.accountId }),
   "activityLogs.listChangesToDeploy": (t) => ({ accountId: t.accountId }),
   "deployments.list": (t) => ({ accountId: t.accountId }),
+  "reports.list": (t) => ({ accountId: t.accountId }),
+  "reports.get": (t) => ({ accountId: t.accountId, report: "inventory" }),
   "deployments.get": (t) => ({ id: t.deploymentId }),
   "deployments.radios": (t) => ({ id: t.deploymentId, state: "pending" }),
   "deployments.preview": (t) => ({ accountId: t.accountId }),

@@ -229,8 +229,8 @@ describe("pages", () => {
       expect(html).toContain(`href="/accounts/${busId}/${section}"`);
     }
     expect(html).toContain(`href="/accounts/${busId}/registry/devices"`);
-    // Reports have no screens yet: no link to them (issue 9, §5).
-    expect(html).not.toContain(`href="/accounts/${busId}/reports"`);
+    // Reports exist (issue 14): the owner holds the advanced account's flag.
+    expect(html).toContain(`href="/accounts/${busId}/reports"`);
   });
 
   it("shows the sidebar a viewer may use, and Reports by the account's level", async () => {
@@ -244,6 +244,7 @@ describe("pages", () => {
     const viewer = await (await get(`/accounts/${railId}`, cookies.viewer)).text();
     expect(viewer).toContain(`href="/accounts/${railId}/activity-logs"`);
     expect(viewer).not.toContain(`href="/accounts/${railId}/rules"`);
+    expect(viewer).toContain(`href="/accounts/${railId}/reports"`);
   });
 
   it("answers another tenant's account with the 404 error screen and no account in the header", async () => {

@@ -8,6 +8,7 @@ import { identityProvidersRouter } from "./routers/identity-providers";
 import { locationsRouter } from "./routers/locations";
 import { organizationsRouter } from "./routers/organizations";
 import { profilesRouter } from "./routers/profiles";
+import { reportsRouter } from "./routers/reports";
 import { rulesRouter } from "./routers/rules";
 import { sitesRouter } from "./routers/sites";
 import { subscriptionsRouter } from "./routers/subscriptions";
@@ -26,6 +27,7 @@ export const appRouter = router({
   locations: locationsRouter,
   organizations: organizationsRouter,
   profiles: profilesRouter,
+  reports: reportsRouter,
   rules: rulesRouter,
   sites: sitesRouter,
   subscriptions: subscriptionsRouter,

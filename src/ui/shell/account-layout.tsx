@@ -30,7 +30,7 @@ export function AccountLayout({ account, children }: { account: LayoutAccount; c
           {account.name}
         </p>
       </div>
-      <div className="flex flex-col gap-6 md:flex-row">
+      <div className="flex flex-col gap-6 md:flex-row print:block">
         <Sidebar label={String(t("accountShell.navigation"))} items={items} />
         <div className="min-w-0 flex-1">
           <PendingChangesBanner accountId={account._id} count={pending} />

@@ -40,7 +40,7 @@ export function Document({ title, signedIn, headerControls, children }: Document
         </a>
         <Header signedIn={signedIn}>{headerControls}</Header>
         <FlashOutlet />
-        <main id="main" className="mx-auto w-full max-w-7xl flex-1 px-4 py-6">
+        <main id="main" className="mx-auto w-full max-w-7xl flex-1 px-4 py-6 print:max-w-none print:p-0">
           {children}
         </main>
         <Footer />

@@ -10,6 +10,10 @@ export function ErrorScreen({ code, message, stack }: ErrorScreenProps) {
     return (
       <section className="py-12 text-center">
         <h1 className="text-2xl font-bold text-slate-900">{t("errors.protected")}</h1>
+        {/* A refusal that explains itself (a report the account's level lacks) says why. */}
+        {message && message !== String(t("errors.protected")) && message !== code && (
+          <p className="mx-auto mt-3 max-w-prose text-slate-700">{message}</p>
+        )}
       </section>
     );
   }

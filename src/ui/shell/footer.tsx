@@ -4,7 +4,7 @@ import { usePage } from "@/server/render/page-context";
 export function Footer() {
   const { t, settings } = usePage();
   return (
-    <footer className="mt-auto border-t border-slate-200 bg-white">
+    <footer className="mt-auto border-t border-slate-200 bg-white print:hidden">
       <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-6 gap-y-2 px-4 py-4 text-sm text-slate-600">
         <nav aria-label={t("footer.legal")}>
           <ul className="flex gap-4">

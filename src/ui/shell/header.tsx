@@ -23,7 +23,7 @@ export function Header({ signedIn, children }: HeaderProps) {
   const member = signedIn ? user : null;
   const links = profileMenuLinks(member, currentAccount?.id ?? null);
   return (
-    <header className="relative border-b border-slate-200 bg-white">
+    <header className="relative border-b border-slate-200 bg-white print:hidden">
       <div className="mx-auto flex max-w-7xl items-center gap-3 px-4 py-2">
         <a
           href={signedIn ? "/welcome" : "/"}

@@ -16,7 +16,7 @@ export function PendingChangesBanner({ accountId, count }: { accountId: string; 
     <div
       role="status"
       data-pending-changes={count}
-      className="mb-5 flex flex-wrap items-center justify-between gap-3 rounded-md border border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-950"
+      className="mb-5 flex flex-wrap items-center justify-between gap-3 rounded-md border border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-950 print:hidden"
     >
       <p className="font-medium">{t("pendingChanges.banner", { count, formatted: formatNumber(language, count) })}</p>
       {canReview && (

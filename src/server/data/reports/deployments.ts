@@ -1,0 +1,161 @@
+import type { ReportTable } from "@/schema/reports";
+import { all, type Db } from "../db";
+import { type DayRange, instantsOf } from "./range";
+
+export type DeploymentsGrouping = "deployment" | "phase" | "reason";
+
+/** The most recent deployments of the range a report covers (each costs a few index reads). */
+export const MAX_DEPLOYMENTS = 50;
+const milestones = [0.5, 0.9, 1] as const;
+
+type DeploymentRow = { id: string; number: number; state: string; targeted: number; startedAt: string | null };
+type StateCount = { deploymentId: string; phase?: number; state: string; radios: number };
+
+const inRange = `SELECT id FROM deployments WHERE account_id = ?1 AND created_at >= ?2 AND created_at < ?3
+                 ORDER BY created_at DESC LIMIT ${MAX_DEPLOYMENTS}`;
+
+function outcomeOf(counts: StateCount[]) {
+  const of = (...states: string[]) => counts.filter((c) => states.includes(c.state)).reduce((sum, c) => sum + c.radios, 0);
+  return { applied: of("applied", "already_in_sync"), failed: of("failed", "rejected"), inProgress: of("delivered", "applying") };
+}
+
+const seconds = (from: string | null, to: string | null | undefined) =>
+  from && to ? Math.max(0, Math.round((Date.parse(to) - Date.parse(from)) / 1000)) : null;
+
+/**
+ * Deployments started in the range: each one's outcome (radios applied, failed, in progress,
+ * not reported yet) and how long after its start 50 %, 90 % and 100 % of its radios had it;
+ * or the same counts per phase; or failures by reason code. Grouped reads of the
+ * deployment_devices indexes; the milestone times are one indexed probe each
+ * (deployment_devices_reached, migration 0016).
+ */
+export async function deploymentsReport(
+  db: Db,
+  accountId: string,
+  range: DayRange,
+  by: DeploymentsGrouping,
+): Promise<ReportTable> {
+  const { start, end } = instantsOf(range);
+  if (by === "reason") {
+    const rows = await all<{ code: string; failed: number; rejected: number; deployments: number }>(
+      db,
+      `SELECT code, sum(state = 'failed') AS failed, sum(state = 'rejected') AS rejected, count(DISTINCT deployment_id) AS deployments
+       FROM deployment_devices WHERE deployment_id IN (${inRange}) AND state IN ('failed', 'rejected')
+       GROUP BY code ORDER BY count(*) DESC, code`,
+      accountId,
+      start,
+      end,
+    );
+    return {
+      columns: [
+        { key: "code", kind: "text", label: "reports.columns.reason" },
+        { key: "failed", kind: "count", label: "reports.deploymentOutcomes.failedOnRadio" },
+        { key: "rejected", kind: "count", label: "reports.deploymentOutcomes.rejected" },
+        { key: "deployments", kind: "count", label: "reports.columns.deployments" },
+      ],
+      rows: rows.map((row) => ({ ...row, code: row.code || null })),
+      category: "code",
+      series: ["failed", "rejected"],
+      unit: "reports.units.radios",
+      summary: [{ label: "reports.summary.failures", value: rows.reduce((sum, row) => sum + row.failed + row.rejected, 0) }],
+    };
+  }
+
+  const deployments = await all<DeploymentRow>(
+    db,
+    `SELECT id, number, state, targeted, started_at AS startedAt FROM deployments WHERE id IN (${inRange}) ORDER BY number DESC`,
+    accountId,
+    start,
+    end,
+  );
+  if (by === "phase") {
+    const counts = await all<StateCount>(
+      db,
+      `SELECT deployment_id AS deploymentId, phase, state, count(*) AS radios FROM deployment_devices
+       WHERE deployment_id IN (${inRange}) GROUP BY deployment_id, phase, state`,
+      accountId,
+      start,
+      end,
+    );
+    const rows = deployments.flatMap((d) => {
+      const phases = [...new Set(counts.filter((c) => c.deploymentId === d.id).map((c) => c.phase ?? 0))].sort((a, b) => a - b);
+      return phases.map((phase) => ({
+        deployment: `#${d.number}`,
+        phase: phase + 1,
+        ...outcomeOf(counts.filter((c) => c.deploymentId === d.id && c.phase === phase)),
+      }));
+    });
+    return {
+      columns: [
+        { key: "deployment", kind: "text", label: "reports.columns.deployment" },
+        { key: "phase", kind: "count", label: "reports.columns.phase" },
+        { key: "applied", kind: "count", label: "reports.deploymentOutcomes.applied" },
+        { key: "failed", kind: "count", label: "reports.deploymentOutcomes.failed" },
+        { key: "inProgress", kind: "count", label: "reports.deploymentOutcomes.inProgress" },
+      ],
+      rows: rows.map((row) => ({ ...row, label: `${row.deployment} · ${row.phase}` })),
+      category: "label",
+      series: ["applied", "failed", "inProgress"],
+      unit: "reports.units.radios",
+      summary: [{ label: "reports.summary.deployments", value: deployments.length }],
+    };
+  }
+
+  const counts = await all<StateCount>(
+    db,
+    `SELECT deployment_id AS deploymentId, state, count(*) AS radios FROM deployment_devices
+     WHERE deployment_id IN (${inRange}) GROUP BY deployment_id, state`,
+    accountId,
+    start,
+    end,
+  );
+  // When the k-th radio had it: k = the share of the radios targeted, rounded up. One batch.
+  const probes = deployments.flatMap((d) =>
+    milestones.map((share) =>
+      db
+        .prepare(
+          `SELECT updated_at AS at FROM deployment_devices
+           WHERE deployment_id = ?1 AND state IN ('applied', 'already_in_sync') ORDER BY updated_at LIMIT 1 OFFSET ?2`,
+        )
+        .bind(d.id, Math.max(0, Math.ceil(share * d.targeted) - 1)),
+    ),
+  );
+  const reached = probes.length ? await db.batch<{ at: string }>(probes) : [];
+  const rows = deployments.map((d, i) => {
+    const outcome = outcomeOf(counts.filter((c) => c.deploymentId === d.id));
+    const at = (j: number) => (d.targeted > 0 ? reached[i * milestones.length + j]?.results[0]?.at : undefined);
+    return {
+      deployment: `#${d.number}`,
+      state: d.state,
+      targeted: d.targeted,
+      ...outcome,
+      notReported: Math.max(0, d.targeted - outcome.applied - outcome.failed - outcome.inProgress),
+      reached50: seconds(d.startedAt, at(0)),
+      reached90: seconds(d.startedAt, at(1)),
+      reached100: seconds(d.startedAt, at(2)),
+    };
+  });
+  return {
+    columns: [
+      { key: "deployment", kind: "text", label: "reports.columns.deployment" },
+      { key: "state", kind: "text", label: "reports.columns.state", translate: "deployments.states" },
+      { key: "targeted", kind: "count", label: "reports.columns.targeted" },
+      { key: "applied", kind: "count", label: "reports.deploymentOutcomes.applied" },
+      { key: "failed", kind: "count", label: "reports.deploymentOutcomes.failed" },
+      { key: "inProgress", kind: "count", label: "reports.deploymentOutcomes.inProgress" },
+      { key: "notReported", kind: "count", label: "reports.deploymentOutcomes.notReported" },
+      { key: "reached50", kind: "seconds", label: "reports.columns.reached50" },
+      { key: "reached90", kind: "seconds", label: "reports.columns.reached90" },
+      { key: "reached100", kind: "seconds", label: "reports.columns.reached100" },
+    ],
+    rows,
+    category: "deployment",
+    series: ["applied", "failed", "inProgress", "notReported"],
+    unit: "reports.units.radios",
+    summary: [
+      { label: "reports.summary.deployments", value: deployments.length },
+      { label: "reports.summary.radiosTargeted", value: rows.reduce((sum, row) => sum + row.targeted, 0) },
+      { label: "reports.summary.failures", value: rows.reduce((sum, row) => sum + row.failed, 0) },
+    ],
+  };
+}
