@@ -328,3 +328,10 @@ export async function listCommands(
   const last = items.at(-1);
   return { items, next: rows.length > limit && last ? { createdAt: last.createdAt, id: last.id } : null };
 }
+
+/** Several commands by id (a support session's timeline reads their live state). */
+export async function findCommands(db: Db, ids: string[]): Promise<Command[]> {
+  if (!ids.length) return [];
+  const rows = await all<Row>(db, `SELECT ${columns} FROM commands WHERE id IN (${ids.map(() => "?").join(", ")})`, ...ids);
+  return rows.map((row) => toCommand(row));
+}

@@ -28,7 +28,10 @@ export function ftsQuery(search: string): string | null {
  * The rowids of `table` whose name matches, as an SQL fragment for `rowid IN (…)`, with its
  * one parameter. `table` is a fixed name from the data module, never input.
  */
-export function ftsRowids(table: "accounts" | "sites" | "locations", query: string): { sql: string; params: [string] } {
+export function ftsRowids(
+  table: "accounts" | "sites" | "locations" | "fc_customers" | "fc_sessions",
+  query: string,
+): { sql: string; params: [string] } {
   return { sql: `SELECT rowid FROM ${table}_fts WHERE ${table}_fts MATCH ?`, params: [query] };
 }
 
