@@ -118,11 +118,7 @@ function budgetsOf(pages, routes) {
   return pages.map((page) => {
     const t = page.totals;
     const react = page.files.some((f) => f.containsReactDom);
-    const who = page.toast
-      ? "toast"
-      : !routes.find((r) => r.path === page.path)?.signedIn
-        ? "signed out"
-        : "signed in";
+    const who = page.toast ? "toast" : !routes.find((r) => r.path === page.path)?.signedIn ? "signed out" : "signed in";
     if (page.islands.length === 0 && !page.toast) {
       return {
         name: `${page.name} (${who}, no form): no React, ≤ 5 KB gzip`,
