@@ -5,8 +5,8 @@
 // recorded once, its body gzipped with node:zlib at level 9, and its bytes attributed to
 // React's runtime, other libraries, our code and bundler glue (see attribution.mjs).
 //
-// Pages: every route of the route table (bench/routes.mjs, signed in as the demo owner where
-// the route wants a user) plus the home page showing a toast.
+// Pages: every route of the route table (bench/routes.mjs: the browser tests' route list,
+// signed in as the demo owner where the route wants a user) plus the home page showing a toast.
 // Budgets (issue 10): a page without a form (no island) ships no React and at most 5 KB gzip
 // (the shell's plain script); every page, the heaviest form included, at most 80 KB gzip.
 //
@@ -15,14 +15,14 @@ import { pathToFileURL } from "node:url";
 import { attributeClientBuild, GROUPS, GZIP_LEVEL, gzipSize, shareGzip } from "./attribution.mjs";
 import { launchChromium, signIn, switchLanguage, waitForToast } from "./browser.mjs";
 import { formatTable, kb, table } from "./report.mjs";
-import { ROUTES, routeTableCoverage } from "./routes.mjs";
+import { benchRoutes } from "./routes.mjs";
 import { BENCH_CONFIG, benchUrl } from "./server.mjs";
 
 export const OUR_CODE_BUDGET_BYTES = 10 * 1000; // 10 KB (kB as Vite prints them), gzip
 export const NO_FORM_BUDGET_BYTES = 5 * 1000; // a page without islands: the shell's script only
 export const PAGE_BUDGET_BYTES = 80 * 1000; // any page, the heaviest form included
 
-export const JS_PAGES = [...ROUTES, { name: "home + toast", path: "/", toast: true }];
+const TOAST_PAGE = { name: "home + toast", path: "/", toast: true };
 
 function isScript(response) {
   const type = response.request().resourceType();
@@ -72,12 +72,11 @@ async function scriptsOfPage(browser, baseUrl, page) {
 export async function measureJsBytes({ baseUrl = benchUrl(), distDir = BENCH_CONFIG.distDir, browser } = {}) {
   const ownBrowser = !browser;
   const chromium = browser ?? (await launchChromium());
-  const missing = routeTableCoverage();
-  if (missing.length > 0) throw new Error(`bench/routes.mjs lacks routes of the table: ${missing.join(", ")}`);
+  const routes = await benchRoutes(chromium, baseUrl);
   const attribution = await attributeClientBuild({ distDir });
   const pages = [];
   try {
-    for (const page of JS_PAGES) {
+    for (const page of [...routes, TOAST_PAGE]) {
       const { status, islands, toastShown, scripts } = await scriptsOfPage(chromium, baseUrl, page);
       const totals = { scripts: scripts.length, rawBytes: 0, gzipBytes: 0, unattributedGzip: 0 };
       for (const g of GROUPS) totals[g] = 0;
@@ -112,18 +111,14 @@ export async function measureJsBytes({ baseUrl = benchUrl(), distDir = BENCH_CON
   } finally {
     if (ownBrowser) await chromium.close();
   }
-  return { gzipLevel: GZIP_LEVEL, ourCodeBudgetBytes: OUR_CODE_BUDGET_BYTES, pages, budgets: budgetsOf(pages) };
+  return { gzipLevel: GZIP_LEVEL, ourCodeBudgetBytes: OUR_CODE_BUDGET_BYTES, pages, budgets: budgetsOf(pages, routes) };
 }
 
-function budgetsOf(pages) {
+function budgetsOf(pages, routes) {
   return pages.map((page) => {
     const t = page.totals;
     const react = page.files.some((f) => f.containsReactDom);
-    const who = page.toast
-      ? "toast"
-      : page.path === "/" || !ROUTES.find((r) => r.path === page.path)?.signedIn
-        ? "signed out"
-        : "signed in";
+    const who = page.toast ? "toast" : !routes.find((r) => r.path === page.path)?.signedIn ? "signed out" : "signed in";
     if (page.islands.length === 0 && !page.toast) {
       return {
         name: `${page.name} (${who}, no form): no React, ≤ 5 KB gzip`,

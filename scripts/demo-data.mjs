@@ -78,6 +78,8 @@ export const users = [
   { id: "usr_technician", orgId: "org_harbor", email: "technician@example.com", name: "Theo Technician", role: "technician" },
   { id: "usr_viewer", orgId: "org_harbor", email: "viewer@example.com", name: "Vera Viewer", role: "viewer" },
   { id: "usr_agent", orgId: "org_harbor", email: "agent@example.com", name: "Ada Agent", role: "case-agent", isCaseUser: true },
+  // A colleague on the support desk: sessions are handed over to him (fc-cases, issue 15).
+  { id: "usr_agent2", orgId: "org_harbor", email: "agent2@example.com", name: "Ben Agent", role: "case-agent", isCaseUser: true },
   {
     id: "usr_twofactor",
     orgId: "org_harbor",

@@ -10,6 +10,7 @@ import {
   subscriptions,
   users,
 } from "./demo-data.mjs";
+import { deskStatements } from "./demo-desk.mjs";
 import { workspaces } from "./demo-workspaces.mjs";
 
 /** The same stored form as src/server/auth/passwords.ts (PBKDF2-SHA256, 100,000 iterations). */
@@ -87,6 +88,8 @@ export function seedStatements() {
     // browser test counts on its phases), since a fleet is seeded only into an account with none.
     ...radios.map(radioStatement),
     ...fleets.flatMap(fleetStatements),
+    // The customer-care desk (issue 15), after the radios its sessions are about.
+    ...deskStatements(),
   ];
 }
 

@@ -112,19 +112,26 @@ it("check-in 304 path against a static response of the same Worker", async () =>
   const first = await request("/device/v1/config", { headers: { Authorization: auth } });
   const etag = first.headers.get("etag") ?? "";
   await first.arrayBuffer();
-  const N = 300;
+  const N = 100;
+  const ROUNDS = 7;
   const time = async (fn: () => Promise<Response>) => {
     const started = performance.now();
     for (let i = 0; i < N; i++) await (await fn()).arrayBuffer();
     return N / ((performance.now() - started) / 1000);
   };
-  const staticRate = await time(() => request("/healthz"));
-  const notModifiedRate = await time(() =>
-    request("/device/v1/config", { headers: { Authorization: auth, "If-None-Match": etag } }),
-  );
+  // Alternating rounds, the median of their ratios: on a shared, loaded machine the load moves
+  // between rounds, and a ratio taken within one round cancels most of it.
+  const ratios: number[] = [];
+  let staticRate = 0;
+  let notModifiedRate = 0;
+  for (let round = 0; round < ROUNDS; round++) {
+    staticRate = await time(() => request("/healthz"));
+    notModifiedRate = await time(() => request("/device/v1/config", { headers: { Authorization: auth, "If-None-Match": etag } }));
+    ratios.push(notModifiedRate / staticRate);
+  }
   const check = await request("/device/v1/config", { headers: { Authorization: auth, "If-None-Match": etag } });
   expect(check.status).toBe(304);
   console.log(
-    `304 path: ${notModifiedRate.toFixed(0)} req/s vs static ${staticRate.toFixed(0)} req/s (sequential, in workerd): ${((100 * notModifiedRate) / staticRate).toFixed(0)} %`,
+    `304 path: ${notModifiedRate.toFixed(0)} req/s vs static ${staticRate.toFixed(0)} req/s in the last round (sequential, in workerd); median ratio of ${ROUNDS} alternating rounds: ${(100 * median(ratios)).toFixed(0)} %`,
   );
 });

@@ -135,7 +135,7 @@ function AccountHome({ data }: PageProps<Data>) {
             {t("accountHome.drift.title")}
           </h2>
           <dl className="grid gap-4 sm:grid-cols-3 lg:grid-cols-5">
-            {(["inSync", "pending", "failed", "drifted", "overdue"] as const).map((key) => (
+            {(["inSync", "pending", "neverDeployed", "failed", "drifted", "overdue"] as const).map((key) => (
               <Count key={key} label={String(t(`accountHome.drift.${key}`))} value={drift[key]} href={null} />
             ))}
           </dl>

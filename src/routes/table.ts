@@ -23,6 +23,7 @@ import { confirmPasswordResetPage } from "./confirm-password-reset";
 import { confirmResetCodeSentPage } from "./confirm-reset-code-sent";
 import { deploymentRoutes } from "./deployments/routes";
 import { deviceRoutes } from "./devices/routes";
+import { fcCasesRoutes } from "./fc-cases/routes";
 import { forgotPasswordPage } from "./forgot-password";
 import { gettingStartedPage } from "./getting-started";
 import { homePage } from "./home";
@@ -165,6 +166,8 @@ export const routes: RouteDefinition[] = [
     ["/rules/edit/:ruleId", "routes.editRule", "edit-configurations", editRulePage],
     ["/rules/delete/:ruleId", "routes.deleteRule", "edit-configurations", deleteRulePage],
   ]),
+  // The customer-care desk (issue 15): fc-cases tabs, sessions, customers, employees, radios' fc settings.
+  ...fcCasesRoutes,
   // Commands to radios (issue 13): history, one command, send, bulk send and the connectivity test.
   ...deviceCommandRoutes,
   // The device inventory and an account's registry (spec §2); /devices/profiles below is apart.

@@ -1,5 +1,6 @@
 import { createApp } from "./app";
 import type { ExecutionContext } from "./cloudflare";
+import { sweepDesk } from "./data/fc-sessions";
 import { retryWhenBusy } from "./data/retry-when-busy";
 import type { Env } from "./env";
 import { sweepExpiredCommands } from "./fleet/command-clock";
@@ -19,5 +20,7 @@ export default {
     ctx.waitUntil(stepDueDeployments(env).then(() => undefined));
     // Commands past their expiry are marked here too (the command clock's alarm is the fast path).
     ctx.waitUntil(sweepExpiredCommands(env).then(() => undefined));
+    // The customer-care desk: auto-close of waiting sessions and retention of closed ones (fc-settings).
+    ctx.waitUntil(sweepDesk(env.DB, new Date()).then(() => undefined));
   },
 };

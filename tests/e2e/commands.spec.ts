@@ -1,4 +1,5 @@
 import { expect, type Page, test } from "./client-address";
+import { withRadio } from "./radio-lock";
 
 // Commands to radios (issue 13), as people meet them: a technician pings, locates and messages
 // a demo radio and watches each reach the simulator (the radio's live connection brings them at
@@ -41,37 +42,39 @@ test("a technician pings, locates and messages a demo radio and watches each rea
   baseURL,
 }) => {
   test.setTimeout(180_000);
-  const context = await browser.newContext({ baseURL });
-  const page = await context.newPage();
-  const radio = await context.newPage();
-  await signIn(page, baseURL, "technician@example.com");
-  await switchOn(radio, "HD-0004", true);
+  await withRadio("HD-0004", async () => {
+    const context = await browser.newContext({ baseURL });
+    const page = await context.newPage();
+    const radio = await context.newPage();
+    await signIn(page, baseURL, "technician@example.com");
+    await switchOn(radio, "HD-0004", true);
 
-  await send(page, "HD-0004", /^Ping/);
-  await expect(page.getByTestId("command-live")).toHaveAttribute("data-state", "succeeded", { timeout: 20_000 });
-  await expect(page.getByTestId("command-live").locator('[data-step="delivered"]')).toHaveAttribute("data-done", "yes");
+    await send(page, "HD-0004", /^Ping/);
+    await expect(page.getByTestId("command-live")).toHaveAttribute("data-state", "succeeded", { timeout: 20_000 });
+    await expect(page.getByTestId("command-live").locator('[data-step="delivered"]')).toHaveAttribute("data-done", "yes");
 
-  await send(page, "HD-0004", /^Locate/, (p) => p.getByLabel("Beep for (seconds, locate)").fill("7"));
-  await expect(radio.getByTestId("radio-commands")).toContainText("♪ Beep for 7 s — position 45.", { timeout: 20_000 });
-  await expect(page.getByTestId("command-position")).toContainText("Position: 45.", { timeout: 20_000 });
+    await send(page, "HD-0004", /^Locate/, (p) => p.getByLabel("Beep for (seconds, locate)").fill("7"));
+    await expect(radio.getByTestId("radio-commands")).toContainText("♪ Beep for 7 s — position 45.", { timeout: 20_000 });
+    await expect(page.getByTestId("command-position")).toContainText("Position: 45.", { timeout: 20_000 });
 
-  const text = `Meet at dock ${Date.now() % 1000}`;
-  await send(page, "HD-0004", /^Message/, (p) => p.getByLabel("Message text").fill(text));
-  await expect(radio.getByTestId("radio-messages")).toContainText(text, { timeout: 20_000 });
-  await expect(page.getByTestId("command-live")).toHaveAttribute("data-state", "succeeded", { timeout: 20_000 });
+    const text = `Meet at dock ${Date.now() % 1000}`;
+    await send(page, "HD-0004", /^Message/, (p) => p.getByLabel("Message text").fill(text));
+    await expect(radio.getByTestId("radio-messages")).toContainText(text, { timeout: 20_000 });
+    await expect(page.getByTestId("command-live")).toHaveAttribute("data-state", "succeeded", { timeout: 20_000 });
 
-  // The radio's history lists all three, newest first, with who sent them.
-  await page.goto(`${REGISTRY}/HD-0004/commands`);
-  const rows = page.getByRole("row");
-  await expect(rows.nth(1)).toContainText("Message");
-  await expect(rows.nth(1)).toContainText(text);
-  await expect(rows.nth(1)).toContainText("technician@example.com");
+    // The radio's history lists all three, newest first, with who sent them.
+    await page.goto(`${REGISTRY}/HD-0004/commands`);
+    const rows = page.getByRole("row");
+    await expect(rows.nth(1)).toContainText("Message");
+    await expect(rows.nth(1)).toContainText(text);
+    await expect(rows.nth(1)).toContainText("technician@example.com");
 
-  // The connectivity test shows each step and the round trip.
-  await page.goto(`${REGISTRY}/test/HD-0004`);
-  await page.getByRole("button", { name: "Start the test" }).click();
-  await expect(page.getByTestId("round-trip")).toContainText(/The radio answered in [\d,]+ ms/, { timeout: 20_000 });
-  await context.close();
+    // The connectivity test shows each step and the round trip.
+    await page.goto(`${REGISTRY}/test/HD-0004`);
+    await page.getByRole("button", { name: "Start the test" }).click();
+    await expect(page.getByTestId("round-trip")).toContainText(/The radio answered in [\d,]+ ms/, { timeout: 20_000 });
+    await context.close();
+  });
 });
 
 test("an admin stuns a radio, which then obeys nothing but revive", async ({ browser, baseURL }) => {

@@ -156,6 +156,15 @@ export const routeVisits: RouteVisit[] = [
     url: () => acc(`/registry/devices/${RADIO}/send-command`),
   },
   { route: "/accounts/:accountId/registry/subscriptions", url: () => acc("/registry/subscriptions") },
+  { route: "/accounts/:accountId/registry/subscriptions/allocate", url: () => acc("/registry/subscriptions/allocate") },
+  {
+    route: "/accounts/:accountId/registry/subscriptions/deallocate",
+    url: () => acc("/registry/subscriptions/deallocate?allocationId=alc_harbor_demo"),
+  },
+  {
+    route: "/accounts/:accountId/registry/subscriptions/editAllocation/:allocationId",
+    url: () => acc("/registry/subscriptions/editAllocation/alc_harbor_demo"),
+  },
   { route: "/devices/profiles", url: () => "/devices/profiles/channels", note: "redirects to a type's list" },
   { route: "/devices/profiles/:profileType", url: () => "/devices/profiles/device" },
   { route: "/devices/profiles/:profileType/add", url: () => "/devices/profiles/contacts/add" },
@@ -225,6 +234,38 @@ export const routeVisits: RouteVisit[] = [
     url: () => "/settings/allocations/deallocate?allocationId=alc_harbor_demo",
   },
   { route: "/mailbox", url: () => "/mailbox" },
+  // The customer-care desk (issue 15): the demo desk of scripts/demo-desk.mjs.
+  { route: "/accounts/:accountId/fc-cases", url: () => acc("/fc-cases"), note: "redirects to the first tab: the dashboard" },
+  { route: "/accounts/:accountId/fc-cases/fc-dashboard", url: () => acc("/fc-cases/fc-dashboard") },
+  { route: "/accounts/:accountId/fc-cases/list-fc-sessions", url: () => acc("/fc-cases/list-fc-sessions") },
+  { route: "/accounts/:accountId/fc-cases/list-fc-sessions/add", url: () => acc("/fc-cases/list-fc-sessions/add") },
+  {
+    route: "/accounts/:accountId/fc-cases/list-fc-sessions/export.csv",
+    url: () => acc("/fc-cases/list-fc-sessions"),
+    note: "a file download: the list that links to it",
+  },
+  {
+    route: "/accounts/:accountId/fc-cases/list-fc-sessions/:sessionId",
+    url: () => acc("/fc-cases/list-fc-sessions/fcs_demo_noaudio"),
+  },
+  { route: "/accounts/:accountId/fc-cases/list-fc-customers", url: () => acc("/fc-cases/list-fc-customers") },
+  { route: "/accounts/:accountId/fc-cases/list-fc-customers/add", url: () => acc("/fc-cases/list-fc-customers/add") },
+  {
+    route: "/accounts/:accountId/fc-cases/list-fc-customers/:customerId",
+    url: () => acc("/fc-cases/list-fc-customers/fcc_demo_rosa"),
+  },
+  { route: "/accounts/:accountId/fc-cases/list-fc-employees", url: () => acc("/fc-cases/list-fc-employees") },
+  { route: "/accounts/:accountId/fc-cases/list-fc-employees/add", url: () => acc("/fc-cases/list-fc-employees/add") },
+  {
+    route: "/accounts/:accountId/fc-cases/list-fc-employees/edit/:fcUserId",
+    url: () => acc("/fc-cases/list-fc-employees/edit/usr_agent"),
+  },
+  { route: "/accounts/:accountId/fc-cases/fc-settings", url: () => acc("/fc-cases/fc-settings") },
+  { route: "/devices/edit-fc-device-settings/:uid", url: () => `/devices/edit-fc-device-settings/${RADIO}` },
+  {
+    route: "/accounts/:accountId/registry/devices/edit-fc-device-settings/:uid",
+    url: () => acc(`/registry/devices/edit-fc-device-settings/${RADIO}`),
+  },
 ];
 
 async function call<T>(request: APIRequestContext, baseURL: string, path: string, input: unknown): Promise<T> {

@@ -71,6 +71,7 @@ test.describe("account switcher", () => {
       "Profiles",
       "Rules",
       "Inventory",
+      "Customer care",
       "Activity logs",
       "Reports",
     ]);

@@ -205,6 +205,24 @@ describe("expiry", () => {
   });
 });
 
+describe("no report", () => {
+  it("a delivered command whose radio never reports expires by the sweep with code no-report; a later outcome is a conflict", async () => {
+    const uid = radios[8] ?? "";
+    const { id } = data(await call<{ id: string }>("commands.send", { uid, type: "ping", expiryHours: 1 }, owner));
+    expect((await device(`/commands/${id}/status`, uid, { state: "delivered" })).status).toBe(200);
+    // Before its expiry the sweep leaves it alone: the radio may still report.
+    await sweepExpiredCommands(env, new Date(Date.now() + 30 * 60_000));
+    expect(data(await get(uid, id)).command.state).toBe("delivered");
+    await sweepExpiredCommands(env, new Date(Date.now() + 2 * 3_600_000));
+    const row = await env.DB.prepare("SELECT state, code, ended_at, expires_at FROM commands WHERE id = ?")
+      .bind(id)
+      .first<{ state: string; code: string; ended_at: string; expires_at: string }>();
+    expect(row).toMatchObject({ state: "expired", code: "no-report" });
+    expect(row?.ended_at).toBe(row?.expires_at);
+    expect((await device(`/commands/${id}/status`, uid, { state: "succeeded", result: {} })).status).toBe(409);
+  });
+});
+
 describe("bulk", () => {
   it("queues one row per radio of a selection in one statement, skips full queues and logs each with its sender", async () => {
     const chosen = radios.slice(10, 20);

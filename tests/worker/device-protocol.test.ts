@@ -1,9 +1,11 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
+import { allAtOnce as allAtOnceWith } from "@/schema/fleet/deployment-plan";
 import { bucketOf } from "@/schema/fleet/rollout";
+import { stepDueDeployments } from "@/server/fleet/deployment-engine";
 import { createAccount, createOrganization, createUser, sessionCookie } from "./fixtures";
 import { bearer, giveSeats, registerRadios } from "./fleet-fixtures";
-import { ORIGIN, request } from "./helpers";
+import { ORIGIN, postForm, request } from "./helpers";
 
 // The device protocol (issue 12): credentials refused alike, bodies limited and validated,
 // check-ins that write only when something changed, config with ETag and 304, reports that
@@ -118,6 +120,172 @@ describe("check-in", () => {
     await device("/check-in", uid, { body: { firmware: "1.1.0" } });
     const third = await env.DB.prepare("SELECT firmware FROM devices WHERE uid = ?").bind(uid).first<{ firmware: string }>();
     expect(third?.firmware).toBe("1.1.0");
+  });
+});
+
+describe("before anything is deployed", () => {
+  it("a radio of an account that deployed nothing is 'never deployed', not pending, on its page and in the counts", async () => {
+    const acc = await createAccount(orgId, "Fresh fleet");
+    await giveSeats(orgId, acc, 5);
+    const [uid = ""] = await registerRadios(orgId, acc, "FRESH", 2);
+    await device("/check-in", uid, { body: {} });
+    const revision = data(await call<{ desired: unknown; state: string }>("devices.revision", { uid }, cookie, "GET"));
+    expect(revision).toMatchObject({ desired: null, state: "never-deployed" });
+    const drift = data(await call<Record<string, number>>("deployments.drift", { accountId: acc }, cookie, "GET"));
+    expect(drift).toMatchObject({ total: 2, pending: 0, neverDeployed: 2, inSync: 0 });
+    const page = await (await request(`/accounts/${acc}/registry/devices/view/${uid}`, { headers: { Cookie: cookie } })).text();
+    expect(page).toContain('data-drift="never-deployed"');
+    expect(page).toContain("Never deployed");
+    const registry = await (await request(`/accounts/${acc}/registry/devices`, { headers: { Cookie: cookie } })).text();
+    expect(registry).toMatch(/data-count="neverDeployed"><dt[^>]*>Never deployed:<\/dt><dd[^>]*>2<\/dd>/);
+    expect(registry).toMatch(/data-count="pending"><dt[^>]*>Pending:<\/dt><dd[^>]*>0<\/dd>/);
+  });
+
+  it("the confirm screen explains a deployed revision it cannot read instead of failing", async () => {
+    const acc = await createAccount(orgId, "Broken revision fleet");
+    await giveSeats(orgId, acc, 5);
+    await registerRadios(orgId, acc, "BROKEN", 2);
+    const first = data(await call<{ id: string }>("deployments.create", { accountId: acc }, cookie, "POST"));
+    await env.DB.prepare("UPDATE revisions SET content = ? WHERE id = (SELECT revision_id FROM deployments WHERE id = ?)")
+      .bind(JSON.stringify({ network: "not an object", rules: 7 }), first.id)
+      .run();
+    const preview = await call<{ unreadable: boolean; samples: { lines: unknown[] }[] }>(
+      "deployments.preview",
+      { accountId: acc },
+      cookie,
+      "GET",
+    );
+    expect(data(preview).unreadable).toBe(true);
+    expect(data(preview).samples.every((s) => s.lines.length === 0)).toBe(true);
+    const page = await request(`/accounts/${acc}/confirm-deployment`, { headers: { Cookie: cookie } });
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain("cannot be read");
+  });
+});
+
+describe("timeouts", () => {
+  it("radios that never report become timed out when the clock sweeps past the phase's timeout: counted, listed, and a late report still counts", async () => {
+    const acc = await createAccount(orgId, "Silent fleet");
+    await giveSeats(orgId, acc, 5);
+    const uids = await registerRadios(orgId, acc, "SILENT", 3);
+    const d = data(
+      await call<{ id: string; timeoutAt: string }>(
+        "deployments.create",
+        { accountId: acc, plan: { ...allAtOnceWith(), timeoutMinutes: 60 } },
+        cookie,
+        "POST",
+      ),
+    );
+    expect(Date.parse(d.timeoutAt) - Date.now()).toBeGreaterThan(55 * 60_000);
+    const [first = "", second = ""] = uids;
+    expect((await device(`/deployments/${d.id}/status`, first, { body: { state: "applied" } })).status).toBe(200);
+    type Got = { deployment: { state: string; timedOutPhase: number }; counts: { total: Record<string, number> } };
+    const before = data(await call<Got>("deployments.get", { id: d.id }, cookie, "GET"));
+    expect(before.counts.total).toMatchObject({ applied: 1, pending: 2 });
+    expect(before.counts.total.timed_out).toBeUndefined();
+
+    // The clock (and the cron) before the timeout: nothing changes; after it: the silent radios time out.
+    await stepDueDeployments(env, new Date(Date.now() + 30 * 60_000));
+    expect(data(await call<Got>("deployments.get", { id: d.id }, cookie, "GET")).counts.total.timed_out).toBeUndefined();
+    await stepDueDeployments(env, new Date(Date.now() + 61 * 60_000));
+    const after = data(await call<Got>("deployments.get", { id: d.id }, cookie, "GET"));
+    expect(after.deployment.state).toBe("running");
+    expect(after.counts.total).toMatchObject({ applied: 1, timed_out: 2 });
+    expect(after.counts.total.pending).toBeUndefined();
+    const listed = data(
+      await call<{ items: { uid: string }[] }>("deployments.radios", { id: d.id, state: "timed_out" }, cookie, "GET"),
+    );
+    expect(listed.items.map((r) => r.uid).sort()).toEqual(uids.slice(1).sort());
+    expect(
+      data(await call<{ items: unknown[] }>("deployments.radios", { id: d.id, state: "pending" }, cookie, "GET")).items,
+    ).toEqual([]);
+    const page = await (await request(`/accounts/${acc}/deployments/${d.id}`, { headers: { Cookie: cookie } })).text();
+    expect(page).toContain("Timed out");
+
+    // A radio that reports late leaves "timed out" for what it reported.
+    expect((await device(`/deployments/${d.id}/status`, second, { body: { state: "failed", code: "E1" } })).status).toBe(200);
+    expect(data(await call<Got>("deployments.get", { id: d.id }, cookie, "GET")).counts.total).toMatchObject({
+      timed_out: 1,
+      failed: 1,
+    });
+  });
+
+  it("refuses a timeout outside 5 minutes to 7 days", async () => {
+    const answer = await call(
+      "deployments.create",
+      { accountId, plan: { ...allAtOnceWith(), timeoutMinutes: 1 } },
+      cookie,
+      "POST",
+    );
+    expect(answer.error?.data.code).toBe("BAD_REQUEST");
+  });
+});
+
+describe("the confirm form", () => {
+  const form = (more: Record<string, string>) => ({
+    planKind: "phases",
+    shares: "10, 50, 100",
+    successPercent: "90",
+    successAction: "next",
+    errorKind: "count",
+    errorValue: "5",
+    errorMinimum: "0",
+    waitMinutes: "0",
+    successPerPhase: "",
+    errorPerPhase: "",
+    startAt: "",
+    timeoutMinutes: "1440",
+    switchover: "delivery",
+    switchoverAt: "",
+    maxDelayMinutes: "60",
+    note: "",
+    ...more,
+  });
+
+  it("takes a scheduled start and per-phase thresholds without JavaScript", async () => {
+    const acc = await createAccount(orgId, "Planned fleet");
+    await giveSeats(orgId, acc, 5);
+    await registerRadios(orgId, acc, "PLAN", 2);
+    const start = new Date(Date.now() + 3 * 3_600_000).toISOString().slice(0, 16);
+    const answer = await postForm(
+      `/accounts/${acc}/confirm-deployment`,
+      form({ successPerPhase: "100, 95, 90", errorPerPhase: "1 2 3", startAt: start, timeoutMinutes: "120" }),
+      { Cookie: cookie },
+    );
+    expect(answer.status).toBe(303);
+    const id = decodeURIComponent(answer.headers.get("location")?.split("/").pop()?.split("?")[0] ?? "");
+    type Got = {
+      deployment: {
+        state: string;
+        plan: { startAt: string; timeoutMinutes: number; phases: { successPercent: number; errorValue: number }[] };
+      };
+    };
+    const { deployment } = data(await call<Got>("deployments.get", { id }, cookie, "GET"));
+    expect(deployment.state).toBe("scheduled");
+    expect(deployment.plan.startAt).toBe(`${start}:00.000Z`);
+    expect(deployment.plan.timeoutMinutes).toBe(120);
+    expect(deployment.plan.phases.map((p) => [p.successPercent, p.errorValue])).toEqual([
+      [100, 1],
+      [95, 2],
+      [90, 3],
+    ]);
+  });
+
+  it("refuses a list that does not give one value per phase, a past start and a bad timeout, with field messages in the user's language", async () => {
+    const acc = await createAccount(orgId, "Refused plan fleet");
+    await giveSeats(orgId, acc, 5);
+    const answer = await postForm(
+      `/accounts/${acc}/confirm-deployment`,
+      form({ successPerPhase: "100, 95", errorPerPhase: "1, 2, 300000", startAt: "2020-01-01T10:00", timeoutMinutes: "2" }),
+      { Cookie: cookie },
+    );
+    expect(answer.status).toBe(400);
+    const html = await answer.text();
+    expect(html.match(/Give one whole number per phase/g)?.length).toBe(2);
+    expect(html).toContain("Choose a time in the future.");
+    expect(html).toContain("The timeout must be between 5 minutes and 7 days");
+    const none = data(await call<{ items: unknown[] }>("deployments.list", { accountId: acc }, cookie, "GET"));
+    expect(none.items).toEqual([]);
   });
 });
 

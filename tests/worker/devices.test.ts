@@ -249,6 +249,41 @@ describe("assignment, edits and their log", () => {
     expect(activity).toHaveLength(3);
   });
 
+  it("deleting a site or location logs each radio it unplaces, in the same batch; a stale deletion logs nothing", async () => {
+    const me = caller("owner");
+    const yard = `site_${crypto.randomUUID().slice(0, 8)}`;
+    const shed = `loc_${crypto.randomUUID().slice(0, 8)}`;
+    await env.DB.batch([
+      env.DB.prepare("INSERT INTO sites (id, account_id, name) VALUES (?, ?, 'Yard')").bind(yard, account2),
+      env.DB.prepare("INSERT INTO locations (id, account_id, site_id, name) VALUES (?, ?, ?, 'Shed')").bind(shed, account2, yard),
+    ]);
+    for (const uid of ["UNP-1", "UNP-2", "UNP-3"])
+      await me.devices.add(radio(uid, { accountId: account2, siteId: yard, locationId: uid === "UNP-3" ? null : shed }));
+    const entries = async (uid: string) =>
+      (
+        await env.DB.prepare(
+          "SELECT diff, deployable FROM activity_logs WHERE entity_type = 'device' AND entity_id = ? AND diff LIKE '%before%' ORDER BY created_at",
+        )
+          .bind(uid)
+          .all<{ diff: string; deployable: number }>()
+      ).results.filter((r) => /"(site|location)":\{"before":"(Yard|Shed)"/.test(r.diff));
+
+    expect((await refusal(me.locations.delete({ accountId: account2, id: shed, version: 9 }))).code).toBe("CONFLICT");
+    expect(await entries("UNP-1")).toEqual([]);
+    await me.locations.delete({ accountId: account2, id: shed, version: 1 });
+    expect((await entries("UNP-1")).map((e) => JSON.parse(e.diff))).toEqual([{ location: { before: "Shed", after: null } }]);
+    expect(await entries("UNP-3")).toEqual([]);
+
+    await me.sites.delete({ accountId: account2, id: yard, version: 1 });
+    for (const uid of ["UNP-1", "UNP-2", "UNP-3"]) {
+      const logged = await entries(uid);
+      expect(logged.at(-1)?.diff, uid).toBe(JSON.stringify({ site: { before: "Yard", after: null } }));
+      // The site's own deletion entry is the change to deploy; the radios' entries do not add to the count.
+      expect(logged.at(-1)?.deployable).toBe(0);
+      expect((await me.devices.details({ uid })).device.siteId).toBeNull();
+    }
+  });
+
   it("a viewer reads but changes nothing", async () => {
     const viewer = caller("viewer");
     expect((await refusal(viewer.devices.assign({ uid: "MOVE-0001", version: 3, accountId: null }))).code).toBe("FORBIDDEN");
@@ -309,6 +344,17 @@ describe("lists", () => {
     ]);
     const cold = await me.devices.list({ filter: { search: "cold" }, limit: 50 });
     expect(cold.items).toHaveLength(10);
+    // A uid is found by the prefix of any of its parts: letters, digits, digits without leading zeros.
+    await me.devices.add(radio("ACME-R7-0004217", { name: "Parts" }));
+    for (const typed of ["acme-r7", "R7-000", "0004217", "421", "ACME-R7-0004217"]) {
+      const found = await me.devices.list({ filter: { search: typed }, limit: 50 });
+      expect(
+        found.items.map((d) => d.uid),
+        typed,
+      ).toEqual(["ACME-R7-0004217"]);
+    }
+    expect((await me.devices.list({ filter: { search: '"*) OR ^-' }, limit: 50 })).items).toEqual([]);
+    expect((await me.devices.list({ filter: { search: "---" }, limit: 50 })).items).toEqual([]);
     const registry = await me.devices.list({ accountId: fleet, limit: 50 });
     expect(registry.items).toHaveLength(15);
     const never = await me.devices.list({ filter: { search: "LST", seen: "never", assignment: "unassigned" }, limit: 50 });
@@ -324,9 +370,9 @@ describe("lists", () => {
     await env.DB.prepare("UPDATE devices SET last_seen_at = ? WHERE uid = 'CNT-1'").bind(new Date().toISOString()).run();
     expect(await caller("viewer").devices.getConfiguredDeviceCounts({ accountId: fleet })).toMatchObject({
       total: 3,
-      // Nothing deployed yet: none in sync; deploy's driftCounts counts the rest as pending.
+      // Nothing deployed yet: none in sync, none pending; the radios are "never deployed".
       upToDate: 0,
-      pending: 3,
+      pending: 0,
       neverSeen: 2,
     });
   });

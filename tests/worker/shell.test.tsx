@@ -73,12 +73,30 @@ describe("account sidebar", () => {
   const everything = ["home:/", "sites:/sites", "locations:/locations", "profiles:/profiles", "rules:/rules"];
 
   it.each<[Role, string[]]>([
-    ["owner", [...everything, "registry:/registry/devices", "activityLogs:/activity-logs", "reports:/reports"]],
-    ["admin", [...everything, "registry:/registry/devices", "activityLogs:/activity-logs", "reports:/reports"]],
+    [
+      "owner",
+      [
+        ...everything,
+        "registry:/registry/devices",
+        "fcCases:/fc-cases/fc-dashboard",
+        "activityLogs:/activity-logs",
+        "reports:/reports",
+      ],
+    ],
+    [
+      "admin",
+      [
+        ...everything,
+        "registry:/registry/devices",
+        "fcCases:/fc-cases/fc-dashboard",
+        "activityLogs:/activity-logs",
+        "reports:/reports",
+      ],
+    ],
     ["configurator", [...everything, "registry:/registry/devices", "activityLogs:/activity-logs", "reports:/reports"]],
     ["technician", ["home:/", "registry:/registry/devices", "activityLogs:/activity-logs", "reports:/reports"]],
     ["viewer", ["home:/", "registry:/registry/devices", "activityLogs:/activity-logs", "reports:/reports"]],
-    ["case-agent", ["home:/", "activityLogs:/activity-logs"]],
+    ["case-agent", ["home:/", "fcCases:/fc-cases/fc-dashboard", "activityLogs:/activity-logs"]],
   ])("a %s sees %j", (role, expected) => {
     expect(sidebar(role, "essential")).toEqual(expected);
     expect(sidebar(role, "advanced")).toEqual(expected);
@@ -96,9 +114,18 @@ describe("account sidebar", () => {
     expect(sidebar({})).toEqual(["home:/", "activityLogs:/activity-logs"]);
   });
 
+  it("opens Customer care on the first fc tab the flags allow (spec §6)", () => {
+    expect(sidebar({ "view-fc-users": true })).toContain("fcCases:/fc-cases/list-fc-customers");
+    expect(sidebar({ "view-all-users": true })).toContain("fcCases:/fc-cases/fc-settings");
+  });
+
   it("shows no Inventory or Reports while their screens do not exist", () => {
     const none = { devices: false, reports: false, deployments: false, commands: false };
-    expect(sidebar("owner", "advanced", "/accounts/acc_1", none)).toEqual([...everything, "activityLogs:/activity-logs"]);
+    expect(sidebar("owner", "advanced", "/accounts/acc_1", none)).toEqual([
+      ...everything,
+      "fcCases:/fc-cases/fc-dashboard",
+      "activityLogs:/activity-logs",
+    ]);
     expect(sidebar("viewer", "advanced", "/accounts/acc_1", none)).toEqual(["home:/", "activityLogs:/activity-logs"]);
   });
 
@@ -121,6 +148,7 @@ describe("account sidebar", () => {
     expect(current("/accounts/acc_1/sites/site_9/locations")).toEqual(["sites"]);
     expect(current("/accounts/acc_1/registry/subscriptions")).toEqual(["registry"]);
     expect(current("/accounts/acc_1/activity-logs")).toEqual(["activityLogs"]);
+    expect(current("/accounts/acc_1/fc-cases/list-fc-sessions/fcs_1")).toEqual(["fcCases"]);
     expect(current("/accounts/acc_10")).toEqual([]);
     expect(current("/accounts/edit/acc_1")).toEqual([]);
     expect(accountSectionOf("/accounts/acc_1/changes", "acc_1")).toBeNull();

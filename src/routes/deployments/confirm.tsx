@@ -22,6 +22,8 @@ type Preview = {
   changes: { items: ActivityEntry[]; count: number };
   targeted: number;
   samples: { uid: string; lines: ConfigDiffLine[] }[];
+  /** The revision now deployed could not be read: no comparison, said plainly. */
+  unreadable: boolean;
   currentRevision: { number: number } | null;
 };
 type Data = { account: AccountDetails; preview: Preview };
@@ -147,6 +149,41 @@ function PlanForm({ accountId, form }: { accountId: string; form?: PageProps<Dat
             hint={String(t("confirmDeployment.errorMinimumHint"))}
             error={error("errorMinimum")}
           />
+          <Field
+            label={String(t("confirmDeployment.successPerPhase"))}
+            name="successPerPhase"
+            defaultValue={values.successPerPhase}
+            hint={String(t("confirmDeployment.perPhaseHint"))}
+            error={error("successPerPhase")}
+          />
+          <Field
+            label={String(t("confirmDeployment.errorPerPhase"))}
+            name="errorPerPhase"
+            defaultValue={values.errorPerPhase}
+            hint={String(t("confirmDeployment.perPhaseHint"))}
+            error={error("errorPerPhase")}
+          />
+        </div>
+      </fieldset>
+      <fieldset className="space-y-2">
+        <legend className="font-semibold text-slate-900">{t("confirmDeployment.timing")}</legend>
+        <div className="grid gap-3 sm:grid-cols-2">
+          <Field
+            label={String(t("confirmDeployment.startAt"))}
+            name="startAt"
+            type="datetime-local"
+            defaultValue={values.startAt}
+            hint={String(t("confirmDeployment.startAtHint"))}
+            error={error("startAt")}
+          />
+          <Field
+            label={String(t("confirmDeployment.timeoutMinutes"))}
+            name="timeoutMinutes"
+            inputMode="numeric"
+            defaultValue={values.timeoutMinutes}
+            hint={String(t("confirmDeployment.timeoutHint"))}
+            error={error("timeoutMinutes")}
+          />
         </div>
       </fieldset>
       <fieldset className="space-y-2">
@@ -230,7 +267,11 @@ function ConfirmDeployment({ data, form }: PageProps<Data>) {
           <h2 id="sample-heading" className="mb-2 text-lg font-semibold">
             {t("confirmDeployment.sampleHeading")}
           </h2>
-          {preview.samples.length === 0 ? (
+          {preview.unreadable ? (
+            <p className="text-sm text-slate-700" data-slot="preview-unreadable">
+              {t("confirmDeployment.unreadable", { number: preview.currentRevision?.number ?? "" })}
+            </p>
+          ) : preview.samples.length === 0 ? (
             <p className="text-sm text-slate-700">{t("confirmDeployment.noRadios")}</p>
           ) : (
             <div className="space-y-2">

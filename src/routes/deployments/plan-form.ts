@@ -1,10 +1,18 @@
 import type { Plan, Switchover } from "@/schema/fleet/deployment-plan";
-import { allAtOnce, MAX_PHASES, MAX_USER_DELAY_MINUTES, MAX_WAIT_MINUTES } from "@/schema/fleet/deployment-plan";
+import {
+  allAtOnce,
+  DEFAULT_TIMEOUT_MINUTES,
+  MAX_PHASES,
+  MAX_USER_DELAY_MINUTES,
+  MAX_WAIT_MINUTES,
+} from "@/schema/fleet/deployment-plan";
 
 /**
  * The confirm form's fields as a plan and switchover: all at once, or phases given as
- * cumulative percentages ("5, 25, 100") that share one set of thresholds. Errors are
- * translation keys by field. (The API takes a different threshold per phase.)
+ * cumulative percentages ("5, 25, 100") with one set of thresholds, which optional lists
+ * override phase by phase ("100, 95, 90": one value per phase, in order); an optional
+ * scheduled start and the radios' report timeout. Plain fields, so the form works without
+ * JavaScript. Errors are translation keys by field.
  */
 export const planFields = [
   "planKind",
@@ -15,6 +23,10 @@ export const planFields = [
   "errorValue",
   "errorMinimum",
   "waitMinutes",
+  "successPerPhase",
+  "errorPerPhase",
+  "startAt",
+  "timeoutMinutes",
   "switchover",
   "switchoverAt",
   "maxDelayMinutes",
@@ -30,6 +42,10 @@ export const planDefaults: Record<string, string> = {
   errorValue: "10",
   errorMinimum: "5",
   waitMinutes: "0",
+  successPerPhase: "",
+  errorPerPhase: "",
+  startAt: "",
+  timeoutMinutes: String(DEFAULT_TIMEOUT_MINUTES),
   switchover: "delivery",
   switchoverAt: "",
   maxDelayMinutes: "60",
@@ -42,6 +58,17 @@ function whole(value: string | undefined, min: number, max: number): number | nu
   if (!value || !/^\d{1,7}$/.test(value.trim())) return null;
   const n = Number(value.trim());
   return n >= min && n <= max ? n : null;
+}
+
+/**
+ * An optional list with one whole number per phase: [] when left empty (the shared value
+ * applies), null when it is not one value in range per phase.
+ */
+function perPhase(value: string | undefined, phases: number, min: number, max: number): number[] | null {
+  const items = (value ?? "").split(/[,\s]+/).filter(Boolean);
+  if (items.length === 0) return [];
+  const numbers = items.map((item) => whole(item.replace("%", ""), min, max));
+  return numbers.length === phases && numbers.every((n) => n !== null) ? (numbers as number[]) : null;
 }
 
 export function parsePlanForm(values: Record<string, string>): Parsed {
@@ -69,20 +96,41 @@ export function parsePlanForm(values: Record<string, string>): Parsed {
     if (errorMinimum === null) errors.errorMinimum = "validation.Count";
     const waitMinutes = whole(values.waitMinutes || "0", 0, MAX_WAIT_MINUTES);
     if (waitMinutes === null) errors.waitMinutes = "validation.WaitMinutes";
-    if (valid && successPercent !== null && errorValue !== null && errorMinimum !== null && waitMinutes !== null) {
+    const errorKind = values.errorKind === "count" ? "count" : "percent";
+    const successList = perPhase(values.successPerPhase, shares.length, 1, 100);
+    if (successList === null) errors.successPerPhase = "validation.PerPhaseList";
+    const errorList = perPhase(values.errorPerPhase, shares.length, 1, errorKind === "percent" ? 100 : 100_000);
+    if (errorList === null) errors.errorPerPhase = "validation.PerPhaseList";
+    if (
+      valid &&
+      successPercent !== null &&
+      errorValue !== null &&
+      errorMinimum !== null &&
+      waitMinutes !== null &&
+      successList !== null &&
+      errorList !== null
+    ) {
       plan = {
-        phases: (shares as number[]).map((share) => ({
+        phases: (shares as number[]).map((share, i) => ({
           share,
-          successPercent,
+          successPercent: successList[i] ?? successPercent,
           successAction: values.successAction === "pause" ? "pause" : "next",
-          errorKind: values.errorKind === "count" ? "count" : "percent",
-          errorValue,
+          errorKind,
+          errorValue: errorList[i] ?? errorValue,
           errorMinimum,
           waitMinutes,
         })),
       };
     }
   } else if (values.planKind !== "all") errors.planKind = "validation.Invalid";
+  if (values.startAt) {
+    const at = Date.parse(`${values.startAt}Z`);
+    if (Number.isNaN(at) || at < Date.now()) errors.startAt = "validation.FutureTime";
+    else plan = { ...plan, startAt: new Date(at).toISOString() };
+  }
+  const timeout = whole(values.timeoutMinutes || String(DEFAULT_TIMEOUT_MINUTES), 5, MAX_WAIT_MINUTES);
+  if (timeout === null) errors.timeoutMinutes = "validation.TimeoutMinutes";
+  else plan = { ...plan, timeoutMinutes: timeout };
   let switchover: Switchover = { mode: "delivery" };
   if (values.switchover === "at") {
     const at = Date.parse(`${values.switchoverAt ?? ""}Z`);

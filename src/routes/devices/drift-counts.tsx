@@ -11,7 +11,7 @@ export function DriftCountsStrip({ drift }: { drift: DriftCounts }) {
         {t("devices.registry.driftTitle")}
       </h2>
       <dl className="flex flex-wrap gap-x-6 gap-y-1 text-sm">
-        {(["inSync", "pending", "failed", "drifted", "overdue"] as const).map((key) => (
+        {(["inSync", "pending", "neverDeployed", "failed", "drifted", "overdue"] as const).map((key) => (
           <div key={key} className="flex gap-1" data-count={key}>
             <dt className="text-slate-600">{t("devices.registry.countLabel", { label: t(`accountHome.drift.${key}`) })}</dt>
             <dd className="font-semibold text-slate-900">{formatNumber(language, drift[key])}</dd>

@@ -8,8 +8,9 @@ import { deviceHref, type Frame } from "./paths";
 type Data = { frame: Frame; account: AccountDetails | null; uid: string };
 
 /**
- * redirect/{uid} (DESIGN §7): handing a radio to another server is not built yet; until then the
- * page says plainly what it will do and nothing links to it. The connectivity test
+ * redirect/{uid} (DESIGN §7): the device protocol delivers a redirect (check-in's `redirect`,
+ * confirmed by `redirectAccepted`), but choosing the target here is not built yet; the page says
+ * exactly that and nothing links to it. The connectivity test
  * (devices/test/{uid}) is the commands' real screen (src/routes/commands/test.tsx).
  */
 function RedirectLater({ data }: PageProps<Data>) {

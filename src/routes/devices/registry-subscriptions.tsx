@@ -6,20 +6,20 @@ import { PageHeader } from "@/ui/page-header";
 import { AccountLayout } from "@/ui/shell/account-layout";
 import { definePage, type PageProps } from "../types";
 import { RegistryTabs } from "./frame";
+import { registrySeatsHref } from "./registry-seats";
 
 type ForAccount = Awaited<ReturnType<ReturnType<typeof api>["subscriptions"]["forAccount"]>>;
 type Data = { account: AccountDetails; allocations: ForAccount; seats: { allocated: number; inUse: number; free: number } };
 
 /**
  * /accounts/{id}/registry/subscriptions (view-subscriptions-in-accounts): the seats allocated
- * to the account, how many its radios use, and (for those who manage seats) the settings
- * screens that allocate, take back and edit them, opened for this account.
+ * to the account, how many its radios use, and (for those who manage seats) allocate, take
+ * back and edit them on the registry's own screens (registry-seats.tsx), in the account's frame.
  */
 function RegistrySubscriptions({ data }: PageProps<Data>) {
   const { t, user } = usePage();
   const { account, allocations, seats } = data;
   const manage = user?.permissions["view-subscriptions-in-organizations"] && user.permissions["edit-accounts"];
-  const orgQuery = `orgId=${encodeURIComponent(account.orgId)}`;
   return (
     <AccountLayout account={account}>
       <RegistryTabs accountId={account._id} current="subscriptions" />
@@ -29,9 +29,7 @@ function RegistrySubscriptions({ data }: PageProps<Data>) {
           description={t("devices.registry.seats", seats)}
           actions={
             manage ? (
-              <ButtonLink href={`/settings/allocations/allocate?${orgQuery}&accountId=${encodeURIComponent(account._id)}`}>
-                {t("devices.registry.allocate")}
-              </ButtonLink>
+              <ButtonLink href={registrySeatsHref(account._id, "/allocate")}>{t("devices.registry.allocate")}</ButtonLink>
             ) : undefined
           }
         />
@@ -49,12 +47,22 @@ function RegistrySubscriptions({ data }: PageProps<Data>) {
                   })}
                 </span>
                 {manage ? (
-                  <a
-                    href={`/settings/subscriptions/editAllocation/${encodeURIComponent(item.id)}?${orgQuery}`}
-                    className="font-medium text-brand-700 hover:underline"
-                  >
-                    {t("devices.registry.editAllocation")}
-                  </a>
+                  <span className="flex gap-4">
+                    <a
+                      href={registrySeatsHref(account._id, `/editAllocation/${encodeURIComponent(item.id)}`)}
+                      className="font-medium text-brand-700 hover:underline"
+                    >
+                      {t("devices.registry.editAllocation")}
+                      <span className="sr-only"> {item.plan}</span>
+                    </a>
+                    <a
+                      href={registrySeatsHref(account._id, `/deallocate?allocationId=${encodeURIComponent(item.id)}`)}
+                      className="font-medium text-red-700 hover:underline"
+                    >
+                      {t("subscriptions.deallocate")}
+                      <span className="sr-only"> {item.plan}</span>
+                    </a>
+                  </span>
                 ) : null}
               </li>
             ))}

@@ -6,6 +6,7 @@ import { exportDevicesPage, registryExportDevicesPage } from "./export-csv";
 import { importDevicesPage, registryImportDevicesPage } from "./import";
 import { devicesListPage, registryDevicesPage } from "./list";
 import { redirectDevicePage, registryRedirectDevicePage } from "./redirect";
+import { registryAllocatePage, registryDeallocatePage, registryEditAllocationPage } from "./registry-seats";
 import { registryRedirectPage, registrySubscriptionsPage } from "./registry-subscriptions";
 import { registryViewDevicePage, viewDevicePage } from "./view";
 
@@ -43,6 +44,14 @@ const registry: [
   ["/devices/view/:uid", "routes.device", "view-devices-in-accounts", registryViewDevicePage],
   ["/devices/redirect/:uid", "routes.redirectDevice", "manage-devices", registryRedirectDevicePage],
   ["/subscriptions", "routes.registry", "view-subscriptions-in-accounts", registrySubscriptionsPage],
+  ["/subscriptions/allocate", "routes.allocateToAccount", "view-subscriptions-in-accounts", registryAllocatePage],
+  ["/subscriptions/deallocate", "routes.deallocateFromAccount", "view-subscriptions-in-accounts", registryDeallocatePage],
+  [
+    "/subscriptions/editAllocation/:allocationId",
+    "routes.editAllocation",
+    "view-subscriptions-in-accounts",
+    registryEditAllocationPage,
+  ],
 ];
 
 export const deviceRoutes: RouteDefinition[] = [

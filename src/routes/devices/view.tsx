@@ -8,6 +8,7 @@ import type { RadioDrift } from "@/server/fleet/radio-drift";
 import { usePage } from "@/server/render/page-context";
 import { ButtonLink } from "@/ui/button";
 import { DeviceCommandLinks } from "../commands/device-links";
+import { fcDeviceSettingsHref } from "../fc-cases/paths";
 import { definePage, type PageProps, type RouteContext } from "../types";
 import { DeviceFrame } from "./frame";
 import { LastSeen, placeOf } from "./list";
@@ -47,6 +48,7 @@ export const driftLabelKey = {
   failed: "accountHome.drift.failed",
   drifted: "accountHome.drift.drifted",
   overdue: "accountHome.drift.overdue",
+  "never-deployed": "accountHome.drift.neverDeployed",
 } as const;
 
 /**
@@ -195,6 +197,13 @@ function ViewDevice({ data }: PageProps<Data>) {
         </section>
       </div>
       <DeviceCommandLinks accountId={frame.accountId} uid={device.uid} canSend={canManage && device.status === "active"} />
+      {user?.permissions["view-fc-sessions"] ? (
+        <p className="mt-4">
+          <a href={fcDeviceSettingsHref(device.uid, frame.accountId)} className="font-medium text-brand-700 hover:underline">
+            {t("fc.device.link")}
+          </a>
+        </p>
+      ) : null}
       <section className="mt-6">
         <h2 className="mb-2 text-lg font-semibold text-slate-900">{t("devices.view.activity")}</h2>
         {activity.length === 0 ? (

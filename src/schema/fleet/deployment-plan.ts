@@ -8,6 +8,8 @@ import { z } from "zod";
 export const MAX_PHASES = 5;
 export const MAX_WAIT_MINUTES = 7 * 24 * 60;
 export const MAX_USER_DELAY_MINUTES = 24 * 60;
+/** How long the radios of an opened phase have to report before they count as timed out. */
+export const DEFAULT_TIMEOUT_MINUTES = 24 * 60;
 
 export const phaseSchema = z.object({
   /** Cumulative share of the radios this phase reaches, percent. */
@@ -31,6 +33,16 @@ export const planSchema = z
     phases: z.array(phaseSchema).min(1).max(MAX_PHASES, "validation.TooManyPhases"),
     /** Start later (ISO instant); until then the deployment is scheduled. */
     startAt: z.iso.datetime().optional(),
+    /**
+     * Minutes the radios of the phases opened so far have, from the latest phase opening, to
+     * report before they count as timed out (default DEFAULT_TIMEOUT_MINUTES).
+     */
+    timeoutMinutes: z
+      .number()
+      .int()
+      .min(5, "validation.TimeoutMinutes")
+      .max(MAX_WAIT_MINUTES, "validation.TimeoutMinutes")
+      .optional(),
   })
   .refine((plan) => plan.phases.every((phase, i) => i === 0 || phase.share > (plan.phases[i - 1]?.share ?? 0)), {
     message: "validation.PhaseOrder",

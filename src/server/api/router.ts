@@ -3,6 +3,7 @@ import { activityLogsRouter } from "./routers/activity-logs";
 import { commandsRouter } from "./routers/commands";
 import { deploymentsRouter } from "./routers/deployments";
 import { devicesRouter } from "./routers/devices";
+import { fcCasesRouter } from "./routers/fc-cases";
 import { identityProvidersRouter } from "./routers/identity-providers";
 import { locationsRouter } from "./routers/locations";
 import { organizationsRouter } from "./routers/organizations";
@@ -21,6 +22,7 @@ export const appRouter = router({
   commands: commandsRouter,
   deployments: deploymentsRouter,
   devices: devicesRouter,
+  fcCases: fcCasesRouter,
   identityProviders: identityProvidersRouter,
   locations: locationsRouter,
   organizations: organizationsRouter,

@@ -64,6 +64,12 @@ const columns = `id, uid, org_id, account_id, type, params, priority, state, res
   created_by_email, cancelled_by_email, created_at, expires_at, sent_at, delivered_at, ended_at`;
 
 const WAITING = "state IN ('queued', 'sent')";
+/**
+ * What can still expire (the commands_expiry index's own condition, migration 0019): a waiting
+ * command, and a delivered one whose radio never reported by the expiry — it ends expired with
+ * the code "no-report" instead of staying "delivered" for ever.
+ */
+const LAPSIBLE = "state IN ('queued', 'sent', 'delivered')";
 
 function parseObject(text: string | null): Record<string, unknown> | null {
   if (text === null) return null;
@@ -80,7 +86,7 @@ function parseObject(text: string | null): Record<string, unknown> | null {
  * moment before the sweep marks it (the sweep, not the read, writes it).
  */
 export function toCommand(row: Row, at = new Date().toISOString()): Command {
-  const lapsed = (row.state === "queued" || row.state === "sent") && row.expires_at <= at;
+  const lapsed = (row.state === "queued" || row.state === "sent" || row.state === "delivered") && row.expires_at <= at;
   return {
     id: row.id,
     uid: row.uid,
@@ -91,7 +97,7 @@ export function toCommand(row: Row, at = new Date().toISOString()): Command {
     priority: row.priority,
     state: lapsed ? "expired" : row.state,
     result: parseObject(row.result),
-    code: row.code,
+    code: lapsed && row.state === "delivered" ? "no-report" : row.code,
     detail: row.detail,
     batchId: row.batch_id,
     createdByEmail: row.created_by_email,
@@ -250,7 +256,7 @@ export function reportStatement(
     `UPDATE commands SET state = ?, sent_at = coalesce(sent_at, ?), delivered_at = coalesce(delivered_at, ?),
        ended_at = CASE WHEN ? THEN ? ELSE ended_at END,
        result = CASE WHEN ? THEN ? ELSE result END, code = ?, detail = ?
-     WHERE id = ? AND uid = ? AND state IN (${from}) AND (state = 'delivered' OR expires_at > ?)`,
+     WHERE id = ? AND uid = ? AND state IN (${from}) AND expires_at > ?`,
     input.state,
     input.at,
     input.at,
@@ -278,19 +284,20 @@ export function cancelStatement(db: Db, input: { id: string; email: string; at: 
   );
 }
 
-/** Marks every waiting command past its expiry (the clock's sweep); how many it marked. */
+/** Marks every waiting or unreported command past its expiry (the clock's sweep); how many it marked. */
 export async function expireDue(db: Db, at: string): Promise<number> {
   const result = await statement(
     db,
-    `UPDATE commands SET state = 'expired', ended_at = expires_at WHERE ${WAITING} AND expires_at <= ?`,
+    `UPDATE commands SET state = 'expired', ended_at = expires_at, code = CASE WHEN state = 'delivered' THEN 'no-report' ELSE code END
+     WHERE ${LAPSIBLE} AND expires_at <= ?`,
     at,
   ).run();
   return result.meta.changes ?? 0;
 }
 
-/** When the next waiting command expires (the expiry index's first entry), or null. */
+/** When the next waiting or unreported command expires (the expiry index's first entry), or null. */
 export async function nextExpiry(db: Db): Promise<string | null> {
-  const row = await first<{ at: string | null }>(db, `SELECT min(expires_at) AS at FROM commands WHERE ${WAITING}`);
+  const row = await first<{ at: string | null }>(db, `SELECT min(expires_at) AS at FROM commands WHERE ${LAPSIBLE}`);
   return row?.at ?? null;
 }
 
@@ -320,4 +327,11 @@ export async function listCommands(
   const items = rows.slice(0, limit).map((row) => toCommand(row, at));
   const last = items.at(-1);
   return { items, next: rows.length > limit && last ? { createdAt: last.createdAt, id: last.id } : null };
+}
+
+/** Several commands by id (a support session's timeline reads their live state). */
+export async function findCommands(db: Db, ids: string[]): Promise<Command[]> {
+  if (!ids.length) return [];
+  const rows = await all<Row>(db, `SELECT ${columns} FROM commands WHERE id IN (${ids.map(() => "?").join(", ")})`, ...ids);
+  return rows.map((row) => toCommand(row));
 }

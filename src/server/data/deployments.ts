@@ -1,4 +1,5 @@
 import {
+  DEFAULT_TIMEOUT_MINUTES,
   type DeploymentState,
   type Plan,
   planSchema,
@@ -32,6 +33,10 @@ export type Deployment = {
   phaseIndex: number;
   phaseStartedAt: string | null;
   nextStepAt: string | null;
+  /** Phases 0..timedOutPhase have timed out: their radios that never reported are "timed out" (-1: none). */
+  timedOutPhase: number;
+  /** When the radios of the phases opened so far time out (the clock's alarm), if still ahead. */
+  timeoutAt: string | null;
   targeted: number;
   note: string;
   createdBy: string;
@@ -57,6 +62,8 @@ type Row = {
   switchover: string;
   phase_index: number;
   phase_started_at: string | null;
+  timed_out_phase: number;
+  timeout_at: string | null;
   next_step_at: string | null;
   targeted: number;
   note: string;
@@ -70,20 +77,35 @@ type Row = {
 
 const columns = `d.id, d.account_id, d.org_id, d.number, d.revision_id, r.number AS revision_number, d.previous_revision_id,
   d.rollback_of, d.state, d.pause_reason, d.plan, d.switchover, d.phase_index, d.phase_started_at, d.next_step_at,
+  d.timed_out_phase, d.timeout_at,
   d.targeted, d.note, d.created_by, d.created_at, d.started_at, d.ended_at, d.updated_at, d.version`;
 const from = "deployments d JOIN revisions r ON r.id = d.revision_id";
+
+/**
+ * Stored plans and switchovers, parsed once per isolate: every check-in reads the account's
+ * recent deployments, and their JSON never changes once written (the text is the key, so an
+ * edit is simply a new entry). Bounded; the oldest entry goes first.
+ */
+const parsedJson = new Map<string, unknown>();
+const PARSED_KEPT = 500;
 
 function parsed<T>(
   schema: { safeParse(v: unknown): { success: true; data: T } | { success: false } },
   json: string,
   fallback: T,
 ): T {
+  const key = `${schema === planSchema ? "p" : "s"}${json}`;
+  if (parsedJson.has(key)) return parsedJson.get(key) as T;
+  let value = fallback;
   try {
     const result = schema.safeParse(JSON.parse(json));
-    return result.success ? result.data : fallback;
+    if (result.success) value = result.data;
   } catch {
-    return fallback;
+    // Unreadable: the fallback, as before.
   }
+  if (parsedJson.size >= PARSED_KEPT) parsedJson.delete(parsedJson.keys().next().value as string);
+  parsedJson.set(key, value);
+  return value;
 }
 
 const FALLBACK_PLAN: Plan = {
@@ -117,6 +139,8 @@ export function toDeployment(row: Row): Deployment {
     phaseIndex: row.phase_index,
     phaseStartedAt: row.phase_started_at,
     nextStepAt: row.next_step_at,
+    timedOutPhase: row.timed_out_phase,
+    timeoutAt: row.timeout_at,
     targeted: row.targeted,
     note: row.note,
     createdBy: row.created_by,
@@ -190,8 +214,8 @@ export function insertDeploymentStatement(db: Db, d: NewDeployment): D1PreparedS
   return statement(
     db,
     `INSERT INTO deployments (id, account_id, org_id, number, revision_id, previous_revision_id, rollback_of, state, plan,
-       switchover, phase_index, phase_started_at, next_step_at, targeted, note, created_by, created_at, started_at, updated_at)
-     SELECT ?, ?, ?, COALESCE((SELECT MAX(number) FROM deployments WHERE account_id = ?), 0) + 1, ?, ?, ?, ?, ?, ?, 0, ?, ?,
+       switchover, phase_index, phase_started_at, next_step_at, timeout_at, targeted, note, created_by, created_at, started_at, updated_at)
+     SELECT ?, ?, ?, COALESCE((SELECT MAX(number) FROM deployments WHERE account_id = ?), 0) + 1, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?,
        a.devices_in_use, ?, ?, ?, ?, ?
      FROM accounts a WHERE a.id = ?`,
     d.id,
@@ -206,6 +230,7 @@ export function insertDeploymentStatement(db: Db, d: NewDeployment): D1PreparedS
     JSON.stringify(d.switchover),
     d.state === "running" ? d.createdAt : null,
     d.nextStepAt,
+    d.state === "running" ? timeoutFrom(d.plan, d.createdAt) : null,
     d.note,
     d.createdBy,
     d.createdAt,
@@ -215,11 +240,16 @@ export function insertDeploymentStatement(db: Db, d: NewDeployment): D1PreparedS
   );
 }
 
+/** When radios of a phase opened at `openedAt` time out: the plan's timeout, or a day. */
+export function timeoutFrom(plan: Plan, openedAt: string): string {
+  return new Date(Date.parse(openedAt) + (plan.timeoutMinutes ?? DEFAULT_TIMEOUT_MINUTES) * 60_000).toISOString();
+}
+
 /** A newer deployment starting replaces the account's other active ones. */
 export function supersedeOthersStatement(db: Db, accountId: string, keepId: string, at: string): D1PreparedStatement {
   return statement(
     db,
-    `UPDATE deployments SET state = 'superseded', ended_at = ?, next_step_at = NULL, updated_at = ?, version = version + 1
+    `UPDATE deployments SET state = 'superseded', ended_at = ?, next_step_at = NULL, timeout_at = NULL, updated_at = ?, version = version + 1
      WHERE account_id = ? AND id <> ? AND state IN ('scheduled', 'running', 'paused')`,
     at,
     at,
@@ -243,6 +273,8 @@ export type Transition = {
   pauseReason?: string | null;
   phaseIndex?: number;
   nextStepAt?: string | null;
+  /** A phase opens: when its radios time out (null: no more timeouts, as on cancel). */
+  timeoutAt?: string | null;
 };
 
 /**
@@ -265,6 +297,12 @@ export function transitionStatement(
   } else if (input.to !== "running") {
     sets.push("next_step_at = NULL");
   }
+  if (input.timeoutAt !== undefined) {
+    sets.push("timeout_at = ?");
+    params.push(input.timeoutAt);
+  } else if (input.to === "cancelled") {
+    sets.push("timeout_at = NULL");
+  }
   if (input.to === "running") {
     sets.push("started_at = COALESCE(started_at, ?)");
     params.push(input.at);
@@ -280,6 +318,21 @@ export function transitionStatement(
     params.push(input.version);
   }
   return statement(db, `UPDATE deployments SET ${sets.join(", ")} WHERE ${where.join(" AND ")}`, ...params);
+}
+
+/**
+ * The radios of every phase opened so far time out (the clock's sweep), in one statement: their
+ * deployment remembers the phase, its radios that never reported then read "timed out". Not a
+ * person's edit, so the version stays (nobody's pending action becomes stale).
+ */
+export async function timeOutDue(db: Db, at: string): Promise<number> {
+  const result = await statement(
+    db,
+    `UPDATE deployments SET timed_out_phase = CASE WHEN state = 'finished' THEN 99 ELSE phase_index END, timeout_at = NULL, updated_at = ?1
+     WHERE timeout_at IS NOT NULL AND timeout_at <= ?1 AND state IN ('running', 'paused', 'finished')`,
+    at,
+  ).run();
+  return result.meta.changes ?? 0;
 }
 
 /** Deployments whose timed step (next phase, scheduled start) is due. */
@@ -388,25 +441,18 @@ export async function deploymentCounts(db: Db, deployment: Deployment): Promise<
     if (phase) phase.counts[row.state] = (phase.counts[row.state] ?? 0) + row.n;
     total[row.state] = (total[row.state] ?? 0) + row.n;
   }
-  const rest: ShownState = deployment.state === "cancelled" || deployment.state === "superseded" ? "cancelled" : "pending";
-  let unreported = 0;
+  const ended = deployment.state === "cancelled" || deployment.state === "superseded";
   phases.forEach((phase, i) => {
     const reported = Object.values(phase.counts).reduce((sum, n) => sum + (n ?? 0), 0);
     const left = Math.max(0, phase.targeted - reported);
+    if (left === 0) return;
     const opened = deployment.state === "finished" || i <= deployment.phaseIndex;
-    if (left > 0) phase.counts[opened ? rest : "pending"] = left;
-    unreported += left;
+    // An opened phase's silent radios: cancelled with their deployment, timed out once their
+    // phase's timeout passed (the clock marks it), pending until then.
+    const state: ShownState = !opened ? "pending" : ended ? "cancelled" : i <= deployment.timedOutPhase ? "timed_out" : "pending";
+    phase.counts[state] = left;
+    total[state] = (total[state] ?? 0) + left;
   });
-  if (unreported > 0) {
-    const openLeft = phases.reduce(
-      (sum, p, i) => sum + (deployment.state === "finished" || i <= deployment.phaseIndex ? (p.counts[rest] ?? 0) : 0),
-      0,
-    );
-    if (rest === "cancelled") {
-      total.cancelled = openLeft;
-      if (unreported - openLeft > 0) total.pending = unreported - openLeft;
-    } else total.pending = unreported;
-  }
   return { total, phases };
 }
 
@@ -457,25 +503,38 @@ export async function listDeploymentRadios(
   after: string,
   limit: number,
 ): Promise<DeploymentRadio[]> {
-  if (state === "pending" || state === "cancelled") {
+  if (state === "pending" || state === "cancelled" || state === "timed_out") {
     const shares = deployment.plan.phases.map((p) => p.share);
-    const opened = deployment.state === "finished" ? shares.length - 1 : deployment.phaseIndex;
-    const to = bucketRange(shares, state === "pending" && deployment.state !== "cancelled" ? shares.length - 1 : opened).to;
+    const last = shares.length - 1;
+    const opened = deployment.state === "finished" ? last : deployment.phaseIndex;
+    const ended = deployment.state === "cancelled" || deployment.state === "superseded";
+    const timedOut = Math.min(deployment.timedOutPhase, opened);
+    // Bucket ranges: timed out = the timed-out phases; pending = the rest; cancelled = the opened ones.
+    const [from, to] =
+      state === "timed_out"
+        ? [0, ended || timedOut < 0 ? 0 : bucketRange(shares, timedOut).to]
+        : state === "pending"
+          ? [
+              ended ? bucketRange(shares, opened).to : timedOut < 0 ? 0 : bucketRange(shares, timedOut).to,
+              bucketRange(shares, last).to,
+            ]
+          : [0, ended ? bucketRange(shares, opened).to : 0];
+    if (from >= to) return [];
     const rows = await all<{ uid: string; name: string }>(
       db,
       `SELECT d.uid, d.name FROM devices d
-       WHERE d.account_id = ? AND d.status = 'active' AND d.uid > ? AND d.rollout_bucket < ?
+       WHERE d.account_id = ? AND d.status = 'active' AND d.uid > ? AND d.rollout_bucket >= ? AND d.rollout_bucket < ?
          AND NOT EXISTS (SELECT 1 FROM deployment_devices x WHERE x.deployment_id = ? AND x.uid = d.uid)
        ORDER BY d.uid LIMIT ?`,
       deployment.accountId,
       after,
+      from,
       to,
       deployment.id,
       limit,
     );
     return rows.map((row) => ({ uid: row.uid, name: row.name, state, code: "", detail: "", updatedAt: null }));
   }
-  if (state === "timed_out") return [];
   const rows = await all<{
     uid: string;
     name: string | null;
@@ -502,11 +561,13 @@ export async function listDeploymentRadios(
   }));
 }
 
-/** When the next timed step of any deployment is due, if one is. */
+/** When the next timed step (or timeout) of any deployment is due, if one is. */
 export async function nextStepDue(db: Db): Promise<string | null> {
   const row = await first<{ at: string | null }>(
     db,
-    "SELECT min(next_step_at) AS at FROM deployments WHERE next_step_at IS NOT NULL",
+    `SELECT min(at) AS at FROM (
+       SELECT min(next_step_at) AS at FROM deployments WHERE next_step_at IS NOT NULL
+       UNION ALL SELECT min(timeout_at) FROM deployments WHERE timeout_at IS NOT NULL)`,
   );
   return row?.at ?? null;
 }

@@ -1,10 +1,11 @@
 import type { D1PreparedStatement } from "../cloudflare";
 import { all, type Bindable, type Db, first, now, statement } from "./db";
+import { ftsQuery } from "./fts";
 
 /**
  * Devices (DESIGN.md §7): the organization's inventory of radios, optionally assigned to one
  * of its accounts (taking a seat) and there to a site and a location. Lists page by keyset on
- * the indexes of migration 0012, search goes through the devices_fts trigram index, and every
+ * the indexes of migration 0012, search goes through the devices_fts word-prefix index (0019), and every
  * seat-taking write is a single conditional statement (the accounts trigger is the last line).
  */
 export type DeviceStatus = "active" | "retired";
@@ -172,13 +173,22 @@ export function filterSql(filter: DeviceFilter, at = new Date()): { where: strin
   if (filter.uids) add("d.uid IN (SELECT value FROM json_each(?))", JSON.stringify(filter.uids));
   const search = filter.search?.trim() ?? "";
   if (search.length >= 3) {
-    // A trigram phrase: any part of uid, name, model, firmware or tags (quotes doubled inside).
-    add("d.rowid IN (SELECT rowid FROM devices_fts WHERE devices_fts MATCH ?)", `"${search.replaceAll('"', '""')}"`);
+    // Word prefixes over uid (and its parts), name, model, firmware and tags (migration 0019);
+    // a search of punctuation only has no word to look for and matches nothing.
+    const query = ftsQuery(search);
+    if (query) add("d.rowid IN (SELECT rowid FROM devices_fts WHERE devices_fts MATCH ?)", query);
+    else add("0");
   } else if (search) {
-    // Too short for trigrams: a uid prefix, a range on the uid index.
+    // Too short for a useful word prefix: a uid prefix, a range on the uid index.
     add("d.uid >= ? AND d.uid < ?", search, `${search}\uffff`);
   }
   return { where: where.join(" AND "), params };
+}
+
+/** Whether a filter's search goes through the word index (and so should drive the query). */
+function searches(filter: DeviceFilter): boolean {
+  const search = filter.search?.trim() ?? "";
+  return search.length >= 3 && ftsQuery(search) !== null;
 }
 
 /** The sort key of a row, as the keyset cursor carries it. */
@@ -231,7 +241,9 @@ export async function listDevices(
   }
   const rows = await all<Row>(
     db,
-    `WITH page AS (SELECT d.rowid AS row FROM devices d WHERE ${clauses.join(" AND ")} ORDER BY ${order} LIMIT ?)
+    // A search drives the page from its matches (rowid lookups, then a sort of the matches): left to
+    // itself the planner walks the whole fleet in uid order, testing each radio against the matches.
+    `WITH page AS (SELECT d.rowid AS row FROM devices d ${searches(filter) ? "NOT INDEXED" : ""} WHERE ${clauses.join(" AND ")} ORDER BY ${order} LIMIT ?)
      SELECT ${columns} FROM devices d ${joins} WHERE d.rowid IN (SELECT row FROM page) ORDER BY ${order}`,
     ...values,
     limit + 1,
@@ -845,5 +857,44 @@ export function unplaceFromLocationStatement(db: Db, input: { accountId: string;
     input.accountId,
     input.locationId,
     input.locationVersion,
+  );
+}
+
+/**
+ * One activity entry per radio a deleted site or location unplaces (spec: place changes are
+ * activity), in one statement, put in the batch before the unplacing: same conditions, so a
+ * stale deletion logs nothing. Not deployable: the place's own deletion entry is the change.
+ */
+export function unplaceActivityStatement(
+  db: Db,
+  input: {
+    accountId: string;
+    place: { kind: "site" | "location"; id: string; name: string; version: number };
+    actor: { id: string; email: string };
+  },
+) {
+  const { kind } = input.place;
+  const table = kind === "site" ? "sites" : "locations";
+  const column = kind === "site" ? "site_id" : "location_id";
+  // The site change also takes the location; the entry says the place the radio left.
+  const diff =
+    kind === "site"
+      ? { site: { before: input.place.name, after: null } }
+      : { location: { before: input.place.name, after: null } };
+  return statement(
+    db,
+    `INSERT INTO activity_logs (id, org_id, account_id, actor_id, actor_email, action, entity_type, entity_id, entity_label, diff, deployable, created_at)
+     SELECT 'log_' || lower(hex(randomblob(10))), d.org_id, d.account_id, ?1, ?2, 'update', 'device', d.uid,
+       CASE WHEN d.name = '' THEN d.uid ELSE d.name END, ?3, 0, ?4
+     FROM devices d
+     WHERE d.account_id = ?5 AND d.${column} = ?6
+       AND EXISTS (SELECT 1 FROM ${table} WHERE id = ?6 AND account_id = ?5 AND version = ?7)`,
+    input.actor.id,
+    input.actor.email,
+    JSON.stringify(diff),
+    now(),
+    input.accountId,
+    input.place.id,
+    input.place.version,
   );
 }

@@ -29,7 +29,7 @@ export function ftsQuery(search: string): string | null {
  * one parameter. `table` is a fixed name from the data module, never input.
  */
 export function ftsRowids(
-  table: "accounts" | "sites" | "locations" | "profiles" | "users",
+  table: "accounts" | "sites" | "locations" | "profiles" | "users" | "fc_customers" | "fc_sessions",
   query: string,
 ): { sql: string; params: [string] } {
   return { sql: `SELECT rowid FROM ${table}_fts WHERE ${table}_fts MATCH ?`, params: [query] };

@@ -113,8 +113,8 @@ export function acceptInvitationStatements(
     statements: [
       statement(
         db,
-        `INSERT INTO users (id, org_id, email, name, role, status, language, password_hash, created_at, updated_at)
-         SELECT ?, org_id, email, ?, role, 'active', ?, ?, ?, ? FROM invitations WHERE code_hash = ? AND ${isOpen}`,
+        `INSERT INTO users (id, org_id, email, name, role, status, language, password_hash, created_at, updated_at, is_case_user)
+         SELECT ?, org_id, email, ?, role, 'active', ?, ?, ?, ?, role = 'case-agent' FROM invitations WHERE code_hash = ? AND ${isOpen}`,
         userId,
         input.name,
         input.language,
@@ -171,8 +171,8 @@ export function acceptInvitationWithoutPasswordStatements(
     statements: [
       statement(
         db,
-        `INSERT INTO users (id, org_id, email, name, role, status, language, password_hash, created_at, updated_at)
-         SELECT ?, org_id, email, ?, role, 'active', ?, NULL, ?, ? FROM invitations WHERE id = ? AND ${isOpen}`,
+        `INSERT INTO users (id, org_id, email, name, role, status, language, password_hash, created_at, updated_at, is_case_user)
+         SELECT ?, org_id, email, ?, role, 'active', ?, NULL, ?, ?, role = 'case-agent' FROM invitations WHERE id = ? AND ${isOpen}`,
         userId,
         input.name,
         input.language,

@@ -25,6 +25,8 @@ import {
   phaseTargeted,
   supersedeOthersStatement,
   type Transition,
+  timeOutDue,
+  timeoutFrom,
   transitionStatement,
 } from "../data/deployments";
 import { contentHashOf, findRevisionByHash, insertRevisionStatement, snapshotAccountConfig } from "../data/revisions";
@@ -154,6 +156,7 @@ export async function confirmDeployment({ db, env }: Deps, input: ConfirmInput):
   if (!deployment) throw new Error("deployment not written");
   if (scheduled && startAt) await armClock(env, startAt);
   else await announce(env, deployment, "deployment");
+  if (deployment.timeoutAt) await armClock(env, new Date(deployment.timeoutAt));
   return deployment;
 }
 
@@ -190,6 +193,7 @@ export async function actOnDeployment(
   const moved = await applyTransition(db, d, transition, actor, allowedFrom[action], version);
   if (!moved) throw new TransitionConflict((await findDeployment(db, d.id))?.state ?? d.state);
   const after = (await findDeployment(db, d.id)) ?? d;
+  if (after.timeoutAt && after.timeoutAt !== d.timeoutAt) await armClock(env, new Date(after.timeoutAt));
   if (action === "resume" || action === "advance") {
     if (after.state === "running") await supersedeIfStarting(db, after);
     await announce(env, after, "deployment");
@@ -210,11 +214,14 @@ async function applyTransition(
   version?: number,
 ): Promise<boolean> {
   const at = new Date().toISOString();
+  // A phase opening (or a scheduled start) starts the clock on its radios' reports.
+  const opens = transition.phaseIndex !== undefined || (d.state === "scheduled" && transition.to === "running");
+  const step = opens && transition.timeoutAt === undefined ? { ...transition, timeoutAt: timeoutFrom(d.plan, at) } : transition;
   const diff: Record<string, { before?: unknown; after?: unknown }> = { state: { before: d.state, after: transition.to } };
   if (transition.phaseIndex !== undefined) diff.phase = { before: d.phaseIndex + 1, after: transition.phaseIndex + 1 };
   if (transition.pauseReason) diff.reason = { after: transition.pauseReason };
   const results = await db.batch([
-    transitionStatement(db, { id: d.id, from, version, at, ...transition }),
+    transitionStatement(db, { id: d.id, from, version, at, ...step }),
     logStatement(db, d, actor, "update", diff),
   ]);
   return (results[0]?.meta.changes ?? 0) > 0;
@@ -286,16 +293,18 @@ async function openNextPhase({ db, env }: Deps, d: Deployment): Promise<void> {
   if (
     await applyTransition(db, d, { to: "running", phaseIndex: d.phaseIndex + 1, nextStepAt: null }, SYSTEM_ACTOR, ["running"])
   ) {
+    // Its timeout is armed by the sweep that follows (the alarm re-arms at the next due time; the cron at worst a minute later).
     await announce(env, { ...d, phaseIndex: d.phaseIndex + 1 }, "deployment");
   }
 }
 
 /**
- * Runs every timed step that is due (the clock's alarm and the cron trigger call it): a
- * scheduled deployment starts, a waiting phase opens. Returns when the next step is due, if any.
+ * Runs every timed step that is due (the clock's alarm and the cron trigger call it): radios
+ * past their phase's timeout become timed out, a scheduled deployment starts, a waiting phase opens. Returns when the next step is due, if any.
  */
 export async function stepDueDeployments(env: Env, now = new Date()): Promise<number | null> {
   const db = env.DB;
+  await timeOutDue(db, now.toISOString());
   for (const id of await dueDeployments(db, now.toISOString())) {
     const d = await findDeployment(db, id);
     if (!d) continue;

@@ -87,12 +87,16 @@ export function subprotocolCredentials(header: string | undefined): { uid: strin
 async function authenticate(
   c: { req: { header(name: string): string | undefined }; env: AppEnv["Bindings"] },
   allowSubprotocol = false,
+  withCommands = true,
 ): Promise<RadioState | null> {
   const credentials =
     credentialsOf(c.req.header("authorization")) ??
     (allowSubprotocol ? subprotocolCredentials(c.req.header("sec-websocket-protocol")) : null);
   if (!credentials) return null;
-  const [loaded, hash] = await Promise.all([loadRadio(c.env.DB, credentials.uid), sha256Hex(credentials.secret)]);
+  const [loaded, hash] = await Promise.all([
+    loadRadio(c.env.DB, credentials.uid, { withCommands }),
+    sha256Hex(credentials.secret),
+  ]);
   const radio = loaded.radio;
   // Hash compared even for unknown radios, so the answer takes the same time.
   const matches = sameText(hash, radio?.secret_hash ?? "0".repeat(64));
@@ -241,7 +245,7 @@ deviceProtocol.post("/check-in", async (c) => {
 });
 
 deviceProtocol.get("/config", async (c) => {
-  const state = await authenticate(c);
+  const state = await authenticate(c, false, false);
   if (!state) return unauthorized();
   const headers = { etag: state.etag, "cache-control": "private, no-cache" };
   const known = c.req.header("if-none-match");

@@ -44,12 +44,14 @@ function tagsOf(json: string): string[] {
 export async function loadRadio(
   db: Db,
   uid: string,
+  { withCommands = true }: { withCommands?: boolean } = {},
 ): Promise<{ radio: RadioRow | null; deployments: Deployment[]; reports: Map<string, DeviceReport>; commands: Command[] }> {
+  // The config call (the 304 hot path) has no use for the command queue: one statement fewer.
   const [radio, deployments, reports, commands] = await db.batch([
     radioStatement(db, uid),
     recentDeploymentsStatement(db, uid),
     reportsOfDeviceStatement(db, uid),
-    waitingCommandsStatement(db, uid),
+    ...(withCommands ? [waitingCommandsStatement(db, uid)] : []),
   ]);
   return {
     radio: ((radio?.results ?? [])[0] as RadioRow | undefined) ?? null,

@@ -16,6 +16,9 @@ export const accountEntityTypes = [
   "allocation",
   "deployment",
   "command",
+  "fc-session",
+  "fc-customer",
+  "fc-settings",
 ] as const;
 
 export const entityTypeKey = (type: string) => `activityLogs.entityTypes.${type}`;

@@ -1,7 +1,16 @@
 import { builtAreas, isBuilt, type ProductArea } from "@/schema/features";
 import type { PermissionMap } from "@/schema/permissions";
 
-export type AccountSection = "home" | "sites" | "locations" | "profiles" | "rules" | "registry" | "activityLogs" | "reports";
+export type AccountSection =
+  | "home"
+  | "sites"
+  | "locations"
+  | "profiles"
+  | "rules"
+  | "registry"
+  | "fcCases"
+  | "activityLogs"
+  | "reports";
 
 /** An entry of the account sidebar; its label is `accountShell.nav.<section>`. */
 export type AccountNavItem = { section: AccountSection; href: string; current: boolean };
@@ -14,6 +23,7 @@ const segments: Record<AccountSection, string> = {
   profiles: "profiles",
   rules: "rules",
   registry: "registry",
+  fcCases: "fc-cases",
   activityLogs: "activity-logs",
   reports: "reports",
 };
@@ -56,6 +66,15 @@ export function accountNavItems(
       ? can("view-reports-in-advanced-accounts")
       : can("view-reports-in-non-advanced-accounts"));
 
+  // Customer care (issue 15) opens on the first of its tabs this user may see.
+  const fcCases = can("view-fc-sessions")
+    ? "fc-cases/fc-dashboard"
+    : can("view-fc-users")
+      ? "fc-cases/list-fc-customers"
+      : can("view-all-users")
+        ? "fc-cases/fc-settings"
+        : null;
+
   const entries: [AccountSection, string | null][] = [
     ["home", ""],
     ["sites", configure ? "sites" : null],
@@ -63,6 +82,7 @@ export function accountNavItems(
     ["profiles", configure ? "profiles" : null],
     ["rules", configure ? "rules" : null],
     ["registry", registry],
+    ["fcCases", fcCases],
     ["activityLogs", "activity-logs"],
     ["reports", reports ? "reports" : null],
   ];

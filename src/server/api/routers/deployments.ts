@@ -1,7 +1,6 @@
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
 import { allAtOnce, deploymentActions, planSchema, shownStates, switchoverSchema } from "@/schema/fleet/deployment-plan";
-import { type ConfigDiffLine, configDiff, desiredConfig } from "@/schema/fleet/desired-config";
 import { listChangesToDeploy } from "@/server/data/activity-logs";
 import {
   currentRevisionId,
@@ -14,8 +13,9 @@ import {
 } from "@/server/data/deployments";
 import { sampleRadios } from "@/server/data/device-checkins";
 import { driftCounts } from "@/server/data/fleet-drift";
-import { findRevision, revisionContent, snapshotAccountConfig } from "@/server/data/revisions";
+import { findRevision, snapshotAccountConfig } from "@/server/data/revisions";
 import { actOnDeployment, confirmDeployment, TransitionConflict } from "@/server/fleet/deployment-engine";
+import { previewSamples } from "@/server/fleet/preview-samples";
 import { accountInScope } from "../tenancy";
 import { type ApiContext, procedureWith, router, signedInProcedure } from "../trpc";
 
@@ -107,18 +107,14 @@ export const deploymentsRouter = router({
         sampleRadios(ctx.db, account._id, SAMPLE_RADIOS),
         radiosOfAccount(ctx.db, account._id),
       ]);
-      const before = currentId ? await revisionContent(ctx.db, currentId) : null;
-      const samples: { uid: string; lines: ConfigDiffLine[] }[] = radios.map((radio) => {
-        const device = {
-          uid: radio.uid,
-          siteId: radio.site_id,
-          locationId: radio.location_id,
-          model: radio.model,
-          tags: parseTags(radio.tags),
-        };
-        return { uid: radio.uid, lines: configDiff(before ? desiredConfig(before, device) : {}, desiredConfig(content, device)) };
-      });
-      return { changes, targeted, samples, currentRevision: currentId ? await findRevision(ctx.db, currentId) : null };
+      const { samples, unreadable } = await previewSamples(ctx.db, currentId, content, radios);
+      return {
+        changes,
+        targeted,
+        samples,
+        unreadable,
+        currentRevision: currentId ? await findRevision(ctx.db, currentId) : null,
+      };
     }),
 
   create: procedureWith("create-deployments")
@@ -140,7 +136,7 @@ export const deploymentsRouter = router({
         switchover: input.switchover,
         note: input.note,
       });
-      return { id: deployment.id, number: deployment.number, state: deployment.state };
+      return { id: deployment.id, number: deployment.number, state: deployment.state, timeoutAt: deployment.timeoutAt };
     }),
 
   /** pause, resume, advance (to the next phase) or cancel; an illegal one is CONFLICT. */
@@ -192,12 +188,3 @@ export const deploymentsRouter = router({
     return driftCounts(ctx.db, account._id);
   }),
 });
-
-function parseTags(json: string): string[] {
-  try {
-    const value: unknown = JSON.parse(json);
-    return Array.isArray(value) ? value.filter((tag): tag is string => typeof tag === "string") : [];
-  } catch {
-    return [];
-  }
-}

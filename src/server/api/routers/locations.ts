@@ -6,7 +6,7 @@ import { multilineText, nameText, searchText } from "@/schema/text";
 import type { D1Result } from "@/server/cloudflare";
 import { type Account, findAccountNetworkConfig } from "@/server/data/accounts";
 import { activityStatement, diffOf } from "@/server/data/activity-logs";
-import { unplaceFromLocationStatement } from "@/server/data/devices";
+import { unplaceActivityStatement, unplaceFromLocationStatement } from "@/server/data/devices";
 import {
   deleteLocationStatement,
   findLocation,
@@ -182,7 +182,12 @@ export const locationsRouter = router({
     .mutation(async ({ ctx, input }) => {
       const { account, location } = await locationInScope(ctx, input.accountId, input.id);
       // Radios at the location stay at its site without a location, in the same batch.
-      const [, result] = await ctx.db.batch([
+      const [, , result] = await ctx.db.batch([
+        unplaceActivityStatement(ctx.db, {
+          accountId: account._id,
+          place: { kind: "location", id: location._id, name: location.name, version: input.version },
+          actor: ctx.user,
+        }),
         unplaceFromLocationStatement(ctx.db, {
           accountId: account._id,
           locationId: location._id,

@@ -6,7 +6,7 @@ import { nameText, plainText, searchText } from "@/schema/text";
 import type { D1Result } from "@/server/cloudflare";
 import { type Account, findAccountNetworkConfig } from "@/server/data/accounts";
 import { activityStatement, diffOf } from "@/server/data/activity-logs";
-import { unplaceFromSiteStatement } from "@/server/data/devices";
+import { unplaceActivityStatement, unplaceFromSiteStatement } from "@/server/data/devices";
 import { deleteLocationWithSiteStatement, listLocationsOfSite } from "@/server/data/locations";
 import { NAMED_SORT_ARITY } from "@/server/data/named-list";
 import {
@@ -172,6 +172,11 @@ export const sitesRouter = router({
       };
       // Radios placed there lose their place first (the foreign keys would refuse the deletion).
       const statements = [
+        unplaceActivityStatement(ctx.db, {
+          accountId: account._id,
+          place: { kind: "site", id: site._id, name: site.name, version: input.version },
+          actor: ctx.user,
+        }),
         unplaceFromSiteStatement(ctx.db, { accountId: account._id, siteId: site._id, siteVersion: input.version }),
       ];
       statements.push(

@@ -1,0 +1,371 @@
+import { env } from "cloudflare:test";
+import { beforeAll, describe, expect, it } from "vitest";
+import { sweepDesk } from "@/server/data/fc-sessions";
+import { createUser, sessionCookie } from "./fixtures";
+import { bearer, giveSeats, registerRadios } from "./fleet-fixtures";
+import { ORIGIN, postForm, request } from "./helpers";
+import { makeTenant } from "./tenant";
+
+// The customer-care desk (issue 15): permissions per role, another tenant's sessions,
+// customers and employees NOT_FOUND, the session lifecycle open → in progress → waiting →
+// closed with its timeline, hand-over, commands from a session answered by the radio and
+// refused when remote support is off, stale edits CONFLICT, hostile input 400, pages with
+// and without JavaScript, the CSV, and case users kept out of Settings → Users.
+
+type Answer<T = unknown> = {
+  result?: { data: T };
+  error?: { message: string; data: { code: string; httpStatus: number; fieldErrors?: Record<string, string[]> } };
+};
+
+async function call<T = unknown>(
+  path: string,
+  input: unknown,
+  cookie: string,
+  method: "GET" | "POST" = "POST",
+): Promise<Answer<T>> {
+  const response =
+    method === "GET"
+      ? await request(`/api/fcCases.${path}?input=${encodeURIComponent(JSON.stringify(input))}`, { headers: { Cookie: cookie } })
+      : await request(`/api/fcCases.${path}`, {
+          method: "POST",
+          body: JSON.stringify(input),
+          headers: { Origin: ORIGIN, "Content-Type": "application/json", Cookie: cookie },
+        });
+  return response.json();
+}
+
+function data<T>(answer: Answer<T>): T {
+  if (!answer.result) throw new Error(`expected a result, got ${JSON.stringify(answer.error)}`);
+  return answer.result.data;
+}
+
+const code = (answer: Answer) => answer.error?.data.code ?? "OK";
+
+function radio(path: string, uid: string, body?: unknown) {
+  return request(`/device/v1${path}`, {
+    method: "POST",
+    headers: { Authorization: bearer(uid), "Content-Type": "application/json" },
+    body: JSON.stringify(body ?? {}),
+  });
+}
+
+type Session = {
+  session: { id: string; status: string; version: number; assigneeId: string | null; closedAt: string | null };
+  timeline: { kind: string; body: string; command: { id: string; state: string; type: string } | null }[];
+  employees: { id: string }[];
+};
+
+let home: Awaited<ReturnType<typeof makeTenant>>;
+let other: Awaited<ReturnType<typeof makeTenant>>;
+let agent = "";
+let agentId = "";
+let colleagueId = "";
+let radios: string[] = [];
+
+beforeAll(async () => {
+  home = await makeTenant("Desk");
+  other = await makeTenant("Elsewhere");
+  // Two case users (employees) of the dealer: the agent and a colleague to hand over to.
+  const a = await createUser({ orgId: home.orgId, role: "case-agent" });
+  const b = await createUser({ orgId: home.orgId, role: "case-agent" });
+  await env.DB.prepare(
+    "UPDATE users SET is_case_user = 1, name = CASE id WHEN ? THEN 'Ada Agent' ELSE 'Ben Agent' END WHERE id IN (?, ?)",
+  )
+    .bind(a.id, a.id, b.id)
+    .run();
+  agentId = a.id;
+  colleagueId = b.id;
+  agent = await sessionCookie(a.email);
+  await giveSeats(home.childOrgId, home.accountId, 5);
+  radios = await registerRadios(home.childOrgId, home.accountId, `DSK-${crypto.randomUUID().slice(0, 4)}`, 2);
+});
+
+async function openSession(cookie = agent, extra: Record<string, unknown> = {}) {
+  return data(
+    await call<{ id: string }>(
+      "openSession",
+      { accountId: home.accountId, subject: "Radio silent", category: "General", uids: [radios[0]], ...extra },
+      cookie,
+    ),
+  );
+}
+
+const getSession = async (id: string, cookie = agent) =>
+  data(await call<Session>("getSession", { accountId: home.accountId, id }, cookie, "GET"));
+
+describe("who may use the desk (spec §6)", () => {
+  it("gives sessions and users to a case agent, settings only to view-all-users", async () => {
+    expect(code(await call("dashboard", { accountId: home.accountId }, agent, "GET"))).toBe("OK");
+    expect(code(await call("listCustomers", { accountId: home.accountId }, agent, "GET"))).toBe("OK");
+    const settings = {
+      accountId: home.accountId,
+      version: 0,
+      categories: ["General", "Audio"],
+      defaultPriority: "high",
+      autoCloseDays: 7,
+      retentionDays: 90,
+    };
+    expect(code(await call("saveSettings", settings, agent))).toBe("FORBIDDEN");
+    expect(code(await call("saveSettings", settings, home.cookies.admin))).toBe("FORBIDDEN");
+    expect(code(await call("dashboard", { accountId: home.accountId }, home.cookies.technician, "GET"))).toBe("FORBIDDEN");
+    expect(code(await call("saveSettings", settings, home.cookies.owner))).toBe("OK");
+    // An agent may not invite colleagues (edit-users): the list shows no add button either.
+    expect(code(await call("inviteEmployee", { accountId: home.accountId, email: "new-agent@example.com" }, agent))).toBe(
+      "FORBIDDEN",
+    );
+  });
+
+  it("answers pages by the flag: the agent opens the dashboard, not the settings; a technician neither", async () => {
+    const dashboard = await request(`/accounts/${home.accountId}/fc-cases/fc-dashboard`, { headers: { Cookie: agent } });
+    expect(dashboard.status).toBe(200);
+    const html = await dashboard.text();
+    expect(html).toContain("<svg");
+    expect(html).not.toContain("fc-cases/fc-settings");
+    expect((await request(`/accounts/${home.accountId}/fc-cases/fc-settings`, { headers: { Cookie: agent } })).status).toBe(403);
+    expect(
+      (await request(`/accounts/${home.accountId}/fc-cases/fc-dashboard`, { headers: { Cookie: home.cookies.technician } }))
+        .status,
+    ).toBe(403);
+    const index = await request(`/accounts/${home.accountId}/fc-cases`, { headers: { Cookie: agent }, redirect: "manual" });
+    expect(index.headers.get("Location")).toBe(`/accounts/${home.accountId}/fc-cases/fc-dashboard`);
+  });
+});
+
+describe("tenancy: another tenant's desk is NOT_FOUND", () => {
+  it("refuses the other tenant's sessions, customers, employees and radios", async () => {
+    const { id } = await openSession();
+    const customer = data(await call<{ id: string }>("saveCustomer", { accountId: home.accountId, name: "Rosa Díaz" }, agent));
+    const outsider = other.cookies.owner;
+    expect(code(await call("getSession", { accountId: home.accountId, id }, outsider, "GET"))).toBe("NOT_FOUND");
+    expect(code(await call("getSession", { accountId: other.accountId, id }, outsider, "GET"))).toBe("NOT_FOUND");
+    expect(code(await call("getCustomer", { accountId: other.accountId, id: customer.id }, outsider, "GET"))).toBe("NOT_FOUND");
+    expect(code(await call("getEmployee", { accountId: other.accountId, id: agentId }, outsider, "GET"))).toBe("NOT_FOUND");
+    expect(code(await call("addNote", { accountId: other.accountId, id, body: "hi" }, outsider))).toBe("NOT_FOUND");
+    // Opening a session in one's own account about another tenant's radio: refused on the field.
+    const foreign = await call(
+      "openSession",
+      { accountId: other.accountId, subject: "x", category: "General", uids: [radios[0]] },
+      outsider,
+    );
+    expect(code(foreign)).toBe("BAD_REQUEST");
+    const page = await request(`/accounts/${home.accountId}/fc-cases/list-fc-sessions/${id}`, { headers: { Cookie: outsider } });
+    expect(page.status).toBe(404);
+  });
+});
+
+describe("a session's life", () => {
+  it("goes open → in progress → waiting → closed, handed over, each step on the timeline and in the log", async () => {
+    const { id } = await openSession(agent, { assigneeId: agentId, priority: "high" });
+    let s = await getSession(id);
+    expect(s.session.status).toBe("open");
+    expect(s.session.assigneeId).toBe(agentId);
+    for (const status of ["in-progress", "waiting"]) {
+      expect(
+        code(
+          await call(
+            "updateSession",
+            { accountId: home.accountId, id, version: s.session.version, status, priority: "high" },
+            agent,
+          ),
+        ),
+      ).toBe("OK");
+      s = await getSession(id);
+      expect(s.session.status).toBe(status);
+    }
+    const handed = await call(
+      "updateSession",
+      { accountId: home.accountId, id, version: s.session.version, status: "closed", priority: "high", assigneeId: colleagueId },
+      agent,
+    );
+    expect(code(handed)).toBe("OK");
+    s = await getSession(id);
+    expect(s.session.status).toBe("closed");
+    expect(s.session.closedAt).not.toBeNull();
+    expect(s.session.assigneeId).toBe(colleagueId);
+    expect(s.timeline.map((e) => e.kind)).toEqual(["opened", "status", "status", "closed", "assignee"]);
+    expect(s.timeline.at(-1)?.body).toContain("Ben Agent");
+    const logged = await env.DB.prepare(
+      "SELECT count(*) AS n FROM activity_logs WHERE entity_type = 'fc-session' AND entity_id = ?",
+    )
+      .bind(id)
+      .first<{ n: number }>();
+    expect(logged?.n).toBe(4);
+    // A closed session takes no commands.
+    const refused = await call("sendCommand", { accountId: home.accountId, id, uid: radios[0], type: "ping" }, agent);
+    expect(code(refused)).toBe("PRECONDITION_FAILED");
+  });
+
+  it("answers a stale edit with CONFLICT and changes nothing", async () => {
+    const { id } = await openSession();
+    const s = await getSession(id);
+    const first = { accountId: home.accountId, id, version: s.session.version, status: "in-progress", priority: "medium" };
+    expect(code(await call("updateSession", first, agent))).toBe("OK");
+    const stale = await call("updateSession", { ...first, status: "closed" }, agent);
+    expect(code(stale)).toBe("CONFLICT");
+    expect(stale.error?.data.httpStatus).toBe(409);
+    expect((await getSession(id)).session.status).toBe("in-progress");
+  });
+
+  it("refuses hostile input with a 400, never a 500", async () => {
+    const cases: Record<string, unknown>[] = [
+      { accountId: home.accountId, subject: "", category: "General", uids: [radios[0]] },
+      { accountId: home.accountId, subject: "x".repeat(201), category: "General", uids: [radios[0]] },
+      { accountId: home.accountId, subject: "ok", category: "'; DROP TABLE fc_sessions; --", uids: [radios[0]] },
+      { accountId: home.accountId, subject: "ok", category: "General", uids: [] },
+      { accountId: home.accountId, subject: "ok", category: "General", uids: ["NOT-A-RADIO"] },
+      { accountId: home.accountId, subject: "ok", category: "General", uids: [radios[0]], priority: "whenever" },
+      { accountId: home.accountId, subject: "ok", category: "General", uids: [radios[0]], assigneeId: home.userId },
+    ];
+    for (const input of cases) {
+      const answer = await call("openSession", input, agent);
+      expect([code(answer), answer.error?.data.httpStatus]).toEqual(["BAD_REQUEST", 400]);
+    }
+    const search = await call("listSessions", { accountId: home.accountId, search: '") OR 1=1 NEAR(* "' }, agent, "GET");
+    expect(code(search)).toBe("OK");
+  });
+});
+
+describe("commands from a session", () => {
+  it("sends a normal command the radio answers, and the timeline reads its live state", async () => {
+    const uid = radios[1] ?? "";
+    const { id } = await openSession(agent, { uids: [uid] });
+    const sent = data(
+      await call<{ id: string }>(
+        "sendCommand",
+        { accountId: home.accountId, id, uid, type: "message", params: { text: "Call dispatch" } },
+        agent,
+      ),
+    );
+    let entry = (await getSession(id)).timeline.find((e) => e.kind === "command");
+    expect(entry?.command).toMatchObject({ id: sent.id, type: "message", state: "queued" });
+    expect(entry?.body).toBe("Call dispatch");
+    // The radio takes it at its check-in and answers over /device/v1.
+    const checkIn = (await (await radio("/check-in", uid)).json()) as { commands: { id: string }[] };
+    expect(checkIn.commands.map((c) => c.id)).toContain(sent.id);
+    expect((await radio(`/commands/${sent.id}/status`, uid, { state: "succeeded" })).status).toBe(200);
+    entry = (await getSession(id)).timeline.find((e) => e.kind === "command");
+    expect(entry?.command?.state).toBe("succeeded");
+    // A sync is a redeploy on the timeline.
+    data(await call("sendCommand", { accountId: home.accountId, id, uid, type: "sync" }, agent));
+    expect((await getSession(id)).timeline.map((e) => e.kind)).toContain("redeploy");
+  });
+
+  it("refuses commands to a radio whose remote support is off, with a translated 4xx and no command", async () => {
+    const uid = radios[0] ?? "";
+    const { id } = await openSession();
+    const off = await call(
+      "saveDeviceSettings",
+      { uid, accountId: home.accountId, version: 0, remoteSupport: false, notes: "Ask first" },
+      agent,
+    );
+    expect(code(off)).toBe("OK");
+    const before = await env.DB.prepare("SELECT count(*) AS n FROM commands WHERE uid = ?").bind(uid).first<{ n: number }>();
+    const refused = await request(`/api/fcCases.sendCommand`, {
+      method: "POST",
+      body: JSON.stringify({ accountId: home.accountId, id, uid, type: "locate" }),
+      headers: { Origin: ORIGIN, "Content-Type": "application/json", Cookie: agent, "Accept-Language": "es-MX" },
+    });
+    expect(refused.status).toBe(412);
+    const body = (await refused.json()) as Answer;
+    expect(body.error?.message).toMatch(/soporte remoto/);
+    const after = await env.DB.prepare("SELECT count(*) AS n FROM commands WHERE uid = ?").bind(uid).first<{ n: number }>();
+    expect(after?.n).toBe(before?.n);
+    expect((await getSession(id)).timeline.map((e) => e.kind)).toEqual(["opened"]);
+    // A stale save of the radio's fc settings is CONFLICT.
+    expect(
+      code(await call("saveDeviceSettings", { uid, accountId: home.accountId, version: 0, remoteSupport: true }, agent)),
+    ).toBe("CONFLICT");
+    expect(
+      code(await call("saveDeviceSettings", { uid, accountId: home.accountId, version: 1, remoteSupport: true }, agent)),
+    ).toBe("OK");
+  });
+});
+
+describe("pages without JavaScript", () => {
+  it("opens a session, adds a note and closes it with plain form posts", async () => {
+    const base = `/accounts/${home.accountId}/fc-cases/list-fc-sessions`;
+    const opened = await postForm(
+      `${base}/add`,
+      { subject: "Crackling audio", uids: radios[0] ?? "", category: "General", priority: "low", customerId: "", assigneeId: "" },
+      { Cookie: agent },
+    );
+    expect(opened.status).toBe(303);
+    const href = opened.headers.get("Location") ?? "";
+    expect(href).toMatch(new RegExp(`^${base}/fcs_`));
+    expect((await postForm(href, { intent: "note", body: "Customer called back" }, { Cookie: agent })).status).toBe(303);
+    const page = await (await request(href, { headers: { Cookie: agent } })).text();
+    expect(page).toContain("Customer called back");
+    const version = /name="version" value="(\d+)"/.exec(page)?.[1] ?? "";
+    const closed = await postForm(
+      href,
+      { intent: "update", version, status: "closed", priority: "low", assigneeId: colleagueId },
+      { Cookie: agent },
+    );
+    expect(closed.status).toBe(303);
+    const stale = await postForm(
+      href,
+      { intent: "update", version, status: "open", priority: "low", assigneeId: "" },
+      { Cookie: agent },
+    );
+    expect(stale.status).toBe(409);
+    const empty = await postForm(href, { intent: "note", body: "   " }, { Cookie: agent });
+    expect(empty.status).toBe(400);
+    const csv = await request(`${base}/export.csv?search=crackling`, { headers: { Cookie: agent } });
+    expect(csv.headers.get("Content-Type")).toContain("text/csv");
+    expect(await csv.text()).toContain("Crackling audio");
+  });
+});
+
+describe("employees are case users", () => {
+  it("lists case users only, and Settings → Users hides them (hide case users)", async () => {
+    const list = data(await call<{ items: { id: string }[] }>("listEmployees", { accountId: home.accountId }, agent, "GET"));
+    expect(list.items.map((e) => e.id).sort()).toEqual([agentId, colleagueId].sort());
+    const users = await (await request("/settings/users", { headers: { Cookie: home.cookies.owner } })).text();
+    expect(users).not.toContain("Ada Agent");
+  });
+
+  it("invites an employee by email: accepting makes a case user", async () => {
+    const invited = await call<{ email: string }>(
+      "inviteEmployee",
+      { accountId: home.accountId, email: "Desk.Newcomer@example.com" },
+      home.cookies.owner,
+    );
+    expect(data(invited).email).toBe("desk.newcomer@example.com");
+    const row = await env.DB.prepare("SELECT role FROM invitations WHERE email = 'desk.newcomer@example.com'").first<{
+      role: string;
+    }>();
+    expect(row?.role).toBe("case-agent");
+  });
+});
+
+describe("the desk's housekeeping (fc-settings)", () => {
+  it("closes waiting sessions after the auto-close days and deletes closed ones past retention", async () => {
+    const waiting = await openSession();
+    const old = await openSession();
+    let s = await getSession(waiting.id);
+    data(
+      await call(
+        "updateSession",
+        { accountId: home.accountId, id: waiting.id, version: s.session.version, status: "waiting", priority: "medium" },
+        agent,
+      ),
+    );
+    s = await getSession(old.id);
+    data(
+      await call(
+        "updateSession",
+        { accountId: home.accountId, id: old.id, version: s.session.version, status: "closed", priority: "medium" },
+        agent,
+      ),
+    );
+    // Owner's settings of this account (saved above): auto-close 7 days, retention 90 days.
+    const later = new Date(Date.now() + 8 * 86_400_000);
+    await sweepDesk(env.DB, later);
+    s = await getSession(waiting.id);
+    expect(s.session.status).toBe("closed");
+    expect(s.timeline.at(-1)).toMatchObject({ kind: "closed", body: "waiting → closed" });
+    expect(code(await call("getSession", { accountId: home.accountId, id: old.id }, agent, "GET"))).toBe("OK");
+    await sweepDesk(env.DB, new Date(Date.now() + 91 * 86_400_000));
+    expect(code(await call("getSession", { accountId: home.accountId, id: old.id }, agent, "GET"))).toBe("NOT_FOUND");
+  });
+});
