@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { fieldMessage, optionalText, requiredText } from "@/schema/field-messages";
 import { HOST_PATTERN, isPersonal, networkLimits as limits, wifiSecurity } from "./network-rules";
-import { nameText, plainText } from "./text";
+import { nameText } from "./text";
 
 export { isPersonal, wifiSecurity };
 

@@ -2,7 +2,7 @@ import { TRPCError } from "@trpc/server";
 import { z } from "zod";
 import { requiredText } from "@/schema/field-messages";
 import { mergeSecrets, networkConfigInput, passphraseProblems, viewOf } from "@/schema/network-config";
-import { nameText, searchText } from "@/schema/text";
+import { searchText } from "@/schema/text";
 import type { D1Result } from "@/server/cloudflare";
 import {
   type Account,

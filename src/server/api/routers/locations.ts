@@ -2,7 +2,7 @@ import { z } from "zod";
 import { chosenId, requiredText } from "@/schema/field-messages";
 import { mergeSecrets, networkConfigInput, type StoredNetworkConfig, viewOf } from "@/schema/network-config";
 import { type LevelConfig, mergeLevels } from "@/schema/network-inheritance";
-import { multilineText, nameText, searchText } from "@/schema/text";
+import { multilineText, searchText } from "@/schema/text";
 import type { D1Result } from "@/server/cloudflare";
 import { type Account, findAccountNetworkConfig } from "@/server/data/accounts";
 import { activityStatement, diffOf } from "@/server/data/activity-logs";

@@ -3,7 +3,6 @@ import { z } from "zod";
 import { requiredText } from "@/schema/field-messages";
 import { PROFILE_NAME_MAX } from "@/schema/profiles";
 import { type RuleConditions, ruleConditions, ruleLimits } from "@/schema/rules";
-import { nameText } from "@/schema/text";
 import type { D1Result } from "@/server/cloudflare";
 import type { Account } from "@/server/data/accounts";
 import { activityStatement, diffOf } from "@/server/data/activity-logs";

@@ -2,7 +2,6 @@ import { TRPCError } from "@trpc/server";
 import { z } from "zod";
 import { chosenId, fieldMessage, optionalText, requiredText } from "@/schema/field-messages";
 import { effectiveStatus, subscriptionLimits, subscriptionStatuses, today } from "@/schema/subscriptions";
-import { isPlainText, plainText } from "@/schema/text";
 import type { D1Result } from "@/server/cloudflare";
 import { listAccountNames, listAccounts } from "@/server/data/accounts";
 import { activityStatement, diffOf } from "@/server/data/activity-logs";
