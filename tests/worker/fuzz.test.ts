@@ -262,9 +262,9 @@ function hostileForm(names: string[], random: Random): [string, string][] {
  * browser still sends, such as one ending in a backslash.
  */
 function multipart(fields: [string, string][], boundary: string): string {
-  const escape = (name: string) => name.replaceAll('"', "%22").replaceAll("\r", "%0D").replaceAll("\n", "%0A");
+  const escapeName = (name: string) => name.replaceAll('"', "%22").replaceAll("\r", "%0D").replaceAll("\n", "%0A");
   const parts = fields.map(
-    ([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${escape(name)}"\r\n\r\n${value}\r\n`,
+    ([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${escapeName(name)}"\r\n\r\n${value}\r\n`,
   );
   return `${parts.join("")}--${boundary}--\r\n`;
 }
