@@ -367,5 +367,15 @@ describe("the desk's housekeeping (fc-settings)", () => {
     expect(code(await call("getSession", { accountId: home.accountId, id: old.id }, agent, "GET"))).toBe("OK");
     await sweepDesk(env.DB, new Date(Date.now() + 91 * 86_400_000));
     expect(code(await call("getSession", { accountId: home.accountId, id: old.id }, agent, "GET"))).toBe("NOT_FOUND");
+    // Both are in the activity log, by "system".
+    const logged = await env.DB.prepare(
+      "SELECT entity_id, action, diff FROM activity_logs WHERE actor_email = 'system' AND entity_type = 'fc-session' AND entity_id IN (?, ?) ORDER BY action DESC",
+    )
+      .bind(waiting.id, old.id)
+      .all<{ entity_id: string; action: string; diff: string }>();
+    expect(logged.results.map((row) => [row.entity_id, row.action, JSON.parse(row.diff)])).toEqual([
+      [waiting.id, "update", { status: { before: "waiting", after: "closed" } }],
+      [old.id, "delete", { subject: { before: expect.any(String) } }],
+    ]);
   });
 });

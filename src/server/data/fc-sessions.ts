@@ -336,24 +336,33 @@ export async function sweepDesk(db: Db, at: Date): Promise<{ closed: number; del
   const retention = `coalesce((SELECT f.retention_days FROM fc_settings f WHERE f.account_id = s.account_id), 365)`;
   const due = `s.status = 'waiting' AND ${autoClose} > 0
     AND s.updated_at < strftime('%Y-%m-%dT%H:%M:%fZ', ?1, '-' || ${autoClose} || ' days')`;
-  const [, closed, deleted] = await db.batch([
+  const expired = `s.status = 'closed'
+    AND s.closed_at < strftime('%Y-%m-%dT%H:%M:%fZ', ?1, '-' || ${retention} || ' days')`;
+  // Every change is an activity entry (issue 15), the desk's own ones too: written by "system",
+  // in the batch that makes the change, as the procedures' entries are.
+  const logged = (action: "update" | "delete", diff: string, where: string) =>
+    statement(
+      db,
+      `INSERT INTO activity_logs (id, org_id, account_id, actor_id, actor_email, action, entity_type, entity_id, entity_label, diff, deployable, created_at)
+       SELECT 'log_' || lower(hex(randomblob(10))), a.org_id, s.account_id, NULL, 'system', '${action}', 'fc-session', s.id, s.subject, ${diff}, 0, ?1
+       FROM fc_sessions s JOIN accounts a ON a.id = s.account_id WHERE ${where}`,
+      now,
+    );
+  const [, , closed, , deleted] = await db.batch([
     statement(
       db,
       `INSERT INTO fc_timeline (id, session_id, kind, actor_email, body, created_at)
        SELECT lower(hex(randomblob(16))), s.id, 'closed', 'system', 'waiting → closed', ?1 FROM fc_sessions s WHERE ${due}`,
       now,
     ),
+    logged("update", `json_object('status', json_object('before', 'waiting', 'after', 'closed'))`, due),
     statement(
       db,
       `UPDATE fc_sessions AS s SET status = 'closed', closed_at = ?1, updated_at = ?1, version = version + 1 WHERE ${due}`,
       now,
     ),
-    statement(
-      db,
-      `DELETE FROM fc_sessions AS s WHERE s.status = 'closed'
-         AND s.closed_at < strftime('%Y-%m-%dT%H:%M:%fZ', ?1, '-' || ${retention} || ' days')`,
-      now,
-    ),
+    logged("delete", `json_object('subject', json_object('before', s.subject))`, expired),
+    statement(db, `DELETE FROM fc_sessions AS s WHERE ${expired}`, now),
   ]);
   return { closed: closed?.meta.changes ?? 0, deleted: deleted?.meta.changes ?? 0 };
 }
