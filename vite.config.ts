@@ -3,6 +3,7 @@ import { cloudflare } from "@cloudflare/vite-plugin";
 import tailwindcss from "@tailwindcss/vite";
 import { defineConfig } from "vite";
 import { clientManifest, clientOutDir, distDir } from "./tooling/client-manifest.ts";
+import { sonnerWithoutInjectedCss } from "./tooling/sonner-css.ts";
 
 /** The Worker's Vite environment: its wrangler name with dashes as underscores. */
 const workerEnvironment = "configuration_tool";
@@ -19,6 +20,7 @@ export default defineConfig(({ command, isPreview }) => ({
     }),
     tailwindcss(),
     clientManifest(),
+    sonnerWithoutInjectedCss(),
   ],
   environments: {
     client: {
@@ -38,6 +40,8 @@ export default defineConfig(({ command, isPreview }) => ({
             // Loaded by the shell on demand, from URLs the page names (no preload helper in the shell).
             "src/shell/toaster.tsx",
             "src/shell/switcher-panel.ts",
+            // The sign-in page's plain script (no React), linked by that page alone.
+            "src/enhance/sign-in.ts",
           ],
         },
       },

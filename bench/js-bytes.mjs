@@ -11,6 +11,7 @@
 // (the shell's plain script); every page, the heaviest form included, at most 80 KB gzip.
 //
 // Alone: BENCH_URL=http://localhost:8789 node bench/js-bytes.mjs   (build in .builds/bench)
+// Some pages: BENCH_PAGES="/sign-in,home + toast" (page names as in the table) with the above.
 import { pathToFileURL } from "node:url";
 import { attributeClientBuild, GROUPS, GZIP_LEVEL, gzipSize, shareGzip } from "./attribution.mjs";
 import { launchChromium, signIn, switchLanguage, waitForToast } from "./browser.mjs";
@@ -60,7 +61,10 @@ async function scriptsOfPage(browser, baseUrl, page) {
       toastShown = true;
       await tab.waitForLoadState("networkidle");
     }
-    const islands = await tab.$$eval("[data-island]", (els) => els.map((el) => el.getAttribute("data-island")));
+    // A form enhanced by a plain script of its own (the sign-in page) is a form page too.
+    const islands = await tab.$$eval("[data-island], [data-form-script]", (els) =>
+      els.map((el) => el.getAttribute("data-island") ?? `${el.getAttribute("data-form-script")} (plain script)`),
+    );
     const scripts = await Promise.all(seen.values());
     return { status: response?.status() ?? null, islands, toastShown, scripts };
   } finally {
@@ -76,7 +80,10 @@ export async function measureJsBytes({ baseUrl = benchUrl(), distDir = BENCH_CON
   const attribution = await attributeClientBuild({ distDir });
   const pages = [];
   try {
-    for (const page of [...routes, TOAST_PAGE]) {
+    // BENCH_PAGES="/sign-in,home + toast" measures only the pages of those names (one page at a
+    // time while working; a full run signs in once per signed-in page, against the sign-in throttle).
+    const only = process.env.BENCH_PAGES?.split(",").map((name) => name.trim());
+    for (const page of [...routes, TOAST_PAGE].filter((p) => !only || only.includes(p.name))) {
       const { status, islands, toastShown, scripts } = await scriptsOfPage(chromium, baseUrl, page);
       const totals = { scripts: scripts.length, rawBytes: 0, gzipBytes: 0, unattributedGzip: 0 };
       for (const g of GROUPS) totals[g] = 0;

@@ -18,7 +18,6 @@ import ProfileForm from "./profile-form.island";
 import RuleForm from "./rule-form.island";
 import RuleOrder from "./rule-order.island";
 import SettingsForm, { settingsFormMessageKeys } from "./settings-form.island";
-import SignIn from "./sign-in.island";
 import SimulatorLive from "./simulator-live.island";
 
 /**
@@ -54,40 +53,6 @@ export const islands = {
     "validation.PasswordMismatch",
     "validation.NameRequired",
     "validation.NameTooLong",
-  ]),
-  "sign-in": define(SignIn, [
-    ...errorSummaryKeys,
-    "signIn.email",
-    "signIn.password",
-    "signIn.continue",
-    "signIn.submit",
-    "signIn.signingInAs",
-    "signIn.change",
-    "signIn.forgotPassword",
-    "signIn.ssoHeading",
-    "signIn.ssoIntro",
-    "signIn.ssoButton",
-    "signIn.providerButton",
-    "signIn.redirecting",
-    "signIn.or",
-    "signIn.twoFactorHeading",
-    "signIn.twoFactorIntro",
-    "signIn.sendCode",
-    "signIn.code",
-    "signIn.codeHint",
-    "signIn.verify",
-    "signIn.resendCode",
-    "signIn.Blocked",
-    "signIn.Generic",
-    "signIn.BadOTP",
-    "signIn.TooManyAttempts",
-    "signIn.NetworkError",
-    "validation.EmailRequired",
-    "validation.EmailInvalid",
-    "validation.PasswordRequired",
-    "signIn.passkeyButton",
-    "signIn.PasskeyAuthenticationFailed",
-    ...passkeyMessageKeys,
   ]),
   "confirm-form": define(ConfirmForm, ["identityForm.networkError"]),
   "deployment-counts": define(DeploymentCounts, deploymentCountsMessageKeys),

@@ -1,5 +1,5 @@
-import { Island } from "../islands/runtime/island";
-import { emailProblem, type Provider, type SignInErrors, type SignInStep } from "../islands/sign-in.island";
+import { emailProblem, type Provider, type SignInErrors, type SignInStep, signInSteps } from "@/schema/sign-in";
+import { SignInForm } from "@/ui/sign-in/sign-in-form";
 import { endSession } from "../server/auth/sessions";
 import { emailStep, passwordStep, sendEmailCode, Throttled, verifyEmailCode } from "../server/auth/sign-in";
 import type { Flash } from "../server/render/flash";
@@ -9,7 +9,6 @@ import { type ActionResult, definePage, type PageProps, type RouteContext } from
 
 type Data = { next: string; action: string };
 
-const steps: readonly SignInStep[] = ["email", "password", "sso", "need-2fa", "need-otp"];
 const signedInFlash: Flash = { type: "success", key: "signIn.signedIn" };
 
 /**
@@ -115,7 +114,7 @@ async function signInAction(c: RouteContext): Promise<ActionResult> {
 function SignIn({ data, form }: PageProps<Data>) {
   const { t, settings } = usePage();
   const values = form?.values ?? {};
-  const step = steps.find((s) => s === values.step) ?? "email";
+  const step = signInSteps.find((s) => s === values.step) ?? "email";
   const sso = values.ssoId ? { id: values.ssoId, name: values.ssoName ?? values.ssoId } : null;
   return (
     <section className="mx-auto w-full max-w-md py-6 sm:py-10">
@@ -123,18 +122,13 @@ function SignIn({ data, form }: PageProps<Data>) {
         <h1 className="mb-6 text-2xl font-bold tracking-tight text-slate-900">
           {t("signIn.heading", { title: settings.appTitle })}
         </h1>
-        <Island
-          name="sign-in"
-          props={{
-            action: data.action,
-            next: data.next,
-            provider: settings.defaultIdentityProvider,
-            step,
-            email: values.email ?? "",
-            sso,
-            errors: form?.errors ?? {},
-            passkeys: settings.passkeysEnabled,
-          }}
+        <SignInForm
+          action={data.action}
+          next={data.next}
+          step={step}
+          email={values.email ?? ""}
+          sso={sso}
+          errors={form?.errors ?? {}}
         />
       </div>
     </section>

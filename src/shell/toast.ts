@@ -5,15 +5,30 @@ type Show = (type: ToastType, text: string) => void;
 
 let toaster: Promise<Show> | null = null;
 
+/** Links the toaster's stylesheet (sonner's CSS, a file of its own since tooling/sonner-css.ts). */
+function loadStyles(href: string | undefined): Promise<void> {
+  if (!href) return Promise.resolve(); // development: Vite injects it with the module
+  return new Promise((resolve, reject) => {
+    const link = document.createElement("link");
+    link.rel = "stylesheet";
+    link.href = href;
+    link.onload = () => resolve();
+    link.onerror = () => reject(new Error(`stylesheet ${href} failed`));
+    document.head.append(link);
+  });
+}
+
 /**
- * Shows a toast (spec §9). The toaster (React and sonner) is loaded with the first toast, not
- * before: most pages never show one. If its chunk cannot be loaded, the page checks for updates.
+ * Shows a toast (spec §9). The toaster (React and sonner) and its stylesheet are loaded, side
+ * by side, with the first toast, not before: most pages never show one. If either cannot be
+ * loaded, the page checks for updates.
  */
 export function showToast(type: ToastType, text: string): void {
-  const src = document.body.dataset.toasterSrc ?? "";
-  toaster ??= (import(/* @vite-ignore */ src) as Promise<typeof import("./toaster")>).then(({ mountToaster }) =>
-    mountToaster(document.body.dataset.toastLabel ?? "Notifications"),
-  );
+  const { toasterSrc = "", toasterStyles, toastLabel = "Notifications" } = document.body.dataset;
+  toaster ??= Promise.all([
+    import(/* @vite-ignore */ toasterSrc) as Promise<typeof import("./toaster")>,
+    loadStyles(toasterStyles),
+  ]).then(([{ mountToaster }]) => mountToaster(toastLabel));
   toaster.then(
     (show) => show(type, text),
     () => {

@@ -2,6 +2,8 @@ import { useEffect } from "react";
 import { createRoot } from "react-dom/client";
 import { Toaster, toast } from "sonner";
 import type { ToastType } from "@/islands/runtime/shell-events";
+// A real stylesheet, linked by the shell beside this chunk (sonner's own injection is dropped: tooling/sonner-css.ts).
+import "sonner/dist/styles.css";
 
 /**
  * Sonner 1.7's defaults are the spec's (§9): 4000 ms, 3 visible, 356 px wide, 14 px gap,

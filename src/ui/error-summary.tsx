@@ -1,4 +1,5 @@
 import { useEffect } from "react";
+import { errorSummaryClasses as classes } from "./error-summary-classes";
 import { useFieldId } from "./field";
 
 /** The summary's own words, already translated (see `errorSummaryKeys`). */
@@ -26,7 +27,7 @@ function FieldLink({ name, text }: { name: string; text: string }) {
   return (
     <a
       href={`#${id}`}
-      className="font-semibold text-red-800 underline"
+      className={classes.link}
       onClick={(event) => {
         const field = document.getElementById(id);
         if (!field || !("focus" in field)) return;
@@ -60,12 +61,12 @@ export function ErrorSummary({ errors, texts, reload, autoFocus = false }: Error
       tabIndex={-1}
       // biome-ignore lint/a11y/noAutofocus: GOV.UK pattern, focus goes to the summary after a failed post
       autoFocus={autoFocus}
-      className="rounded-md border-2 border-red-700 bg-white px-4 py-3 text-sm text-slate-900 focus:outline-3 focus:outline-offset-2 focus:outline-brand-600"
+      className={classes.box}
     >
       <div role="alert">
-        <h2 className="text-base font-bold text-slate-900">{texts.title}</h2>
+        <h2 className={classes.title}>{texts.title}</h2>
         {whole.map(([name, text]) => (
-          <p key={name} className="mt-2">
+          <p key={name} className={classes.message}>
             {text}
           </p>
         ))}
@@ -77,7 +78,7 @@ export function ErrorSummary({ errors, texts, reload, autoFocus = false }: Error
           </p>
         )}
         {fields.length > 0 && (
-          <ul className="mt-2 flex list-none flex-col gap-1">
+          <ul className={classes.list}>
             {fields.map(([name, text]) => (
               <li key={name}>
                 <FieldLink name={name} text={text} />

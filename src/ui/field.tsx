@@ -6,6 +6,7 @@ import {
   type TextareaHTMLAttributes,
   useContext,
 } from "react";
+import { controlClass } from "./control-class";
 
 /**
  * A field's id is its form's prefix and its name, so an error summary can link to it by name
@@ -51,10 +52,7 @@ function HintAndError({ hint, error, hintId, errorId }: { hint?: string; error?:
   );
 }
 
-/** The classes of a text control, red when it has an error. */
-export const controlClass = (error?: string) =>
-  "block w-full min-w-0 rounded-md border px-3 py-2 text-base shadow-sm sm:text-sm " +
-  (error ? "border-red-600 text-red-900" : "border-slate-500");
+export { controlClass };
 
 type Labelled = {
   label: string;

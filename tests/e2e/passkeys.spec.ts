@@ -80,13 +80,6 @@ async function signedInAs(page: Page): Promise<string | null> {
   return me.ok ? (me.user ?? null) : null;
 }
 
-async function hydrated(page: Page, island: string) {
-  await page.waitForFunction((name) => {
-    const element = document.querySelector(`[data-island="${name}"]`);
-    return element !== null && Object.keys(element).some((key) => key.startsWith("__reactContainer"));
-  }, island);
-}
-
 async function signOut(page: Page) {
   const origin = new URL(page.url()).origin;
   expect((await page.request.post("/api/sign-out", { headers: { Origin: origin } })).status()).toBe(204);
@@ -113,10 +106,10 @@ async function userWithPasskey(page: Page, name = "Work laptop"): Promise<string
   return email;
 }
 
-/** The sign-in page, hydrated, with its passkey button (shown once the browser reports the authenticator). */
+/** The sign-in page, its script running, with its passkey button (shown once the browser reports the authenticator). */
 async function openSignIn(page: Page) {
   await page.goto("/sign-in");
-  await hydrated(page, "sign-in");
+  await page.locator("[data-sign-in][data-enhanced]").waitFor({ state: "attached" });
   await expect(page.getByRole("button", { name: "Sign in with a passkey" })).toBeVisible();
 }
 
@@ -300,7 +293,7 @@ test.describe("with JavaScript: passkeys in the email field's autofill", () => {
     page.on("pageerror", (error) => errors.push(error.message));
     const start = page.waitForRequest("**/api/passkey/auth/start");
     await page.goto("/sign-in");
-    await hydrated(page, "sign-in");
+    await page.locator("[data-sign-in][data-enhanced]").waitFor({ state: "attached" });
     await start;
     await page.getByLabel("Email").fill("viewer@example.com");
     await page.getByRole("button", { name: "Continue" }).click();

@@ -1,6 +1,6 @@
 import { expect, type Page, test } from "./client-address";
 
-// The sign-in screen as a person uses it, every path with JavaScript on (the island calls the
+// The sign-in screen as a person uses it, every path with JavaScript on (the page's plain script calls the
 // JSON API without reloading) and off (every step is a plain form post). Lockouts are per
 // email and last the whole run, so wrong passwords go to fresh unknown addresses, which
 // answer exactly like real ones; the demo users only ever get their right password.
@@ -14,15 +14,12 @@ function unknownAddress(label: string): string {
   return `${label}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
 }
 
-/** Waits until React has hydrated the sign-in island. */
+/** Waits until the sign-in page's plain script has taken over its form (no React on this page). */
 async function hydrated(page: Page) {
-  await page.waitForFunction(() => {
-    const island = document.querySelector('[data-island="sign-in"]');
-    return island !== null && Object.keys(island).some((key) => key.startsWith("__reactContainer"));
-  });
+  await page.locator("[data-sign-in][data-enhanced]").waitFor({ state: "attached" });
 }
 
-/** Opens a page; with JavaScript, waits until the sign-in island has hydrated. */
+/** Opens a page; with JavaScript, waits until the sign-in script has enhanced the form. */
 async function open(page: Page, path: string, javaScript: boolean) {
   const response = await page.goto(path);
   if (javaScript) await hydrated(page);
@@ -197,12 +194,12 @@ test.describe("with JavaScript only", () => {
     await expect(page.getByLabel("Password")).toBeFocused();
   });
 
-  test("an email typed before the island hydrated is kept and used", async ({ page }) => {
+  test("an email typed before the script ran is kept and used", async ({ page }) => {
     let release = () => {};
     const gate = new Promise<void>((resolve) => {
       release = resolve;
     });
-    await page.route("**/assets/sign-in.island-*.js", async (route) => {
+    await page.route("**/assets/sign-in-*.js", async (route) => {
       await gate;
       await route.continue();
     });

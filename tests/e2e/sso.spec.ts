@@ -160,7 +160,7 @@ for (const javaScriptEnabled of [true, false]) {
       await page.goto("/sign-in");
       // The default identity provider's button is always there (spec §2).
       await expect(page.getByRole("link", { name: "Sign in with Northwind ID" })).toBeVisible();
-      if (javaScriptEnabled) await hydrated(page, "sign-in");
+      if (javaScriptEnabled) await page.locator("[data-sign-in][data-enhanced]").waitFor({ state: "attached" });
       await page.getByLabel("Email", { exact: true }).fill(email(person).toUpperCase());
       await page.getByRole("button", { name: "Continue" }).click();
       await expect(page.getByRole("heading", { name: "Single sign-on" })).toBeVisible();

@@ -1,11 +1,5 @@
 import { env } from "cloudflare:test";
-import { createElement } from "react";
-import { renderToString } from "react-dom/server.edge";
 import { describe, expect, it } from "vitest";
-import { islands } from "@/islands/registry";
-import SignIn from "@/islands/sign-in.island";
-import { pickMessages, translatorFor } from "@/server/i18n/i18n";
-import { defaultSettings } from "@/server/settings";
 import { createUser, PASSWORD } from "./fixtures";
 import { cookieFrom, postForm, request } from "./helpers";
 
@@ -68,7 +62,10 @@ describe("the sign-in page", () => {
     expect(response.status).toBe(200);
     const html = await response.text();
     expect(html).toContain("<title>Sign in · Configuration Tool</title>");
-    expect(html).toContain('data-island="sign-in"');
+    expect(html).toContain("data-sign-in");
+    // No React on this page: the form is enhanced by its own plain script.
+    expect(html).not.toContain("data-island=");
+    expect(html).toMatch(/<script type="module" src="\/[^"]*sign-in[^"]*\.(ts|js)"/);
     expect(html).toContain('action="/sign-in?next=%2Faccounts"');
     expect(shownStep(html)).toBe("email");
     expect(inputTag(html, "email")).toContain('type="email"');
@@ -83,7 +80,7 @@ describe("the sign-in page", () => {
     const response = await request("/welcome?tab=1");
     expect(response.status).toBe(401);
     const html = await response.text();
-    expect(html).toContain('data-island="sign-in"');
+    expect(html).toContain("data-sign-in");
     expect(html).toContain(`action="/sign-in?next=${encodeURIComponent("/welcome?tab=1")}"`);
   });
 
@@ -295,24 +292,25 @@ describe("throttling", () => {
   });
 });
 
-describe("the single-sign-on step", () => {
-  it("offers the organization's identity provider, beside the default one, and no password", () => {
-    const messages = pickMessages(translatorFor("en", defaultSettings.brandNamespace), islands["sign-in"].messageKeys);
-    const html = renderToString(
-      createElement(SignIn, {
-        messages,
-        action: "/sign-in?next=%2F",
-        next: "/",
-        provider: defaultSettings.defaultIdentityProvider,
-        step: "sso",
-        email: "pat@acme.example",
-        sso: { id: "acme", name: "Acme ID" },
-      }),
-    );
-    expect(html).toMatch(/<h2[^>]*>Single sign-on<\/h2>/);
-    expect(html).toMatch(/<a[^>]*href="\/api\/auth\/signin\/acme"[^>]*>Continue with Acme ID<\/a>/);
-    expect(html).toMatch(/<a[^>]*href="\/api\/auth\/signin\/northwind"[^>]*>Sign in with Northwind ID<\/a>/);
-    expect(html).toContain(">pat@acme.example<");
-    expect(html).not.toContain('name="password"');
+describe("the steps the script shows", () => {
+  it("are inert templates beside the live step, filled in by the script, with its strings in the config", async () => {
+    const html = await (await request("/sign-in")).text();
+    // The live part has the email step only: no second form a person or a crawler could use.
+    const live = html.replace(/<template[\s\S]*?<\/template>/g, "");
+    expect(live).not.toContain('name="password"');
+    expect(live).not.toContain('name="otp"');
+    for (const step of ["change", "password", "sso", "need-2fa", "need-otp"]) {
+      expect(html).toContain(`<template data-step="${step}">`);
+    }
+    expect(html).not.toContain('<template data-step="email">');
+    const config = JSON.parse(decode(/data-config="([^"]*)"/.exec(html)?.[1] ?? "{}")) as {
+      messages: Record<string, string>;
+      step: string;
+      next: string;
+    };
+    expect(config.step).toBe("email");
+    expect(config.next).toBe("/");
+    expect(config.messages["signIn.Generic"]).toBe("We couldn't sign you in. Check your email and password and try again.");
+    expect(config.messages["signIn.ssoIntro"]).toContain("{{provider}}");
   });
 });

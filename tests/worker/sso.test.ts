@@ -193,6 +193,11 @@ describe("the sign-in email step", () => {
     expect(response.status).toBe(200);
     expect(html).toContain("Continue with Harbor SSO");
     expect(html).toContain(`href="/api/auth/signin/${providerId}"`);
+    // The live page (not the script's inert templates) asks for no password at this step.
+    const live = html.replace(/<template[\s\S]*?<\/template>/g, "");
+    expect(live).toMatch(/<h2[^>]*>Single sign-on<\/h2>/);
+    expect(live).toContain(">pat@harbor-sso.test<");
+    expect(live).not.toContain('name="password"');
   });
 });
 

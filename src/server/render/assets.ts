@@ -6,6 +6,7 @@ export const clientEntrySource = "src/islands/runtime/client.ts";
 export const shellSource = "src/shell/shell.ts";
 export const toasterSource = "src/shell/toaster.tsx";
 export const switcherPanelSource = "src/shell/switcher-panel.ts";
+export const signInScriptSource = "src/enhance/sign-in.ts";
 
 export type AssetTags = {
   /**
@@ -19,6 +20,10 @@ export type AssetTags = {
   shellScript: string;
   /** What the shell loads on demand (the toaster with the first toast, the switcher's search). */
   shellModules: { toaster: string; switcherPanel: string };
+  /** The toaster's stylesheet (sonner's CSS), linked when the toaster loads; null in dev (Vite injects it). */
+  toasterStyles: string | null;
+  /** The sign-in page's plain script (no React) and the chunks it imports, to preload. */
+  signInScript: { src: string; preloads: string[] };
   /** Vite's own client, for hot reload in development. */
   devClient: string | null;
   /** Chunks to preload for the given islands, so a slow network pays one round trip, not three. */
@@ -49,6 +54,11 @@ const built: AssetTags | null = manifest
       entryScript: fileOf(clientEntrySource),
       shellScript: fileOf(shellSource),
       shellModules: { toaster: fileOf(toasterSource), switcherPanel: fileOf(switcherPanelSource) },
+      toasterStyles: manifest[toasterSource]?.css?.[0] ? `/${manifest[toasterSource].css[0]}` : null,
+      signInScript: {
+        src: fileOf(signInScriptSource),
+        preloads: chunkClosure([signInScriptSource]).filter((file) => file !== fileOf(signInScriptSource)),
+      },
       devClient: null,
       preloadsFor: (names) => {
         const entry = fileOf(clientEntrySource);
@@ -63,6 +73,8 @@ const development: AssetTags = {
   entryScript: `/${clientEntrySource}`,
   shellScript: `/${shellSource}`,
   shellModules: { toaster: `/${toasterSource}`, switcherPanel: `/${switcherPanelSource}` },
+  toasterStyles: null,
+  signInScript: { src: `/${signInScriptSource}`, preloads: [] },
   devClient: "/@vite/client",
   preloadsFor: () => [],
 };

@@ -32,6 +32,7 @@ export function Document({ title, signedIn, headerControls, children }: Document
         data-updating-text={t("app.checkingForUpdates")}
         data-toast-label={t("toast.notifications")}
         data-toaster-src={assets.shellModules.toaster}
+        data-toaster-styles={assets.toasterStyles ?? undefined}
         data-islands-src={assets.entryScript}
         data-switcher-panel-src={assets.shellModules.switcherPanel}
       >
