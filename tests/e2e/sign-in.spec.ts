@@ -207,7 +207,8 @@ test.describe("with JavaScript only", () => {
     page.on("request", (request) => {
       if (request.isNavigationRequest() && request.method() === "POST") documentPosts.push(request.url());
     });
-    await page.goto("/sign-in");
+    // Not until "load": the page's module script (held back here) runs before that event.
+    await page.goto("/sign-in", { waitUntil: "commit" });
     await page.getByLabel("Email").fill("someone@example.com");
     release();
     await hydrated(page);

@@ -32,7 +32,7 @@ type StepProps = { step: SignInStep; action: string; next: string; email: string
 /**
  * The sign-in form (spec §4): email, then single sign-on or password, then the email code when
  * the account asks for one. The server renders the current step as plain forms that post to
- * the page, and every other step once more inside a <template>; the plain script
+ * the page, and every step once more, empty, inside a <template>; the plain script
  * (src/enhance/sign-in.ts) calls the JSON API of spec §7 instead and swaps in the next step's
  * template, filling the email and provider where `data-fill`, `data-text` and
  * `data-provider-link` say. No React in the browser.
@@ -87,13 +87,11 @@ export function SignInForm({ action, next, step, email, sso, errors }: Props) {
         <template data-step="change">
           <ChangeEmail action={action} email="" />
         </template>
-        {signInSteps
-          .filter((other) => other !== step)
-          .map((other) => (
-            <template key={other} data-step={other}>
-              <StepBody step={other} action={action} next={next} email="" sso={null} errors={{}} />
-            </template>
-          ))}
+        {signInSteps.map((other) => (
+          <template key={other} data-step={other}>
+            <StepBody step={other} action={action} next={next} email="" sso={null} errors={{}} />
+          </template>
+        ))}
       </div>
       {assets.signInScript.preloads.map((href) => (
         <link key={href} rel="modulepreload" href={href} />
