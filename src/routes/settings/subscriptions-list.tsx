@@ -1,11 +1,13 @@
+import { formatNumber } from "@/schema/format";
 import { api } from "@/server/api/procedures-route";
 import { usePage } from "@/server/render/page-context";
 import { ButtonLink } from "@/ui/button";
 import { EmptyState } from "@/ui/empty-state";
+import { Pager } from "@/ui/pager";
 import { SettingsLayout } from "@/ui/shell/settings-layout";
 import { Table } from "@/ui/table";
 import { definePage, type PageProps, type RouteContext } from "../types";
-import { OrganizationPicker, orgIdOf, Period, RowLink, Seats, StatusBadge } from "./seats-shared";
+import { OrganizationPicker, orgIdOf, Period, RowLink, Seats, StatusBadge, subscriptionsHref } from "./seats-shared";
 
 type Caller = ReturnType<typeof api>;
 type Data = {
@@ -17,7 +19,7 @@ type Row = Data["list"]["items"][number];
 
 /** /settings/subscriptions?orgId=: an organization's subscriptions, their seats and what one may do with them. */
 function SubscriptionsList({ data }: PageProps<Data>) {
-  const { t } = usePage();
+  const { t, language } = usePage();
   const { orgId, organizations, list } = data;
   const organizationName = organizations.find((organization) => organization.id === orgId)?.name ?? "";
   const addHref = `/settings/subscriptions/add?orgId=${encodeURIComponent(orgId)}`;
@@ -65,6 +67,14 @@ function SubscriptionsList({ data }: PageProps<Data>) {
   return (
     <SettingsLayout current="subscriptions" orgId={orgId} title={String(t("routes.settingsSubscriptions"))} actions={add}>
       <OrganizationPicker organizations={organizations} orgId={orgId} />
+      {list.total.count > 0 && (
+        <p role="status" className="mb-2 text-sm text-slate-700">
+          {t("subscriptions.list.count", {
+            count: list.total.count,
+            total: `${formatNumber(language, list.total.count)}${list.total.more ? "+" : ""}`,
+          })}
+        </p>
+      )}
       <Table
         caption={String(t("subscriptions.caption", { organization: organizationName }))}
         rows={list.items}
@@ -107,14 +117,34 @@ function SubscriptionsList({ data }: PageProps<Data>) {
           { key: "actions", header: String(t("subscriptions.actions")), cell: actions },
         ]}
       />
+      {(list.next || list.previous) && (
+        <Pager
+          label={String(t("subscriptions.list.pages"))}
+          previous={{
+            href: list.previous ? pageHref(orgId, "before", list.previous) : null,
+            label: String(t("subscriptions.list.previous")),
+          }}
+          next={{ href: list.next ? pageHref(orgId, "after", list.next) : null, label: String(t("subscriptions.list.next")) }}
+        />
+      )}
     </SettingsLayout>
   );
 }
 
+/** Another page of the same organization's list: the cursor lives in the URL, so it works without JavaScript. */
+const pageHref = (orgId: string, direction: "after" | "before", cursor: string) =>
+  `${subscriptionsHref(orgId)}&${direction}=${encodeURIComponent(cursor)}`;
+
 async function load(c: RouteContext): Promise<Data> {
   const orgId = orgIdOf(c);
   const caller = api(c);
-  const [organizations, list] = await Promise.all([caller.subscriptions.organizations(), caller.subscriptions.list({ orgId })]);
+  // Keyset pages (DESIGN.md §8); a cursor that is not ours answers 400 from the procedure.
+  const after = c.req.query("after") || undefined;
+  const before = c.req.query("before") || undefined;
+  const [organizations, list] = await Promise.all([
+    caller.subscriptions.organizations(),
+    caller.subscriptions.list({ orgId, after, before }),
+  ]);
   return { orgId, organizations: organizations.items, list };
 }
 

@@ -1,5 +1,6 @@
 import type { SubscriptionStatus } from "@/schema/subscriptions";
 import { all, type Db, first, newId, now, statement } from "./db";
+import { type Cursor, cappedCount, type Page, type PageRequest, pageOf, type Total, totalOf } from "./keyset";
 
 /** An organization's seats (DESIGN.md §3), with how many of them are given out to accounts. */
 export type Subscription = {
@@ -62,14 +63,45 @@ export async function findSubscription(db: Db, id: string): Promise<Subscription
   return row ? toSubscription(row) : null;
 }
 
-/** An organization's own subscriptions, newest period first. */
-export async function listSubscriptions(db: Db, orgId: string): Promise<Subscription[]> {
-  const rows = await all<Row>(
-    db,
-    `SELECT ${columns} FROM subscriptions s WHERE s.org_id = ? ORDER BY s.starts_at DESC, s.plan COLLATE NOCASE, s.id LIMIT 500`,
-    orgId,
-  );
-  return rows.map(toSubscription);
+/** Three keys: a cursor of any other length is not one of ours. */
+export const SUBSCRIPTION_CURSOR_ARITY = 3;
+
+type Keyed = Row & { sort_plan: string };
+
+/**
+ * One page of an organization's own subscriptions in their visible order (newest period first,
+ * then plan A–Z, then id), by cursor (DESIGN.md §8), with a count capped at COUNT_CAP; rows and
+ * count in one batch. The order mixes directions, so the page's start is the lexicographic
+ * comparison written out — `starts_at < ? OR (starts_at = ? AND (plan, id) > (?, ?))` — which
+ * the index subscriptions_org_listed (migration 0023) answers in the same order.
+ */
+export async function listSubscriptionsPage(
+  db: Db,
+  orgId: string,
+  { cursor, limit }: { cursor: Cursor | null; limit: number },
+): Promise<Page<Subscription> & { total: Total }> {
+  const backwards = cursor?.direction === "before";
+  const [later, earlier] = backwards ? [">", "<"] : ["<", ">"];
+  const where = cursor
+    ? `(s.starts_at ${later} ?1 OR (s.starts_at = ?1 AND (s.plan COLLATE NOCASE, s.id) ${earlier} (?2, ?3)))`
+    : "1";
+  const orderBy = backwards
+    ? "s.starts_at ASC, s.plan COLLATE NOCASE DESC, s.id DESC"
+    : "s.starts_at DESC, s.plan COLLATE NOCASE ASC, s.id ASC";
+  const request: PageRequest = { where, orderBy, params: cursor?.values ?? [], limit: limit + 1, cursor };
+  const [rows, counted] = await db.batch<Keyed | { total: number }>([
+    statement(
+      db,
+      `SELECT ${columns}, s.plan AS sort_plan FROM subscriptions s
+       WHERE ${where} AND s.org_id = ?4 ORDER BY ${orderBy} LIMIT ?5`,
+      ...(cursor ? cursor.values : [null, null, null]),
+      orgId,
+      request.limit,
+    ),
+    statement(db, cappedCount("SELECT 1 FROM subscriptions WHERE org_id = ?"), orgId),
+  ]);
+  const page = pageOf((rows?.results ?? []) as Keyed[], request, (row) => [row.starts_at, row.sort_plan, row.id], toSubscription);
+  return { ...page, total: totalOf((counted?.results[0] as { total: number } | undefined)?.total) };
 }
 
 /**

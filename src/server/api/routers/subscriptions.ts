@@ -22,12 +22,14 @@ import {
   deleteSubscriptionStatement,
   findSubscription,
   insertSubscriptionStatement,
-  listSubscriptions,
   listSubscriptionsAbove,
+  listSubscriptionsPage,
+  SUBSCRIPTION_CURSOR_ARITY,
   type Subscription,
   type SubscriptionFields,
   updateSubscriptionStatement,
 } from "@/server/data/subscriptions";
+import { cursorOf, pageInput } from "../list-input";
 import { refuse, refuseWith } from "../refusal";
 import { accountInScope, assertOrganizationInScope } from "../tenancy";
 import { type ApiContext, procedureWith, router } from "../trpc";
@@ -175,14 +177,23 @@ export const subscriptionsRouter = router({
   }),
 
   /** An organization's own subscriptions with their allocated and free seats. */
-  list: viewing.input(z.object({ orgId: id })).query(async ({ ctx, input }) => {
+  list: viewing.input(z.object({ orgId: id, ...pageInput })).query(async ({ ctx, input }) => {
     await assertOrganizationInScope(ctx, input.orgId);
-    const items = await listSubscriptions(ctx.db, input.orgId);
+    // A cursor that is not one of ours is refused here (a bookmark's stale cursor is still ours).
+    const cursor = cursorOf(input, SUBSCRIPTION_CURSOR_ARITY);
+    if ((input.after || input.before) && !cursor) refuse(ctx, "BAD_REQUEST", "errors.pageLinkInvalid");
+    const [page, canIssue] = await Promise.all([
+      listSubscriptionsPage(ctx.db, input.orgId, { cursor, limit: input.pageSize }),
+      ctx.user.permissions["edit-accounts"] === true ? mayIssueFor(ctx, input.orgId) : false,
+    ]);
     return {
       orgId: input.orgId,
-      canIssue: ctx.user.permissions["edit-accounts"] === true && (await mayIssueFor(ctx, input.orgId)),
+      canIssue,
       canAllocate: ctx.user.permissions["edit-accounts"] === true,
-      items: items.map(shown),
+      items: page.items.map(shown),
+      next: page.next,
+      previous: page.previous,
+      total: page.total,
     };
   }),
 
