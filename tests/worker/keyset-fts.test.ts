@@ -28,7 +28,9 @@ describe("keyset cursors", () => {
     const first = pageOf(rows.slice(0, 4), keysetWhere(byName, null, 3), key, (row) => row.name);
     expect(first).toMatchObject({ items: ["n0", "n1", "n2"], previous: null });
     const after = keysetWhere(byName, { direction: "after", values: decodeCursor(first.next, 2) ?? [] }, 3);
-    expect(after.where).toBe("(name, rowid) > (?, ?)");
+    // The leading key's own bound lets SQLite seek the index (a rowid in the row value stops it).
+    expect(after.where).toBe("name >= ? AND (name, rowid) > (?, ?)");
+    expect(after.params).toEqual(["n2", "n2", 2]);
     const back = keysetWhere(byName, { direction: "before", values: ["n3", 3] }, 3);
     expect(back.orderBy).toBe("name DESC, rowid DESC");
     const previous = pageOf([rows[2], rows[1], rows[0]].filter(Boolean) as typeof rows, back, key, (row) => row.name);

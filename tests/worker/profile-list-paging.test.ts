@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { createCaller } from "@/server/api/router";
 import { permissionsOf } from "@/server/auth/roles";
 import type { SessionUser } from "@/server/auth/sessions";
+import { listProfiles } from "@/server/data/profiles";
 import { translatorFor } from "@/server/i18n/i18n";
 import { defaultSettings } from "@/server/settings";
 import { createAccount, createOrganization } from "./fixtures";
@@ -122,5 +123,42 @@ describe("profiles.list by cursor", () => {
   it("another tenant's account or templates answer NOT_FOUND", async () => {
     await expect(caller(templateOrg).profiles.list({ accountId })).rejects.toMatchObject({ code: "NOT_FOUND" });
     await expect(caller(orgId).profiles.list({ orgId: templateOrg })).rejects.toMatchObject({ code: "NOT_FOUND" });
+  });
+});
+
+describe("a deep page's query plan", () => {
+  /** The plan of the page query `listProfiles` sends for this scope and cursor. */
+  async function planOf(scope: { accountId: string } | { orgId: string }, cursor: [string, number]) {
+    const seen: { sql: string; params: unknown[] }[] = [];
+    const db = new Proxy(env.DB, {
+      get(target, property) {
+        if (property !== "prepare") return Reflect.get(target, property);
+        return (sql: string) => {
+          const statement = target.prepare(sql);
+          return Object.assign(Object.create(statement), {
+            bind: (...params: unknown[]) => {
+              seen.push({ sql, params });
+              return statement.bind(...params);
+            },
+          });
+        };
+      },
+    });
+    await listProfiles(db, { scope, type: "device", cursor: { direction: "after", values: cursor } });
+    const page = seen.find((s) => s.sql.includes("ORDER BY"));
+    if (!page) throw new Error("no page query");
+    const { results } = await env.DB.prepare(`EXPLAIN QUERY PLAN ${page.sql}`)
+      .bind(...(page.params as (string | number)[]))
+      .all<{ detail: string }>();
+    return results.map((row) => row.detail).join("\n");
+  }
+
+  it("seeks the index at the cursor's name instead of walking the scope from its start", async () => {
+    // (name, rowid) > (?, ?) alone is no index range (a rowid is not an index column): the
+    // leading key's own bound (keyset.ts) is what makes page 2,000 cost what page 2 does.
+    expect(await planOf({ orgId: templateOrg }, ["m", 1])).toMatch(
+      /USING INDEX profiles_template_type_name \(org_id=\? AND type=\? AND name>\?\)/,
+    );
+    expect(await planOf({ accountId }, ["m", 1])).toMatch(/USING INDEX \w+ \(account_id=\? AND type=\? AND name>\?\)/);
   });
 });

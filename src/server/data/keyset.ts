@@ -71,7 +71,22 @@ export function keysetWhere(sortOrder: Order, cursor: Cursor | null, limit: numb
   if (!cursor) return { where: "1", orderBy, params: [], limit: limit + 1, cursor };
   const tuple = `(${sortOrder.columns.join(", ")})`;
   const marks = `(${sortOrder.columns.map(() => "?").join(", ")})`;
-  return { where: `${tuple} ${descending ? "<" : ">"} ${marks}`, orderBy, params: cursor.values, limit: limit + 1, cursor };
+  const comparison = `${tuple} ${descending ? "<" : ">"} ${marks}`;
+  const [leading] = sortOrder.columns;
+  if (sortOrder.columns.length === 1 || leading === undefined) {
+    return { where: comparison, orderBy, params: cursor.values, limit: limit + 1, cursor };
+  }
+  // The leading key's own bound, implied by the row value: SQLite seeks an index only with
+  // the row value's columns all in it, and a rowid tie-breaker is not one, so without this
+  // `(name, rowid) > (?, ?)` scans the scope from its start (issue 10: templates' deep page).
+  const bound = `${leading} ${descending ? "<=" : ">="} ?`;
+  return {
+    where: `${bound} AND ${comparison}`,
+    orderBy,
+    params: [cursor.values[0] ?? null, ...cursor.values],
+    limit: limit + 1,
+    cursor,
+  };
 }
 
 export type Page<Item> = { items: Item[]; next: string | null; previous: string | null };
