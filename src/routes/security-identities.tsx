@@ -1,11 +1,12 @@
 import { TRPCError } from "@trpc/server";
 import { Island } from "../islands/runtime/island";
+import { formatUtcMinute } from "../schema/format";
 import { api } from "../server/api/procedures-route";
 import { usePage } from "../server/render/page-context";
 import { ButtonLink } from "../ui/button";
 import { PageHeader } from "../ui/page-header";
 import { ownItem } from "./own-item";
-import { SecurityListSection, securityTime } from "./security-section";
+import { SecurityListSection } from "./security-section";
 import { type ActionResult, definePage, type PageProps, type RouteContext } from "./types";
 
 /** A linked identity as /security shows it (users.listIdentityProvidersForUser). */
@@ -37,11 +38,11 @@ export function LinkedIdentities({ identities }: { identities: IdentityView[] })
           <h4 className="font-medium text-slate-900">{identity.providerName}</h4>
           <p className="mt-1 text-sm break-all text-slate-700">{identity.email}</p>
           <p className="text-sm text-slate-700">
-            {t("security.identityLinkedAt", { when: securityTime(language, identity.linkedAt) })}
+            {t("security.identityLinkedAt", { when: formatUtcMinute(language, identity.linkedAt) })}
           </p>
           <p className="text-sm text-slate-700">
             {identity.lastUsedAt
-              ? t("security.identityLastUsed", { when: securityTime(language, identity.lastUsedAt) })
+              ? t("security.identityLastUsed", { when: formatUtcMinute(language, identity.lastUsedAt) })
               : t("security.identityNeverUsed")}
           </p>
           <div className="mt-3">

@@ -1,4 +1,5 @@
 import { Island } from "../islands/runtime/island";
+import { formatUtcMinute } from "../schema/format";
 import { api } from "../server/api/procedures-route";
 import { passkeyName } from "../server/api/routers/users-passkeys";
 import { usePage } from "../server/render/page-context";
@@ -6,7 +7,7 @@ import { Button, ButtonLink, buttonClass } from "../ui/button";
 import { Field } from "../ui/field";
 import { PageHeader } from "../ui/page-header";
 import { ownItem } from "./own-item";
-import { SecurityListSection, securityTime } from "./security-section";
+import { SecurityListSection } from "./security-section";
 import { type ActionResult, definePage, type PageProps, type RouteContext } from "./types";
 
 /** A passkey as the list shows it (users.listPasskeysForUser). */
@@ -38,11 +39,11 @@ export function PasskeyList({ passkeys }: { passkeys: PasskeyView[] }) {
         <li key={passkey.id} className="px-4 py-4">
           <h4 className="font-medium break-words text-slate-900">{passkey.name}</h4>
           <p className="mt-1 text-sm text-slate-700">
-            {t("passkeys.addedAt", { when: securityTime(language, passkey.createdAt) })}
+            {t("passkeys.addedAt", { when: formatUtcMinute(language, passkey.createdAt) })}
           </p>
           <p className="text-sm text-slate-700">
             {passkey.lastUsedAt
-              ? t("passkeys.lastUsedAt", { when: securityTime(language, passkey.lastUsedAt) })
+              ? t("passkeys.lastUsedAt", { when: formatUtcMinute(language, passkey.lastUsedAt) })
               : t("passkeys.neverUsed")}
           </p>
           <p className="text-sm text-slate-600">{t(passkey.backedUp ? "passkeys.synced" : "passkeys.singleDevice")}</p>

@@ -1,24 +1,9 @@
 import type { ReactNode } from "react";
-import { formatDate } from "@/schema/format";
-import type { Language } from "@/schema/languages";
 
 /*
  * What the lists of /security (passkeys, linked identities) share: a titled section with a
- * lead, a dashed note while it is empty, else a list labelled by the title; times in UTC.
+ * lead, a dashed note while it is empty, else a list labelled by the title.
  */
-
-/** The server does not know the user's time zone: times are shown in UTC, and say so. */
-export function securityTime(language: Language, iso: string): string {
-  return formatDate(language, iso, {
-    year: "numeric",
-    month: "short",
-    day: "numeric",
-    hour: "numeric",
-    minute: "2-digit",
-    timeZone: "UTC",
-    timeZoneName: "short",
-  });
-}
 
 export function SecurityListSection({
   id,

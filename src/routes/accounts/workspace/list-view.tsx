@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { formatDate, formatNumber } from "@/schema/format";
+import { formatNumber, formatUtcMinute } from "@/schema/format";
 import type { Total } from "@/server/data/keyset";
 import { usePage } from "@/server/render/page-context";
 import { Button } from "@/ui/button";
@@ -12,16 +12,7 @@ import { queryHref, SEARCH_MAX_LENGTH, sortLink, type WorkspaceListQuery } from 
 /** When a row was last changed, in the reader's language (UTC, said so). */
 export function UpdatedAt({ value }: { value: string }) {
   const { language } = usePage();
-  const text = formatDate(language, value, {
-    year: "numeric",
-    month: "short",
-    day: "numeric",
-    hour: "numeric",
-    minute: "2-digit",
-    timeZone: "UTC",
-    timeZoneName: "short",
-  });
-  return <time dateTime={value}>{text}</time>;
+  return <time dateTime={value}>{formatUtcMinute(language, value)}</time>;
 }
 
 /** The plain GET search form of a list; `filters` are more fields (a site picker). */
