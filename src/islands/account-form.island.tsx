@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "react";
-import { fieldMessage } from "../schema/field-messages";
+import { fieldMessage } from "@/schema/field-message-keys";
 import { Button, ButtonLink } from "../ui/button";
 import { ErrorSummary } from "../ui/error-summary";
 import { Field, SelectField } from "../ui/field";

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { fieldMessage } from "../schema/field-messages";
+import { fieldMessage } from "@/schema/field-message-keys";
 import { Button } from "../ui/button";
 import { ErrorSummary } from "../ui/error-summary";
 import { Field } from "../ui/field";

@@ -1,6 +1,6 @@
 import { type MouseEvent, type ReactNode, useEffect, useRef, useState } from "react";
+import { fieldMessage } from "@/schema/field-message-keys";
 import type { EndpointRow, NetworkFormModel, WifiRow } from "../routes/accounts/network-form";
-import { fieldMessage } from "../schema/field-messages";
 import type { NetworkPart } from "../schema/network-inheritance";
 import { HOST_PATTERN, isPersonal, networkLimits as limits, type WifiSecurity, wifiSecurity } from "../schema/network-rules";
 import { Button } from "../ui/button";

@@ -1,5 +1,5 @@
 import { type MouseEvent, useEffect, useRef, useState } from "react";
-import { fieldMessage } from "../schema/field-messages";
+import { fieldMessage } from "@/schema/field-message-keys";
 import { type FieldSpec, type FormModel, type FormSpec, fieldProblem, isBlankRow } from "../schema/profiles/form-spec";
 import { Button, ButtonLink } from "../ui/button";
 import { ErrorSummary } from "../ui/error-summary";

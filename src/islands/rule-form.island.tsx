@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from "react";
+import { fieldMessage } from "@/schema/field-message-keys";
 import { LABEL_SOURCE, ruleLimits, UID_PATTERN_SOURCE } from "@/schema/rule-limits";
 import type { RuleFormModel } from "../routes/rules/rule-values";
-import { fieldMessage } from "../schema/field-messages";
 import { Button, ButtonLink } from "../ui/button";
 import { ErrorSummary } from "../ui/error-summary";
 import { controlClass, Field } from "../ui/field";

@@ -1,5 +1,5 @@
 import { useCallback } from "react";
-import { fieldMessage, fieldMessageKeys } from "../schema/field-messages";
+import { fieldMessage, fieldMessageKeys } from "@/schema/field-message-keys";
 import { Button, type ButtonVariant } from "../ui/button";
 import { ErrorSummary } from "../ui/error-summary";
 import { Field, SelectField } from "../ui/field";

@@ -1,21 +1,12 @@
 import { z } from "zod";
 import { isPlainText } from "@/schema/text";
+import { fieldMessage } from "./field-message-keys";
 
 /**
- * Messages that name their field, the GOV.UK way ("Enter a site name", not "This field is
- * required."): `validation.fields.<subject>.<problem>` in locales/. Server schemas and the
- * browser's checks use the same keys, so both say the same thing.
+ * The zod schemas of fields whose messages name the field (keys in field-message-keys.ts,
+ * which the islands import without zod).
  */
-export type FieldProblem = "required" | "tooLong" | "invalid";
-
-export function fieldMessage(subject: string, problem: FieldProblem): string {
-  return `validation.fields.${subject}.${problem}`;
-}
-
-/** The keys an island may need for a field's messages (only those in locales/ are sent). */
-export function fieldMessageKeys(subject: string): string[] {
-  return (["required", "tooLong", "invalid"] as const).map((problem) => fieldMessage(subject, problem));
-}
+export { type FieldProblem, fieldMessage, fieldMessageKeys } from "./field-message-keys";
 
 /** Required text, trimmed, at most `max` characters, printable (@/schema/text); blank and too long each say which field. */
 export function requiredText(subject: string, max: number) {
