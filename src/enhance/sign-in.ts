@@ -15,8 +15,6 @@ import {
   type SignInErrors,
   type SignInStep,
 } from "@/schema/sign-in";
-import { controlClass } from "@/ui/control-class";
-import { errorSummaryClasses as summaryClasses } from "@/ui/error-summary-classes";
 import { startPasskeys } from "./sign-in-passkeys";
 
 type EmailAnswer = { ok: boolean; identityProviderId?: string; identityProviderName?: string };
@@ -28,6 +26,7 @@ const rules: Record<string, (value: string) => string | undefined> = { email: em
 function enhance(root: HTMLElement) {
   const config = JSON.parse(root.dataset.config ?? "{}") as SignInConfig;
   const t = (key: string, values?: Record<string, string>) => translate(config.messages, key, values);
+  const summaryClasses = config.classes.summary;
   const slot = (name: string) => root.querySelector<HTMLElement>(`[data-slot="${name}"]`) as HTMLElement;
   let { step, email, sso } = config;
   let submitted = false;
@@ -39,7 +38,7 @@ function enhance(root: HTMLElement) {
   function showFieldError(input: HTMLInputElement, text: string | undefined) {
     const errorId = `${input.id}e`;
     document.getElementById(errorId)?.remove();
-    input.className = controlClass(text);
+    input.className = text ? config.classes.controlError : config.classes.control;
     if (!text) {
       input.removeAttribute("aria-invalid");
       input.removeAttribute("aria-describedby");

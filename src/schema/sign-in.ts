@@ -21,6 +21,15 @@ export type SignInConfig = {
   sso: Provider | null;
   /** The passkey feature flag (spec §6); the browser decides the rest. */
   passkeys: boolean;
+  /**
+   * The classes of a field with and without an error and of the error summary's parts, from
+   * the server's own components: the script then shares no chunk with the React islands.
+   */
+  classes: {
+    control: string;
+    controlError: string;
+    summary: { box: string; title: string; message: string; list: string; link: string };
+  };
 };
 
 /** Spec §5: required, and like name@example.com with no spaces. The form action uses it too. */

@@ -14,6 +14,7 @@ import { usePage } from "@/server/render/page-context";
 import { Button, ButtonLink, buttonClass } from "@/ui/button";
 import { controlClass } from "@/ui/control-class";
 import { ErrorSummary } from "@/ui/error-summary";
+import { errorSummaryClasses } from "@/ui/error-summary-classes";
 
 type Props = {
   /** Where each step's plain form posts (/sign-in?next=…), so every step works without JavaScript. */
@@ -47,6 +48,7 @@ export function SignInForm({ action, next, step, email, sso, errors }: Props) {
     email,
     sso,
     passkeys,
+    classes: { control: controlClass(), controlError: controlClass("error"), summary: errorSummaryClasses },
   };
   const shown = Object.fromEntries(Object.entries(errors).map(([field, key]) => [field, String(t(key))]));
   const hasErrors = Object.keys(shown).length > 0;
