@@ -42,6 +42,8 @@ export default defineConfig(({ command, isPreview }) => ({
             "src/shell/switcher-panel.ts",
             // The sign-in page's plain script (no React), linked by that page alone.
             "src/enhance/sign-in.ts",
+            // The WebAuthn library, loaded by URL when a passkey ceremony starts (src/islands/webauthn.ts).
+            "src/islands/webauthn.ts",
           ],
         },
       },

@@ -11,11 +11,12 @@ import { FetchError, postJson } from "./runtime/fetch-json";
  * and one mapping from its errors to translated messages (spec §8).
  */
 
-type Library = typeof import("@simplewebauthn/browser");
+type Library = typeof import("./webauthn");
 let library: Library | undefined;
 
+/** The library, from the URL the page names (`data-webauthn-src` on <body>, src/ui/shell/document.tsx). */
 async function webAuthn(): Promise<Library> {
-  library ??= await import("@simplewebauthn/browser");
+  library ??= (await import(/* @vite-ignore */ document.body.dataset.webauthnSrc ?? "")) as Library;
   return library;
 }
 

@@ -7,6 +7,7 @@ export const shellSource = "src/shell/shell.ts";
 export const toasterSource = "src/shell/toaster.tsx";
 export const switcherPanelSource = "src/shell/switcher-panel.ts";
 export const signInScriptSource = "src/enhance/sign-in.ts";
+export const webAuthnSource = "src/islands/webauthn.ts";
 
 export type AssetTags = {
   /**
@@ -19,7 +20,7 @@ export type AssetTags = {
   /** The shell's one small plain script (menus, switcher, idle timer, toasts), on every page. */
   shellScript: string;
   /** What the shell loads on demand (the toaster with the first toast, the switcher's search). */
-  shellModules: { toaster: string; switcherPanel: string };
+  shellModules: { toaster: string; switcherPanel: string; webAuthn: string };
   /** The toaster's stylesheet (sonner's CSS), linked when the toaster loads; null in dev (Vite injects it). */
   toasterStyles: string | null;
   /** The sign-in page's plain script (no React) and the chunks it imports, to preload. */
@@ -53,7 +54,11 @@ const built: AssetTags | null = manifest
       inlineStyles: styles,
       entryScript: fileOf(clientEntrySource),
       shellScript: fileOf(shellSource),
-      shellModules: { toaster: fileOf(toasterSource), switcherPanel: fileOf(switcherPanelSource) },
+      shellModules: {
+        toaster: fileOf(toasterSource),
+        switcherPanel: fileOf(switcherPanelSource),
+        webAuthn: fileOf(webAuthnSource),
+      },
       toasterStyles: manifest[toasterSource]?.css?.[0] ? `/${manifest[toasterSource].css[0]}` : null,
       signInScript: {
         src: fileOf(signInScriptSource),
@@ -72,7 +77,7 @@ const development: AssetTags = {
   inlineStyles: styles,
   entryScript: `/${clientEntrySource}`,
   shellScript: `/${shellSource}`,
-  shellModules: { toaster: `/${toasterSource}`, switcherPanel: `/${switcherPanelSource}` },
+  shellModules: { toaster: `/${toasterSource}`, switcherPanel: `/${switcherPanelSource}`, webAuthn: `/${webAuthnSource}` },
   toasterStyles: null,
   signInScript: { src: `/${signInScriptSource}`, preloads: [] },
   devClient: "/@vite/client",

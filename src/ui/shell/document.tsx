@@ -35,6 +35,7 @@ export function Document({ title, signedIn, headerControls, children }: Document
         data-toaster-styles={assets.toasterStyles ?? undefined}
         data-islands-src={assets.entryScript}
         data-switcher-panel-src={assets.shellModules.switcherPanel}
+        data-webauthn-src={assets.shellModules.webAuthn}
       >
         <a href="#main" className="skip-link">
           {t("app.skipToContent")}
