@@ -36,3 +36,39 @@ export function daysTable(range: DayRange): string {
   });
   return `days(day, start, finish) AS (VALUES ${rows.join(", ")})`;
 }
+
+/** A stretch of time split for the hourly roll-ups: whole UTC hours, and the bits a zone's odd offset leaves at each end. */
+type Span = { key: string; start: string; end: string };
+
+const HOUR = 3_600_000;
+const hourKey = (ms: number) => new Date(ms).toISOString().slice(0, 13);
+
+/**
+ * Spans as a VALUES table `spans(key, start, finish, first_hour, end_hour, first_at, end_at)`:
+ * the roll-up hours first_hour ≤ hour < end_hour (keys 'YYYY-MM-DDTHH') lie wholly inside the
+ * span; [start, first_at) and [end_at, finish) are the parts of an hour that a zone with a :30
+ * or :45 offset cuts, counted from the rows themselves (empty for whole-hour zones). Literals,
+ * checked like daysTable's.
+ */
+export function spansTable(spans: Span[]): string {
+  const rows = spans.map(({ key, start, end }) => {
+    if (!/^[\w-]{1,10}$/.test(key) || !ISO_INSTANT.test(start) || !ISO_INSTANT.test(end)) {
+      throw new Error("unexpected span boundary");
+    }
+    const from = Date.parse(start);
+    const to = Date.parse(end);
+    const firstHour = Math.ceil(from / HOUR) * HOUR;
+    const endHour = Math.max(firstHour, Math.floor(to / HOUR) * HOUR);
+    const firstAt = new Date(Math.min(firstHour, to)).toISOString();
+    const endAt = new Date(Math.max(endHour, Date.parse(firstAt))).toISOString();
+    return `('${key}', '${start}', '${end}', '${hourKey(firstHour)}', '${hourKey(endHour)}', '${firstAt}', '${endAt}')`;
+  });
+  return `spans(key, start, finish, first_hour, end_hour, first_at, end_at) AS (VALUES ${rows.join(", ")})`;
+}
+
+/** The range as one span (totals by type, person or kind) or as one span per day (figures by day). */
+export function rangeSpans(range: DayRange, perDay: boolean): Span[] {
+  if (perDay) return daysOf(range).map(({ day, start, end }) => ({ key: day, start, end }));
+  const { start, end } = instantsOf(range);
+  return [{ key: "range", start, end }];
+}
