@@ -19,7 +19,7 @@ type Row = Record<(typeof actions)[number], number | null> & { label: string | n
 export async function activityReport(db: Db, accountId: string, range: DayRange, by: ActivityGrouping): Promise<ReportTable> {
   const [rollup, column] = by === "person" ? ["report_activity_people", "actor_email"] : ["report_activity_kinds", "entity_type"];
   const counted = `a.${column}, a.action = 'create', a.action = 'update', a.action = 'delete'`;
-  const key = by === "day" ? "spans.key" : "p.label";
+  const key = by === "day" ? "p.span" : "p.label";
   const rows = await all<Row>(
     db,
     `WITH ${spansTable(rangeSpans(range, by === "day"))},
@@ -32,11 +32,11 @@ export async function activityReport(db: Db, accountId: string, range: DayRange,
        UNION ALL
        SELECT spans.key, ${counted} FROM spans
        JOIN activity_logs a ON a.account_id = ?1 AND a.created_at >= spans.end_at AND a.created_at < spans.finish
+       ${by === "day" ? "UNION ALL SELECT spans.key, NULL, 0, 0, 0 FROM spans" /* every day, also an empty one */ : ""}
      )
      SELECT ${key} AS label, sum(p.creates) AS "create", sum(p.updates) AS "update", sum(p.deletes) AS "delete"
-     FROM ${by === "day" ? "spans LEFT JOIN parts p ON p.span = spans.key" : "parts p"}
-     GROUP BY ${key}
-     ${by === "day" ? "ORDER BY spans.key" : `ORDER BY sum(p.creates + p.updates + p.deletes) DESC, p.label LIMIT ${MAX_PEOPLE}`}`,
+     FROM parts p GROUP BY ${key}
+     ${by === "day" ? "ORDER BY p.span" : `ORDER BY sum(p.creates + p.updates + p.deletes) DESC, p.label LIMIT ${MAX_PEOPLE}`}`,
     accountId,
   );
   const table = rows.map((row) => {

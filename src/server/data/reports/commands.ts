@@ -22,7 +22,7 @@ type Row = Record<(typeof outcomes)[number], number | null> & { label: string; d
  * cost follows the hours of the range, not the account's commands.
  */
 export async function commandsReport(db: Db, accountId: string, range: DayRange, by: CommandsGrouping): Promise<ReportTable> {
-  const key = by === "type" ? "p.type" : "spans.key";
+  const key = by === "type" ? "p.type" : "p.span";
   const rows = await all<Row>(
     db,
     `WITH ${spansTable(rangeSpans(range, by === "day"))},
@@ -35,16 +35,12 @@ export async function commandsReport(db: Db, accountId: string, range: DayRange,
        UNION ALL
        SELECT spans.key, c.type, ${counted} FROM spans
        JOIN commands c ON c.account_id = ?1 AND c.created_at >= spans.end_at AND c.created_at < spans.finish
+       ${by === "day" ? "UNION ALL SELECT spans.key, NULL, 0, 0, 0, 0, 0, 0, 0 FROM spans" /* every day, also an empty one */ : ""}
      )
      SELECT ${key} AS label, sum(p.succeeded) AS succeeded, sum(p.failed) AS failed, sum(p.expired) AS expired,
        sum(p.cancelled) AS cancelled, sum(p.waiting) AS waiting, sum(p.seconds) / sum(p.delivered) AS deliverSeconds
-     FROM ${by === "type" ? "parts p" : "spans LEFT JOIN parts p ON p.span = spans.key"}
-     GROUP BY ${key}
-     ${
-       by === "type"
-         ? "ORDER BY sum(p.succeeded + p.failed + p.expired + p.cancelled + p.waiting) DESC, p.type"
-         : "ORDER BY spans.key"
-     }`,
+     FROM parts p GROUP BY ${key}
+     ${by === "type" ? "ORDER BY sum(p.succeeded + p.failed + p.expired + p.cancelled + p.waiting) DESC, p.type" : "ORDER BY p.span"}`,
     accountId,
   );
   const table = rows.map((row) => {
