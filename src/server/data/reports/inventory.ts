@@ -14,7 +14,8 @@ const grouped: Record<InventoryGrouping, string> = {
   site: `SELECT g.site_id AS id, s.name AS label, g.radios FROM (
            SELECT site_id, sum(radios) AS radios FROM report_device_counts WHERE account_id = ?1 GROUP BY site_id
          ) g LEFT JOIN sites s ON s.id = g.site_id ORDER BY g.radios DESC, label`,
-  location: `SELECT g.location_id AS id, s.name || ' / ' || l.name AS label, g.radios FROM (
+  // Radios at a site but no location there are named by the site alone.
+  location: `SELECT g.location_id AS id, coalesce(s.name || ' / ' || l.name, s.name) AS label, g.radios FROM (
                SELECT site_id, location_id, sum(radios) AS radios FROM report_device_counts
                WHERE account_id = ?1 GROUP BY site_id, location_id
              ) g LEFT JOIN sites s ON s.id = g.site_id LEFT JOIN locations l ON l.id = g.location_id
