@@ -4,9 +4,10 @@
 -- rows that fall to zero are deleted. NULL keys are stored as '' (primary key columns).
 --
 -- Timeless groupings: radios by site, location, model and firmware; deployment outcomes by
--- phase, state and reason. Over time: commands and configuration changes per UTC hour; a report
--- sums the hours of each of the account's local days (src/server/data/reports/hours.ts), and
--- counts the rows themselves only for the part of an hour a zone with a :30/:45 offset cuts.
+-- phase, state and reason. Over time: commands and configuration changes per UTC hour and per
+-- UTC day; a report sums the whole days and the whole hours of each stretch of the account's
+-- local days (spansTable in src/server/data/reports/range.ts), and counts the rows themselves
+-- only in the part of an hour a zone with a :30/:45 offset cuts.
 -- Time-dependent figures (last seen a day/week/month ago, overdue): radios by the UTC day they
 -- were last seen; the days wholly on one side of a cutoff come from the roll-up, the one day a
 -- cutoff falls in is counted from devices_account_seen_place (an index range). The day only
@@ -158,11 +159,13 @@ BEGIN
     ON CONFLICT DO UPDATE SET radios = radios + 1;
 END;
 
--- 5. Commands of an account per UTC hour they were sent ('YYYY-MM-DDTHH') and type: outcomes,
--- and the radios' delivery times (sum and count, for the mean).
-CREATE TABLE report_command_hours (
+-- 5. Commands of an account by the UTC hour (grain 'h', bucket 'YYYY-MM-DDTHH') and the UTC day
+-- (grain 'd', bucket 'YYYY-MM-DD') they were sent, by type; 'ht' and 'dt' hold the same over all
+-- types (type ''). Outcomes, and the radios' delivery times (sum and count, for the mean).
+CREATE TABLE report_command_counts (
   account_id       TEXT NOT NULL,
-  hour             TEXT NOT NULL,
+  grain            TEXT NOT NULL CHECK (grain IN ('h', 'd', 'ht', 'dt')),
+  bucket           TEXT NOT NULL,
   type             TEXT NOT NULL,
   succeeded        INTEGER NOT NULL,
   failed           INTEGER NOT NULL,
@@ -171,15 +174,19 @@ CREATE TABLE report_command_hours (
   waiting          INTEGER NOT NULL,
   delivered        INTEGER NOT NULL,
   deliver_seconds  REAL NOT NULL,
-  PRIMARY KEY (account_id, hour, type)
+  PRIMARY KEY (account_id, grain, bucket, type)
 ) WITHOUT ROWID;
 
 CREATE TRIGGER report_commands_insert AFTER INSERT ON commands WHEN NEW.account_id IS NOT NULL
 BEGIN
-  INSERT INTO report_command_hours (account_id, hour, type, succeeded, failed, expired, cancelled, waiting, delivered, deliver_seconds)
-    VALUES (NEW.account_id, substr(NEW.created_at, 1, 13), NEW.type, NEW.state = 'succeeded', NEW.state = 'failed',
-      NEW.state = 'expired', NEW.state = 'cancelled', NEW.state IN ('queued', 'sent', 'delivered'), NEW.delivered_at IS NOT NULL,
-      ifnull((julianday(NEW.delivered_at) - julianday(NEW.created_at)) * 86400.0, 0))
+  INSERT INTO report_command_counts (account_id, grain, bucket, type, succeeded, failed, expired, cancelled, waiting, delivered, deliver_seconds)
+    SELECT NEW.account_id, k.grain, k.bucket, k.label, NEW.state = 'succeeded', NEW.state = 'failed', NEW.state = 'expired', NEW.state = 'cancelled',
+      NEW.state IN ('queued', 'sent', 'delivered'), NEW.delivered_at IS NOT NULL, ifnull((julianday(NEW.delivered_at) - julianday(NEW.created_at)) * 86400.0, 0)
+    FROM (SELECT 'h' AS grain, substr(NEW.created_at, 1, 13) AS bucket, NEW.type AS label UNION ALL
+      SELECT 'ht', substr(NEW.created_at, 1, 13), '' UNION ALL
+      SELECT 'd', substr(NEW.created_at, 1, 10), NEW.type UNION ALL
+      SELECT 'dt', substr(NEW.created_at, 1, 10), '') k
+    WHERE NEW.account_id IS NOT NULL
     ON CONFLICT DO UPDATE SET succeeded = succeeded + excluded.succeeded, failed = failed + excluded.failed,
       expired = expired + excluded.expired, cancelled = cancelled + excluded.cancelled, waiting = waiting + excluded.waiting,
       delivered = delivered + excluded.delivered, deliver_seconds = deliver_seconds + excluded.deliver_seconds;
@@ -187,66 +194,104 @@ END;
 
 CREATE TRIGGER report_commands_delete AFTER DELETE ON commands WHEN OLD.account_id IS NOT NULL
 BEGIN
-  UPDATE report_command_hours SET succeeded = succeeded - (OLD.state = 'succeeded'), failed = failed - (OLD.state = 'failed'),
-      expired = expired - (OLD.state = 'expired'), cancelled = cancelled - (OLD.state = 'cancelled'),
-      waiting = waiting - (OLD.state IN ('queued', 'sent', 'delivered')), delivered = delivered - (OLD.delivered_at IS NOT NULL),
-      deliver_seconds = deliver_seconds - ifnull((julianday(OLD.delivered_at) - julianday(OLD.created_at)) * 86400.0, 0)
-    WHERE account_id = OLD.account_id AND hour = substr(OLD.created_at, 1, 13) AND type = OLD.type;
-  DELETE FROM report_command_hours
-    WHERE account_id = OLD.account_id AND hour = substr(OLD.created_at, 1, 13) AND type = OLD.type
-      AND succeeded + failed + expired + cancelled + waiting = 0;
+  UPDATE report_command_counts SET succeeded = succeeded - (OLD.state = 'succeeded'), failed = failed - (OLD.state = 'failed'),
+      expired = expired - (OLD.state = 'expired'), cancelled = cancelled - (OLD.state = 'cancelled'), waiting = waiting - (OLD.state IN ('queued', 'sent', 'delivered')),
+      delivered = delivered - (OLD.delivered_at IS NOT NULL), deliver_seconds = deliver_seconds - ifnull((julianday(OLD.delivered_at) - julianday(OLD.created_at)) * 86400.0, 0)
+    WHERE account_id = OLD.account_id AND grain = 'h' AND bucket = substr(OLD.created_at, 1, 13) AND type = OLD.type;
+  DELETE FROM report_command_counts WHERE account_id = OLD.account_id AND grain = 'h' AND bucket = substr(OLD.created_at, 1, 13) AND type = OLD.type AND succeeded + failed + expired + cancelled + waiting = 0;
+  UPDATE report_command_counts SET succeeded = succeeded - (OLD.state = 'succeeded'), failed = failed - (OLD.state = 'failed'),
+      expired = expired - (OLD.state = 'expired'), cancelled = cancelled - (OLD.state = 'cancelled'), waiting = waiting - (OLD.state IN ('queued', 'sent', 'delivered')),
+      delivered = delivered - (OLD.delivered_at IS NOT NULL), deliver_seconds = deliver_seconds - ifnull((julianday(OLD.delivered_at) - julianday(OLD.created_at)) * 86400.0, 0)
+    WHERE account_id = OLD.account_id AND grain = 'ht' AND bucket = substr(OLD.created_at, 1, 13) AND type = '';
+  DELETE FROM report_command_counts WHERE account_id = OLD.account_id AND grain = 'ht' AND bucket = substr(OLD.created_at, 1, 13) AND type = '' AND succeeded + failed + expired + cancelled + waiting = 0;
+  UPDATE report_command_counts SET succeeded = succeeded - (OLD.state = 'succeeded'), failed = failed - (OLD.state = 'failed'),
+      expired = expired - (OLD.state = 'expired'), cancelled = cancelled - (OLD.state = 'cancelled'), waiting = waiting - (OLD.state IN ('queued', 'sent', 'delivered')),
+      delivered = delivered - (OLD.delivered_at IS NOT NULL), deliver_seconds = deliver_seconds - ifnull((julianday(OLD.delivered_at) - julianday(OLD.created_at)) * 86400.0, 0)
+    WHERE account_id = OLD.account_id AND grain = 'd' AND bucket = substr(OLD.created_at, 1, 10) AND type = OLD.type;
+  DELETE FROM report_command_counts WHERE account_id = OLD.account_id AND grain = 'd' AND bucket = substr(OLD.created_at, 1, 10) AND type = OLD.type AND succeeded + failed + expired + cancelled + waiting = 0;
+  UPDATE report_command_counts SET succeeded = succeeded - (OLD.state = 'succeeded'), failed = failed - (OLD.state = 'failed'),
+      expired = expired - (OLD.state = 'expired'), cancelled = cancelled - (OLD.state = 'cancelled'), waiting = waiting - (OLD.state IN ('queued', 'sent', 'delivered')),
+      delivered = delivered - (OLD.delivered_at IS NOT NULL), deliver_seconds = deliver_seconds - ifnull((julianday(OLD.delivered_at) - julianday(OLD.created_at)) * 86400.0, 0)
+    WHERE account_id = OLD.account_id AND grain = 'dt' AND bucket = substr(OLD.created_at, 1, 10) AND type = '';
+  DELETE FROM report_command_counts WHERE account_id = OLD.account_id AND grain = 'dt' AND bucket = substr(OLD.created_at, 1, 10) AND type = '' AND succeeded + failed + expired + cancelled + waiting = 0;
 END;
 
 CREATE TRIGGER report_commands_update AFTER UPDATE OF account_id, created_at, type, state, delivered_at ON commands
 WHEN OLD.account_id IS NOT NEW.account_id OR OLD.created_at IS NOT NEW.created_at OR OLD.type IS NOT NEW.type
   OR OLD.state IS NOT NEW.state OR OLD.delivered_at IS NOT NEW.delivered_at
 BEGIN
-  UPDATE report_command_hours SET succeeded = succeeded - (OLD.state = 'succeeded'), failed = failed - (OLD.state = 'failed'),
-      expired = expired - (OLD.state = 'expired'), cancelled = cancelled - (OLD.state = 'cancelled'),
-      waiting = waiting - (OLD.state IN ('queued', 'sent', 'delivered')), delivered = delivered - (OLD.delivered_at IS NOT NULL),
-      deliver_seconds = deliver_seconds - ifnull((julianday(OLD.delivered_at) - julianday(OLD.created_at)) * 86400.0, 0)
-    WHERE account_id = OLD.account_id AND hour = substr(OLD.created_at, 1, 13) AND type = OLD.type;
-  DELETE FROM report_command_hours
-    WHERE account_id = OLD.account_id AND hour = substr(OLD.created_at, 1, 13) AND type = OLD.type
-      AND succeeded + failed + expired + cancelled + waiting = 0;
-  INSERT INTO report_command_hours (account_id, hour, type, succeeded, failed, expired, cancelled, waiting, delivered, deliver_seconds)
-    SELECT NEW.account_id, substr(NEW.created_at, 1, 13), NEW.type, NEW.state = 'succeeded', NEW.state = 'failed',
-      NEW.state = 'expired', NEW.state = 'cancelled', NEW.state IN ('queued', 'sent', 'delivered'), NEW.delivered_at IS NOT NULL,
-      ifnull((julianday(NEW.delivered_at) - julianday(NEW.created_at)) * 86400.0, 0)
+  UPDATE report_command_counts SET succeeded = succeeded - (OLD.state = 'succeeded'), failed = failed - (OLD.state = 'failed'),
+      expired = expired - (OLD.state = 'expired'), cancelled = cancelled - (OLD.state = 'cancelled'), waiting = waiting - (OLD.state IN ('queued', 'sent', 'delivered')),
+      delivered = delivered - (OLD.delivered_at IS NOT NULL), deliver_seconds = deliver_seconds - ifnull((julianday(OLD.delivered_at) - julianday(OLD.created_at)) * 86400.0, 0)
+    WHERE account_id = OLD.account_id AND grain = 'h' AND bucket = substr(OLD.created_at, 1, 13) AND type = OLD.type;
+  DELETE FROM report_command_counts WHERE account_id = OLD.account_id AND grain = 'h' AND bucket = substr(OLD.created_at, 1, 13) AND type = OLD.type AND succeeded + failed + expired + cancelled + waiting = 0;
+  UPDATE report_command_counts SET succeeded = succeeded - (OLD.state = 'succeeded'), failed = failed - (OLD.state = 'failed'),
+      expired = expired - (OLD.state = 'expired'), cancelled = cancelled - (OLD.state = 'cancelled'), waiting = waiting - (OLD.state IN ('queued', 'sent', 'delivered')),
+      delivered = delivered - (OLD.delivered_at IS NOT NULL), deliver_seconds = deliver_seconds - ifnull((julianday(OLD.delivered_at) - julianday(OLD.created_at)) * 86400.0, 0)
+    WHERE account_id = OLD.account_id AND grain = 'ht' AND bucket = substr(OLD.created_at, 1, 13) AND type = '';
+  DELETE FROM report_command_counts WHERE account_id = OLD.account_id AND grain = 'ht' AND bucket = substr(OLD.created_at, 1, 13) AND type = '' AND succeeded + failed + expired + cancelled + waiting = 0;
+  UPDATE report_command_counts SET succeeded = succeeded - (OLD.state = 'succeeded'), failed = failed - (OLD.state = 'failed'),
+      expired = expired - (OLD.state = 'expired'), cancelled = cancelled - (OLD.state = 'cancelled'), waiting = waiting - (OLD.state IN ('queued', 'sent', 'delivered')),
+      delivered = delivered - (OLD.delivered_at IS NOT NULL), deliver_seconds = deliver_seconds - ifnull((julianday(OLD.delivered_at) - julianday(OLD.created_at)) * 86400.0, 0)
+    WHERE account_id = OLD.account_id AND grain = 'd' AND bucket = substr(OLD.created_at, 1, 10) AND type = OLD.type;
+  DELETE FROM report_command_counts WHERE account_id = OLD.account_id AND grain = 'd' AND bucket = substr(OLD.created_at, 1, 10) AND type = OLD.type AND succeeded + failed + expired + cancelled + waiting = 0;
+  UPDATE report_command_counts SET succeeded = succeeded - (OLD.state = 'succeeded'), failed = failed - (OLD.state = 'failed'),
+      expired = expired - (OLD.state = 'expired'), cancelled = cancelled - (OLD.state = 'cancelled'), waiting = waiting - (OLD.state IN ('queued', 'sent', 'delivered')),
+      delivered = delivered - (OLD.delivered_at IS NOT NULL), deliver_seconds = deliver_seconds - ifnull((julianday(OLD.delivered_at) - julianday(OLD.created_at)) * 86400.0, 0)
+    WHERE account_id = OLD.account_id AND grain = 'dt' AND bucket = substr(OLD.created_at, 1, 10) AND type = '';
+  DELETE FROM report_command_counts WHERE account_id = OLD.account_id AND grain = 'dt' AND bucket = substr(OLD.created_at, 1, 10) AND type = '' AND succeeded + failed + expired + cancelled + waiting = 0;
+  INSERT INTO report_command_counts (account_id, grain, bucket, type, succeeded, failed, expired, cancelled, waiting, delivered, deliver_seconds)
+    SELECT NEW.account_id, k.grain, k.bucket, k.label, NEW.state = 'succeeded', NEW.state = 'failed', NEW.state = 'expired', NEW.state = 'cancelled',
+      NEW.state IN ('queued', 'sent', 'delivered'), NEW.delivered_at IS NOT NULL, ifnull((julianday(NEW.delivered_at) - julianday(NEW.created_at)) * 86400.0, 0)
+    FROM (SELECT 'h' AS grain, substr(NEW.created_at, 1, 13) AS bucket, NEW.type AS label UNION ALL
+      SELECT 'ht', substr(NEW.created_at, 1, 13), '' UNION ALL
+      SELECT 'd', substr(NEW.created_at, 1, 10), NEW.type UNION ALL
+      SELECT 'dt', substr(NEW.created_at, 1, 10), '') k
     WHERE NEW.account_id IS NOT NULL
     ON CONFLICT DO UPDATE SET succeeded = succeeded + excluded.succeeded, failed = failed + excluded.failed,
       expired = expired + excluded.expired, cancelled = cancelled + excluded.cancelled, waiting = waiting + excluded.waiting,
       delivered = delivered + excluded.delivered, deliver_seconds = deliver_seconds + excluded.deliver_seconds;
 END;
 
--- 6. Configuration changes of an account per UTC hour, by person and by kind of thing.
+-- 6. Configuration changes of an account by UTC hour and day (grains as for commands), by
+-- person, and by kind of thing ('ht' and 'dt': over all kinds, entity_type '').
 CREATE TABLE report_activity_people (
   account_id   TEXT NOT NULL,
-  hour         TEXT NOT NULL,
+  grain        TEXT NOT NULL CHECK (grain IN ('h', 'd')),
+  bucket       TEXT NOT NULL,
   actor_email  TEXT NOT NULL,
   creates      INTEGER NOT NULL,
   updates      INTEGER NOT NULL,
   deletes      INTEGER NOT NULL,
-  PRIMARY KEY (account_id, hour, actor_email)
+  PRIMARY KEY (account_id, grain, bucket, actor_email)
 ) WITHOUT ROWID;
 
 CREATE TABLE report_activity_kinds (
   account_id   TEXT NOT NULL,
-  hour         TEXT NOT NULL,
+  grain        TEXT NOT NULL CHECK (grain IN ('h', 'd', 'ht', 'dt')),
+  bucket       TEXT NOT NULL,
   entity_type  TEXT NOT NULL,
   creates      INTEGER NOT NULL,
   updates      INTEGER NOT NULL,
   deletes      INTEGER NOT NULL,
-  PRIMARY KEY (account_id, hour, entity_type)
+  PRIMARY KEY (account_id, grain, bucket, entity_type)
 ) WITHOUT ROWID;
 
 CREATE TRIGGER report_activity_insert AFTER INSERT ON activity_logs WHEN NEW.account_id IS NOT NULL
 BEGIN
-  INSERT INTO report_activity_people (account_id, hour, actor_email, creates, updates, deletes)
-    VALUES (NEW.account_id, substr(NEW.created_at, 1, 13), NEW.actor_email, NEW.action = 'create', NEW.action = 'update', NEW.action = 'delete')
+  INSERT INTO report_activity_people (account_id, grain, bucket, actor_email, creates, updates, deletes)
+    SELECT NEW.account_id, k.grain, k.bucket, k.label, NEW.action = 'create', NEW.action = 'update', NEW.action = 'delete'
+    FROM (SELECT 'h' AS grain, substr(NEW.created_at, 1, 13) AS bucket, NEW.actor_email AS label UNION ALL
+      SELECT 'd', substr(NEW.created_at, 1, 10), NEW.actor_email) k
+    WHERE NEW.account_id IS NOT NULL
     ON CONFLICT DO UPDATE SET creates = creates + excluded.creates, updates = updates + excluded.updates, deletes = deletes + excluded.deletes;
-  INSERT INTO report_activity_kinds (account_id, hour, entity_type, creates, updates, deletes)
-    VALUES (NEW.account_id, substr(NEW.created_at, 1, 13), NEW.entity_type, NEW.action = 'create', NEW.action = 'update', NEW.action = 'delete')
+  INSERT INTO report_activity_kinds (account_id, grain, bucket, entity_type, creates, updates, deletes)
+    SELECT NEW.account_id, k.grain, k.bucket, k.label, NEW.action = 'create', NEW.action = 'update', NEW.action = 'delete'
+    FROM (SELECT 'h' AS grain, substr(NEW.created_at, 1, 13) AS bucket, NEW.entity_type AS label UNION ALL
+      SELECT 'ht', substr(NEW.created_at, 1, 13), '' UNION ALL
+      SELECT 'd', substr(NEW.created_at, 1, 10), NEW.entity_type UNION ALL
+      SELECT 'dt', substr(NEW.created_at, 1, 10), '') k
+    WHERE NEW.account_id IS NOT NULL
     ON CONFLICT DO UPDATE SET creates = creates + excluded.creates, updates = updates + excluded.updates, deletes = deletes + excluded.deletes;
 END;
 
@@ -254,16 +299,28 @@ CREATE TRIGGER report_activity_delete AFTER DELETE ON activity_logs WHEN OLD.acc
 BEGIN
   UPDATE report_activity_people SET creates = creates - (OLD.action = 'create'), updates = updates - (OLD.action = 'update'),
       deletes = deletes - (OLD.action = 'delete')
-    WHERE account_id = OLD.account_id AND hour = substr(OLD.created_at, 1, 13) AND actor_email = OLD.actor_email;
-  DELETE FROM report_activity_people
-    WHERE account_id = OLD.account_id AND hour = substr(OLD.created_at, 1, 13) AND actor_email = OLD.actor_email
-      AND creates + updates + deletes = 0;
+    WHERE account_id = OLD.account_id AND grain = 'h' AND bucket = substr(OLD.created_at, 1, 13) AND actor_email = OLD.actor_email;
+  DELETE FROM report_activity_people WHERE account_id = OLD.account_id AND grain = 'h' AND bucket = substr(OLD.created_at, 1, 13) AND actor_email = OLD.actor_email AND creates + updates + deletes = 0;
+  UPDATE report_activity_people SET creates = creates - (OLD.action = 'create'), updates = updates - (OLD.action = 'update'),
+      deletes = deletes - (OLD.action = 'delete')
+    WHERE account_id = OLD.account_id AND grain = 'd' AND bucket = substr(OLD.created_at, 1, 10) AND actor_email = OLD.actor_email;
+  DELETE FROM report_activity_people WHERE account_id = OLD.account_id AND grain = 'd' AND bucket = substr(OLD.created_at, 1, 10) AND actor_email = OLD.actor_email AND creates + updates + deletes = 0;
   UPDATE report_activity_kinds SET creates = creates - (OLD.action = 'create'), updates = updates - (OLD.action = 'update'),
       deletes = deletes - (OLD.action = 'delete')
-    WHERE account_id = OLD.account_id AND hour = substr(OLD.created_at, 1, 13) AND entity_type = OLD.entity_type;
-  DELETE FROM report_activity_kinds
-    WHERE account_id = OLD.account_id AND hour = substr(OLD.created_at, 1, 13) AND entity_type = OLD.entity_type
-      AND creates + updates + deletes = 0;
+    WHERE account_id = OLD.account_id AND grain = 'h' AND bucket = substr(OLD.created_at, 1, 13) AND entity_type = OLD.entity_type;
+  DELETE FROM report_activity_kinds WHERE account_id = OLD.account_id AND grain = 'h' AND bucket = substr(OLD.created_at, 1, 13) AND entity_type = OLD.entity_type AND creates + updates + deletes = 0;
+  UPDATE report_activity_kinds SET creates = creates - (OLD.action = 'create'), updates = updates - (OLD.action = 'update'),
+      deletes = deletes - (OLD.action = 'delete')
+    WHERE account_id = OLD.account_id AND grain = 'ht' AND bucket = substr(OLD.created_at, 1, 13) AND entity_type = '';
+  DELETE FROM report_activity_kinds WHERE account_id = OLD.account_id AND grain = 'ht' AND bucket = substr(OLD.created_at, 1, 13) AND entity_type = '' AND creates + updates + deletes = 0;
+  UPDATE report_activity_kinds SET creates = creates - (OLD.action = 'create'), updates = updates - (OLD.action = 'update'),
+      deletes = deletes - (OLD.action = 'delete')
+    WHERE account_id = OLD.account_id AND grain = 'd' AND bucket = substr(OLD.created_at, 1, 10) AND entity_type = OLD.entity_type;
+  DELETE FROM report_activity_kinds WHERE account_id = OLD.account_id AND grain = 'd' AND bucket = substr(OLD.created_at, 1, 10) AND entity_type = OLD.entity_type AND creates + updates + deletes = 0;
+  UPDATE report_activity_kinds SET creates = creates - (OLD.action = 'create'), updates = updates - (OLD.action = 'update'),
+      deletes = deletes - (OLD.action = 'delete')
+    WHERE account_id = OLD.account_id AND grain = 'dt' AND bucket = substr(OLD.created_at, 1, 10) AND entity_type = '';
+  DELETE FROM report_activity_kinds WHERE account_id = OLD.account_id AND grain = 'dt' AND bucket = substr(OLD.created_at, 1, 10) AND entity_type = '' AND creates + updates + deletes = 0;
 END;
 
 -- Entries are written once; should one be corrected, its contribution moves like a delete and an insert.
@@ -273,46 +330,79 @@ WHEN OLD.account_id IS NOT NEW.account_id OR OLD.created_at IS NOT NEW.created_a
 BEGIN
   UPDATE report_activity_people SET creates = creates - (OLD.action = 'create'), updates = updates - (OLD.action = 'update'),
       deletes = deletes - (OLD.action = 'delete')
-    WHERE account_id = OLD.account_id AND hour = substr(OLD.created_at, 1, 13) AND actor_email = OLD.actor_email;
-  DELETE FROM report_activity_people
-    WHERE account_id = OLD.account_id AND hour = substr(OLD.created_at, 1, 13) AND actor_email = OLD.actor_email
-      AND creates + updates + deletes = 0;
+    WHERE account_id = OLD.account_id AND grain = 'h' AND bucket = substr(OLD.created_at, 1, 13) AND actor_email = OLD.actor_email;
+  DELETE FROM report_activity_people WHERE account_id = OLD.account_id AND grain = 'h' AND bucket = substr(OLD.created_at, 1, 13) AND actor_email = OLD.actor_email AND creates + updates + deletes = 0;
+  UPDATE report_activity_people SET creates = creates - (OLD.action = 'create'), updates = updates - (OLD.action = 'update'),
+      deletes = deletes - (OLD.action = 'delete')
+    WHERE account_id = OLD.account_id AND grain = 'd' AND bucket = substr(OLD.created_at, 1, 10) AND actor_email = OLD.actor_email;
+  DELETE FROM report_activity_people WHERE account_id = OLD.account_id AND grain = 'd' AND bucket = substr(OLD.created_at, 1, 10) AND actor_email = OLD.actor_email AND creates + updates + deletes = 0;
   UPDATE report_activity_kinds SET creates = creates - (OLD.action = 'create'), updates = updates - (OLD.action = 'update'),
       deletes = deletes - (OLD.action = 'delete')
-    WHERE account_id = OLD.account_id AND hour = substr(OLD.created_at, 1, 13) AND entity_type = OLD.entity_type;
-  DELETE FROM report_activity_kinds
-    WHERE account_id = OLD.account_id AND hour = substr(OLD.created_at, 1, 13) AND entity_type = OLD.entity_type
-      AND creates + updates + deletes = 0;
-  INSERT INTO report_activity_people (account_id, hour, actor_email, creates, updates, deletes)
-    SELECT NEW.account_id, substr(NEW.created_at, 1, 13), NEW.actor_email, NEW.action = 'create', NEW.action = 'update', NEW.action = 'delete'
+    WHERE account_id = OLD.account_id AND grain = 'h' AND bucket = substr(OLD.created_at, 1, 13) AND entity_type = OLD.entity_type;
+  DELETE FROM report_activity_kinds WHERE account_id = OLD.account_id AND grain = 'h' AND bucket = substr(OLD.created_at, 1, 13) AND entity_type = OLD.entity_type AND creates + updates + deletes = 0;
+  UPDATE report_activity_kinds SET creates = creates - (OLD.action = 'create'), updates = updates - (OLD.action = 'update'),
+      deletes = deletes - (OLD.action = 'delete')
+    WHERE account_id = OLD.account_id AND grain = 'ht' AND bucket = substr(OLD.created_at, 1, 13) AND entity_type = '';
+  DELETE FROM report_activity_kinds WHERE account_id = OLD.account_id AND grain = 'ht' AND bucket = substr(OLD.created_at, 1, 13) AND entity_type = '' AND creates + updates + deletes = 0;
+  UPDATE report_activity_kinds SET creates = creates - (OLD.action = 'create'), updates = updates - (OLD.action = 'update'),
+      deletes = deletes - (OLD.action = 'delete')
+    WHERE account_id = OLD.account_id AND grain = 'd' AND bucket = substr(OLD.created_at, 1, 10) AND entity_type = OLD.entity_type;
+  DELETE FROM report_activity_kinds WHERE account_id = OLD.account_id AND grain = 'd' AND bucket = substr(OLD.created_at, 1, 10) AND entity_type = OLD.entity_type AND creates + updates + deletes = 0;
+  UPDATE report_activity_kinds SET creates = creates - (OLD.action = 'create'), updates = updates - (OLD.action = 'update'),
+      deletes = deletes - (OLD.action = 'delete')
+    WHERE account_id = OLD.account_id AND grain = 'dt' AND bucket = substr(OLD.created_at, 1, 10) AND entity_type = '';
+  DELETE FROM report_activity_kinds WHERE account_id = OLD.account_id AND grain = 'dt' AND bucket = substr(OLD.created_at, 1, 10) AND entity_type = '' AND creates + updates + deletes = 0;
+  INSERT INTO report_activity_people (account_id, grain, bucket, actor_email, creates, updates, deletes)
+    SELECT NEW.account_id, k.grain, k.bucket, k.label, NEW.action = 'create', NEW.action = 'update', NEW.action = 'delete'
+    FROM (SELECT 'h' AS grain, substr(NEW.created_at, 1, 13) AS bucket, NEW.actor_email AS label UNION ALL
+      SELECT 'd', substr(NEW.created_at, 1, 10), NEW.actor_email) k
     WHERE NEW.account_id IS NOT NULL
     ON CONFLICT DO UPDATE SET creates = creates + excluded.creates, updates = updates + excluded.updates, deletes = deletes + excluded.deletes;
-  INSERT INTO report_activity_kinds (account_id, hour, entity_type, creates, updates, deletes)
-    SELECT NEW.account_id, substr(NEW.created_at, 1, 13), NEW.entity_type, NEW.action = 'create', NEW.action = 'update', NEW.action = 'delete'
+  INSERT INTO report_activity_kinds (account_id, grain, bucket, entity_type, creates, updates, deletes)
+    SELECT NEW.account_id, k.grain, k.bucket, k.label, NEW.action = 'create', NEW.action = 'update', NEW.action = 'delete'
+    FROM (SELECT 'h' AS grain, substr(NEW.created_at, 1, 13) AS bucket, NEW.entity_type AS label UNION ALL
+      SELECT 'ht', substr(NEW.created_at, 1, 13), '' UNION ALL
+      SELECT 'd', substr(NEW.created_at, 1, 10), NEW.entity_type UNION ALL
+      SELECT 'dt', substr(NEW.created_at, 1, 10), '') k
     WHERE NEW.account_id IS NOT NULL
     ON CONFLICT DO UPDATE SET creates = creates + excluded.creates, updates = updates + excluded.updates, deletes = deletes + excluded.deletes;
 END;
 
--- What exists already.
-INSERT INTO report_device_counts (account_id, site_id, location_id, model, firmware, radios)
-  SELECT account_id, ifnull(site_id, ''), ifnull(location_id, ''), model, firmware, count(*) FROM devices
-  WHERE account_id IS NOT NULL AND status = 'active' GROUP BY 1, 2, 3, 4, 5;
-INSERT INTO report_device_seen (account_id, site_id, seen_day, revision, radios)
-  SELECT account_id, ifnull(site_id, ''), ifnull(substr(last_seen_at, 1, 10), ''), ifnull(reported_revision, ''), count(*) FROM devices
-  WHERE account_id IS NOT NULL AND status = 'active' GROUP BY 1, 2, 3, 4;
-INSERT INTO report_deployment_counts (deployment_id, phase, state, code, radios)
-  SELECT deployment_id, phase, state, code, count(*) FROM deployment_devices GROUP BY 1, 2, 3, 4;
-INSERT INTO report_deployment_reach (deployment_id, minute, radios)
-  SELECT deployment_id, substr(updated_at, 1, 16), count(*) FROM deployment_devices
-  WHERE state IN ('applied', 'already_in_sync') GROUP BY 1, 2;
-INSERT INTO report_command_hours (account_id, hour, type, succeeded, failed, expired, cancelled, waiting, delivered, deliver_seconds)
-  SELECT account_id, substr(created_at, 1, 13), type, sum(state = 'succeeded'), sum(state = 'failed'), sum(state = 'expired'),
+INSERT INTO report_command_counts
+  SELECT account_id, 'h', substr(created_at, 1, 13), type, sum(state = 'succeeded'), sum(state = 'failed'), sum(state = 'expired'),
     sum(state = 'cancelled'), sum(state IN ('queued', 'sent', 'delivered')), sum(delivered_at IS NOT NULL),
     total((julianday(delivered_at) - julianday(created_at)) * 86400.0)
-  FROM commands WHERE account_id IS NOT NULL GROUP BY 1, 2, 3;
-INSERT INTO report_activity_people (account_id, hour, actor_email, creates, updates, deletes)
-  SELECT account_id, substr(created_at, 1, 13), actor_email, sum(action = 'create'), sum(action = 'update'), sum(action = 'delete')
-  FROM activity_logs WHERE account_id IS NOT NULL GROUP BY 1, 2, 3;
-INSERT INTO report_activity_kinds (account_id, hour, entity_type, creates, updates, deletes)
-  SELECT account_id, substr(created_at, 1, 13), entity_type, sum(action = 'create'), sum(action = 'update'), sum(action = 'delete')
-  FROM activity_logs WHERE account_id IS NOT NULL GROUP BY 1, 2, 3;
+  FROM commands WHERE account_id IS NOT NULL GROUP BY 1, 2, 3, 4;
+INSERT INTO report_command_counts
+  SELECT account_id, 'ht', substr(created_at, 1, 13), '', sum(state = 'succeeded'), sum(state = 'failed'), sum(state = 'expired'),
+    sum(state = 'cancelled'), sum(state IN ('queued', 'sent', 'delivered')), sum(delivered_at IS NOT NULL),
+    total((julianday(delivered_at) - julianday(created_at)) * 86400.0)
+  FROM commands WHERE account_id IS NOT NULL GROUP BY 1, 2, 3, 4;
+INSERT INTO report_command_counts
+  SELECT account_id, 'd', substr(created_at, 1, 10), type, sum(state = 'succeeded'), sum(state = 'failed'), sum(state = 'expired'),
+    sum(state = 'cancelled'), sum(state IN ('queued', 'sent', 'delivered')), sum(delivered_at IS NOT NULL),
+    total((julianday(delivered_at) - julianday(created_at)) * 86400.0)
+  FROM commands WHERE account_id IS NOT NULL GROUP BY 1, 2, 3, 4;
+INSERT INTO report_command_counts
+  SELECT account_id, 'dt', substr(created_at, 1, 10), '', sum(state = 'succeeded'), sum(state = 'failed'), sum(state = 'expired'),
+    sum(state = 'cancelled'), sum(state IN ('queued', 'sent', 'delivered')), sum(delivered_at IS NOT NULL),
+    total((julianday(delivered_at) - julianday(created_at)) * 86400.0)
+  FROM commands WHERE account_id IS NOT NULL GROUP BY 1, 2, 3, 4;
+INSERT INTO report_activity_people
+  SELECT account_id, 'h', substr(created_at, 1, 13), actor_email, sum(action = 'create'), sum(action = 'update'), sum(action = 'delete')
+  FROM activity_logs WHERE account_id IS NOT NULL GROUP BY 1, 2, 3, 4;
+INSERT INTO report_activity_people
+  SELECT account_id, 'd', substr(created_at, 1, 10), actor_email, sum(action = 'create'), sum(action = 'update'), sum(action = 'delete')
+  FROM activity_logs WHERE account_id IS NOT NULL GROUP BY 1, 2, 3, 4;
+INSERT INTO report_activity_kinds
+  SELECT account_id, 'h', substr(created_at, 1, 13), entity_type, sum(action = 'create'), sum(action = 'update'), sum(action = 'delete')
+  FROM activity_logs WHERE account_id IS NOT NULL GROUP BY 1, 2, 3, 4;
+INSERT INTO report_activity_kinds
+  SELECT account_id, 'ht', substr(created_at, 1, 13), '', sum(action = 'create'), sum(action = 'update'), sum(action = 'delete')
+  FROM activity_logs WHERE account_id IS NOT NULL GROUP BY 1, 2, 3, 4;
+INSERT INTO report_activity_kinds
+  SELECT account_id, 'd', substr(created_at, 1, 10), entity_type, sum(action = 'create'), sum(action = 'update'), sum(action = 'delete')
+  FROM activity_logs WHERE account_id IS NOT NULL GROUP BY 1, 2, 3, 4;
+INSERT INTO report_activity_kinds
+  SELECT account_id, 'dt', substr(created_at, 1, 10), '', sum(action = 'create'), sum(action = 'update'), sum(action = 'delete')
+  FROM activity_logs WHERE account_id IS NOT NULL GROUP BY 1, 2, 3, 4;

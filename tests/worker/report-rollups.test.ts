@@ -6,6 +6,7 @@ import { commandsReport } from "@/server/data/reports/commands";
 import { complianceReport } from "@/server/data/reports/compliance";
 import { deploymentsReport } from "@/server/data/reports/deployments";
 import { lastSeenReport } from "@/server/data/reports/last-seen";
+import { daysOf, instantsOf } from "@/server/data/reports/range";
 import { createAccount, createOrganization } from "./fixtures";
 
 // The report roll-ups (migration 0021) against direct counts of the rows they summarise, after
@@ -19,6 +20,17 @@ const DAY = 86_400_000;
 let org: string;
 let account: string;
 let other: string;
+
+/** Roll-up grains: by hour and day, by type ('h', 'd') and over all types ('ht', 'dt'). */
+const grains: [string, number, string][] = [
+  ["h", 13, "type"],
+  ["d", 10, "type"],
+  ["ht", 13, "''"],
+  ["dt", 10, "''"],
+];
+const activityCounts = (grain: string, length: number, label: string) =>
+  `SELECT account_id, '${grain}', substr(created_at, 1, ${length}), ${label}, sum(action = 'create'), sum(action = 'update'),
+     sum(action = 'delete') FROM activity_logs WHERE account_id IS NOT NULL GROUP BY 1, 2, 3, 4`;
 
 /** Each roll-up table and the grouped query over its source rows that it must always equal. */
 const pairs: [string, string][] = [
@@ -42,22 +54,28 @@ const pairs: [string, string][] = [
      WHERE state IN ('applied', 'already_in_sync') GROUP BY 1, 2`,
   ],
   [
-    `SELECT account_id, hour, type, succeeded, failed, expired, cancelled, waiting, delivered, round(deliver_seconds, 3)
-     FROM report_command_hours`,
-    `SELECT account_id, substr(created_at, 1, 13), type, sum(state = 'succeeded'), sum(state = 'failed'), sum(state = 'expired'),
-       sum(state = 'cancelled'), sum(state IN ('queued', 'sent', 'delivered')), sum(delivered_at IS NOT NULL),
-       round(total((julianday(delivered_at) - julianday(created_at)) * 86400.0), 3)
-     FROM commands WHERE account_id IS NOT NULL GROUP BY 1, 2, 3`,
+    `SELECT account_id, grain, bucket, type, succeeded, failed, expired, cancelled, waiting, delivered, round(deliver_seconds, 3)
+     FROM report_command_counts`,
+    grains
+      .map(
+        ([grain, length, type]) =>
+          `SELECT account_id, '${grain}', substr(created_at, 1, ${length}), ${type}, sum(state = 'succeeded'), sum(state = 'failed'),
+             sum(state = 'expired'), sum(state = 'cancelled'), sum(state IN ('queued', 'sent', 'delivered')), sum(delivered_at IS NOT NULL),
+             round(total((julianday(delivered_at) - julianday(created_at)) * 86400.0), 3)
+           FROM commands WHERE account_id IS NOT NULL GROUP BY 1, 2, 3, 4`,
+      )
+      .join(" UNION ALL "),
   ],
   [
-    "SELECT account_id, hour, actor_email, creates, updates, deletes FROM report_activity_people",
-    `SELECT account_id, substr(created_at, 1, 13), actor_email, sum(action = 'create'), sum(action = 'update'), sum(action = 'delete')
-     FROM activity_logs WHERE account_id IS NOT NULL GROUP BY 1, 2, 3`,
+    "SELECT account_id, grain, bucket, actor_email, creates, updates, deletes FROM report_activity_people",
+    grains
+      .filter(([grain]) => grain.length === 1)
+      .map(([grain, length]) => activityCounts(grain, length, "actor_email"))
+      .join(" UNION ALL "),
   ],
   [
-    "SELECT account_id, hour, entity_type, creates, updates, deletes FROM report_activity_kinds",
-    `SELECT account_id, substr(created_at, 1, 13), entity_type, sum(action = 'create'), sum(action = 'update'), sum(action = 'delete')
-     FROM activity_logs WHERE account_id IS NOT NULL GROUP BY 1, 2, 3`,
+    "SELECT account_id, grain, bucket, entity_type, creates, updates, deletes FROM report_activity_kinds",
+    grains.map(([grain, length, type]) => activityCounts(grain, length, type.replace("type", "entity_type"))).join(" UNION ALL "),
   ],
 ];
 
@@ -307,7 +325,7 @@ describe("roll-ups equal direct counts", () => {
     await expectRollupsMatch();
     const gone = await db
       .prepare(
-        `SELECT (SELECT count(*) FROM report_command_hours WHERE hour = '2026-03-11T18' AND type = 'locate') AS commandHour,
+        `SELECT (SELECT count(*) FROM report_command_counts WHERE grain = 'h' AND bucket = '2026-03-11T18' AND type = 'locate') AS commandHour,
            (SELECT count(*) FROM report_device_seen WHERE account_id = ?1 AND seen_day = '') AS neverSeen`,
       )
       .bind(account)
@@ -362,5 +380,83 @@ describe("reports that count the rows near a cutoff", () => {
     const [two] = (await deploymentsReport(db, account, range, "deployment")).rows;
     // 50 % of 2 = the first radio (ROLL-01, 10 minutes after the start); 100 % = ROLL-05, a day later.
     expect(two).toMatchObject({ reached50: 600, reached90: 86_400, reached100: 86_400 });
+  });
+});
+
+describe("commands and changes over time equal a direct count in any zone", () => {
+  it("by type, person, kind and day, over whole days, whole hours and the bits of an hour", async () => {
+    const types = ["ping", "locate", "reboot", "sync"];
+    const states = ["succeeded", "failed", "expired", "queued"];
+    const base = Date.parse("2026-04-01T00:00:00.000Z");
+    const statements: ReturnType<typeof command>[] = [];
+    for (let i = 0; i < 240; i++) {
+      // Spread over ten days at minutes that fall on every side of whole and half hours.
+      const created = new Date(base + ((i * 7919) % (10 * 1440)) * MINUTE + (i % 3) * 15 * MINUTE).toISOString();
+      const state = states[i % states.length] as string;
+      statements.push(
+        command(
+          `cmd_zone_${i}`,
+          `ROLL-0${(i % 6) + 1}`,
+          types[i % types.length] as string,
+          state,
+          created,
+          state === "succeeded" ? 5 + (i % 50) : null,
+        ),
+        change(
+          `act_zone_${i}`,
+          `p${i % 5}@roll.test`,
+          ["create", "update", "delete"][i % 3] as string,
+          ["site", "rule"][i % 2] as string,
+          created,
+        ),
+      );
+    }
+    await db.batch(statements);
+    await expectRollupsMatch();
+    const { results: commands } = await db
+      .prepare("SELECT type, state, created_at AS at, delivered_at AS delivered FROM commands WHERE account_id = ?")
+      .bind(account)
+      .all<{ type: string; state: string; at: string; delivered: string | null }>();
+    const { results: changes } = await db
+      .prepare("SELECT actor_email AS actor, entity_type AS kind, created_at AS at FROM activity_logs WHERE account_id = ?")
+      .bind(account)
+      .all<{ actor: string; kind: string; at: string }>();
+    const count = <T extends { at: string }>(rows: T[], start: string, end: string, label: (row: T) => string) => {
+      const out: Record<string, number> = {};
+      for (const row of rows) if (row.at >= start && row.at < end) out[label(row)] = (out[label(row)] ?? 0) + 1;
+      return out;
+    };
+    const totals = (table: ReportTable) =>
+      Object.fromEntries(table.rows.filter((row) => Number(row.total) > 0).map((row) => [String(row.label), Number(row.total)]));
+    for (const timeZone of ["UTC", "America/Chicago", "Asia/Kolkata", "Asia/Kathmandu"]) {
+      const range = { from: "2026-04-02", to: "2026-04-08", timeZone };
+      const { start, end } = instantsOf(range);
+      expect(totals(await commandsReport(db, account, range, "type")), timeZone).toEqual(
+        count(commands, start, end, (c) => c.type),
+      );
+      expect(totals(await activityReport(db, account, range, "person")), timeZone).toEqual(
+        count(changes, start, end, (c) => c.actor),
+      );
+      expect(totals(await activityReport(db, account, range, "kind")), timeZone).toEqual(
+        count(changes, start, end, (c) => c.kind),
+      );
+      const perDay = (rows: { at: string }[]) =>
+        Object.fromEntries(
+          daysOf(range)
+            .map(({ day, start: from, end: to }) => [day, Object.values(count(rows, from, to, () => "n"))[0] ?? 0] as const)
+            .filter(([, n]) => n > 0),
+        );
+      expect(totals(await commandsReport(db, account, range, "day")), timeZone).toEqual(perDay(commands));
+      expect(totals(await activityReport(db, account, range, "day")), timeZone).toEqual(perDay(changes));
+      // The mean time to deliver, per type, against the rows.
+      const delivered = commands.filter((c) => c.delivered && c.at >= start && c.at < end);
+      for (const row of (await commandsReport(db, account, range, "type")).rows) {
+        const mine = delivered.filter((c) => c.type === row.label);
+        const mean = mine.length
+          ? Math.round(mine.reduce((sum, c) => sum + (Date.parse(c.delivered ?? "") - Date.parse(c.at)) / 1000, 0) / mine.length)
+          : null;
+        expect(row.deliverSeconds, `${timeZone} ${row.label}`).toBe(mean);
+      }
+    }
   });
 });

@@ -1,6 +1,6 @@
 import type { ReportTable } from "@/schema/reports";
 import { all, type Db } from "../db";
-import { type DayRange, rangeSpans, spansTable } from "./range";
+import { type DayRange, rangeSpans, rolledUpRows, spanTables } from "./range";
 
 export type ActivityGrouping = "person" | "kind" | "day";
 
@@ -12,9 +12,10 @@ type Row = Record<(typeof actions)[number], number | null> & { label: string | n
 
 /**
  * Changes to the account's configuration in the range, per person, per kind of thing or per
- * day (the account's days), split by action. Sums of the hourly roll-ups report_activity_people
- * and report_activity_kinds (migration 0021) over the whole UTC hours of each span, plus the
- * entries themselves in the bits of an hour a :30/:45 zone cuts (activity_logs_account_report).
+ * day (the account's days), split by action. Sums of the roll-ups report_activity_people and
+ * report_activity_kinds (migration 0021; all kinds together for the days) over the whole UTC
+ * days and hours of each span, plus the entries themselves in the bits of an hour a :30/:45
+ * zone cuts (activity_logs_account_report).
  */
 export async function activityReport(db: Db, accountId: string, range: DayRange, by: ActivityGrouping): Promise<ReportTable> {
   const [rollup, column] = by === "person" ? ["report_activity_people", "actor_email"] : ["report_activity_kinds", "entity_type"];
@@ -22,16 +23,12 @@ export async function activityReport(db: Db, accountId: string, range: DayRange,
   const key = by === "day" ? "p.span" : "p.label";
   const rows = await all<Row>(
     db,
-    `WITH ${spansTable(rangeSpans(range, by === "day"))},
+    `WITH ${spanTables(rangeSpans(range, by === "day"), by === "day")},
      parts(span, label, creates, updates, deletes) AS (
-       SELECT spans.key, h.${column}, h.creates, h.updates, h.deletes FROM spans
-       JOIN ${rollup} h ON h.account_id = ?1 AND h.hour >= spans.first_hour AND h.hour < spans.end_hour
+       ${rolledUpRows(rollup, `h.${column}, h.creates, h.updates, h.deletes`)}
        UNION ALL
-       SELECT spans.key, ${counted} FROM spans
-       JOIN activity_logs a ON a.account_id = ?1 AND a.created_at >= spans.start AND a.created_at < spans.first_at
-       UNION ALL
-       SELECT spans.key, ${counted} FROM spans
-       JOIN activity_logs a ON a.account_id = ?1 AND a.created_at >= spans.end_at AND a.created_at < spans.finish
+       SELECT raws.key, ${counted} FROM raws
+       JOIN activity_logs a ON a.account_id = ?1 AND a.created_at >= raws.lo AND a.created_at < raws.hi
        ${by === "day" ? "UNION ALL SELECT spans.key, NULL, 0, 0, 0 FROM spans" /* every day, also an empty one */ : ""}
      )
      SELECT ${key} AS label, sum(p.creates) AS "create", sum(p.updates) AS "update", sum(p.deletes) AS "delete"

@@ -1,6 +1,6 @@
 import type { ReportTable } from "@/schema/reports";
 import { all, type Db } from "../db";
-import { type DayRange, rangeSpans, spansTable } from "./range";
+import { type DayRange, rangeSpans, rolledUpRows, spanTables } from "./range";
 
 export type CommandsGrouping = "type" | "day";
 
@@ -17,24 +17,21 @@ type Row = Record<(typeof outcomes)[number], number | null> & { label: string; d
 /**
  * Commands sent to the account's radios in the range, by type or by day (the account's days),
  * with their outcomes and the mean time to deliver (from sending to the radio's "delivered").
- * Sums of report_command_hours (migration 0021) over the whole UTC hours of each span, plus the
- * commands themselves in the bits of an hour a :30/:45 zone cuts (commands_account_time): the
- * cost follows the hours of the range, not the account's commands.
+ * Sums of report_command_counts (migration 0021) over the whole UTC days and hours of each span
+ * (by type, or over all types for the days), plus the commands themselves in the bits of an hour
+ * a :30/:45 zone cuts (commands_account_time): the cost follows the length of the range, not
+ * the account's commands.
  */
 export async function commandsReport(db: Db, accountId: string, range: DayRange, by: CommandsGrouping): Promise<ReportTable> {
   const key = by === "type" ? "p.type" : "p.span";
   const rows = await all<Row>(
     db,
-    `WITH ${spansTable(rangeSpans(range, by === "day"))},
+    `WITH ${spanTables(rangeSpans(range, by === "day"), by === "day")},
      parts(span, type, succeeded, failed, expired, cancelled, waiting, delivered, seconds) AS (
-       SELECT spans.key, h.type, ${rolledUp} FROM spans
-       JOIN report_command_hours h ON h.account_id = ?1 AND h.hour >= spans.first_hour AND h.hour < spans.end_hour
+       ${rolledUpRows("report_command_counts", `h.type, ${rolledUp}`)}
        UNION ALL
-       SELECT spans.key, c.type, ${counted} FROM spans
-       JOIN commands c ON c.account_id = ?1 AND c.created_at >= spans.start AND c.created_at < spans.first_at
-       UNION ALL
-       SELECT spans.key, c.type, ${counted} FROM spans
-       JOIN commands c ON c.account_id = ?1 AND c.created_at >= spans.end_at AND c.created_at < spans.finish
+       SELECT raws.key, c.type, ${counted} FROM raws
+       JOIN commands c ON c.account_id = ?1 AND c.created_at >= raws.lo AND c.created_at < raws.hi
        ${by === "day" ? "UNION ALL SELECT spans.key, NULL, 0, 0, 0, 0, 0, 0, 0 FROM spans" /* every day, also an empty one */ : ""}
      )
      SELECT ${key} AS label, sum(p.succeeded) AS succeeded, sum(p.failed) AS failed, sum(p.expired) AS expired,
