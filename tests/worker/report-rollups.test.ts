@@ -4,7 +4,7 @@ import type { ReportTable } from "@/schema/reports";
 import { activityReport } from "@/server/data/reports/activity";
 import { commandsReport } from "@/server/data/reports/commands";
 import { complianceReport } from "@/server/data/reports/compliance";
-import { deploymentsReport } from "@/server/data/reports/deployments";
+import { DIRECT_MILESTONES_UP_TO, deploymentsReport } from "@/server/data/reports/deployments";
 import { lastSeenReport } from "@/server/data/reports/last-seen";
 import { daysOf, instantsOf } from "@/server/data/reports/range";
 import { createAccount, createOrganization } from "./fixtures";
@@ -377,9 +377,18 @@ describe("reports that count the rows near a cutoff", () => {
     expect(reasons.E2).toMatchObject({ failed: 0, rejected: 1 });
     expect(reasons.E3).toMatchObject({ failed: 1 });
     await db.prepare("UPDATE deployments SET targeted = 2 WHERE id = 'dep_roll_1'").run();
-    const [two] = (await deploymentsReport(db, account, range, "deployment")).rows;
-    // 50 % of 2 = the first radio (ROLL-01, 10 minutes after the start); 100 % = ROLL-05, a day later.
-    expect(two).toMatchObject({ reached50: 600, reached90: 86_400, reached100: 86_400 });
+    // Stepping over the radios (few), and through the minutes (as for many radios): the same times.
+    for (const directUpTo of [DIRECT_MILESTONES_UP_TO, 0]) {
+      const [two] = (await deploymentsReport(db, account, range, "deployment", directUpTo)).rows;
+      // 50 % of 2 = the first radio (ROLL-01, 10 minutes after the start); 100 % = ROLL-05, a day later.
+      expect(two).toMatchObject({ reached50: 600, reached90: 86_400, reached100: 86_400 });
+    }
+    await db.prepare("UPDATE deployments SET targeted = 3 WHERE id = 'dep_roll_1'").run();
+    for (const directUpTo of [DIRECT_MILESTONES_UP_TO, 0]) {
+      const [three] = (await deploymentsReport(db, account, range, "deployment", directUpTo)).rows;
+      // 50 % of 3 = the 2nd radio; 90 % and 100 % = the 3rd, which never came.
+      expect(three).toMatchObject({ reached50: 86_400, reached90: null, reached100: null });
+    }
   });
 });
 
