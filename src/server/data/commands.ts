@@ -186,6 +186,11 @@ export function insertBulkStatement(
   );
 }
 
+/** How many commands a bulk send queued (its batch's rows; `n`), read in the same batch. */
+export function batchSizeStatement(db: Db, batchId: string): D1PreparedStatement {
+  return statement(db, "SELECT count(*) AS n FROM commands WHERE batch_id = ?", batchId);
+}
+
 /** One activity entry per command of a bulk send, written by SQLite from the batch's rows. */
 export function bulkActivityStatement(
   db: Db,
@@ -284,7 +289,10 @@ export function cancelStatement(db: Db, input: { id: string; email: string; at: 
   );
 }
 
-/** Marks every waiting or unreported command past its expiry (the clock's sweep); how many it marked. */
+/**
+ * Marks every waiting or unreported command past its expiry (the clock's sweep). The number is
+ * D1's meta.changes: above zero when something expired; it counts the roll-up triggers' rows too.
+ */
 export async function expireDue(db: Db, at: string): Promise<number> {
   const result = await statement(
     db,
