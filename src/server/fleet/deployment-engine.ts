@@ -205,6 +205,9 @@ async function supersedeIfStarting(db: Db, d: Deployment) {
   await batch(db, [supersedeOthersStatement(db, d.accountId, d.id, new Date().toISOString())]);
 }
 
+/** A transition that happened; `timeoutAt` when it opened a phase (its radios time out then). */
+type Moved = { timeoutAt: string | null };
+
 async function applyTransition(
   db: Db,
   d: Deployment,
@@ -212,7 +215,7 @@ async function applyTransition(
   actor: Actor,
   from: readonly DeploymentState[],
   version?: number,
-): Promise<boolean> {
+): Promise<Moved | null> {
   const at = new Date().toISOString();
   // A phase opening (or a scheduled start) starts the clock on its radios' reports.
   const opens = transition.phaseIndex !== undefined || (d.state === "scheduled" && transition.to === "running");
@@ -224,7 +227,7 @@ async function applyTransition(
     transitionStatement(db, { id: d.id, from, version, at, ...step }),
     logStatement(db, d, actor, "update", diff),
   ]);
-  return (results[0]?.meta.changes ?? 0) > 0;
+  return (results[0]?.meta.changes ?? 0) > 0 ? { timeoutAt: step.timeoutAt ?? null } : null;
 }
 
 /**
@@ -286,16 +289,20 @@ async function phaseSucceeded({ db, env }: Deps, d: Deployment): Promise<void> {
     if ((results[0]?.meta.changes ?? 0) > 0) await armClock(env, at);
     return;
   }
-  await openNextPhase({ db, env }, d);
+  // A radio's report opened the phase: the clock wakes when its radios time out, not whenever
+  // the next alarm or the cron happens to run.
+  const timeoutAt = await openNextPhase({ db, env }, d);
+  if (timeoutAt) await armClock(env, new Date(timeoutAt));
 }
 
-async function openNextPhase({ db, env }: Deps, d: Deployment): Promise<void> {
-  if (
-    await applyTransition(db, d, { to: "running", phaseIndex: d.phaseIndex + 1, nextStepAt: null }, SYSTEM_ACTOR, ["running"])
-  ) {
-    // Its timeout is armed by the sweep that follows (the alarm re-arms at the next due time; the cron at worst a minute later).
-    await announce(env, { ...d, phaseIndex: d.phaseIndex + 1 }, "deployment");
-  }
+/** Opens the next phase; answers when its radios time out (null: it did not open). */
+async function openNextPhase({ db, env }: Deps, d: Deployment): Promise<string | null> {
+  const moved = await applyTransition(db, d, { to: "running", phaseIndex: d.phaseIndex + 1, nextStepAt: null }, SYSTEM_ACTOR, [
+    "running",
+  ]);
+  if (!moved) return null;
+  await announce(env, { ...d, phaseIndex: d.phaseIndex + 1 }, "deployment");
+  return moved.timeoutAt;
 }
 
 /**
@@ -314,6 +321,7 @@ export async function stepDueDeployments(env: Env, now = new Date()): Promise<nu
         await announce(env, { ...d, state: "running" }, "deployment");
       }
     } else if (d.state === "running") {
+      // Its timeout is in the next due time this returns (the alarm and the cron arm the clock with it).
       await openNextPhase({ db, env }, d);
     }
   }
