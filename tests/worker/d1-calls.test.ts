@@ -75,7 +75,7 @@ beforeAll(async () => {
 const budgets: [label: string, path: () => string, budget: number][] = [
   ["no-op (session only): /getting-started", () => "/getting-started", 1],
   ["welcome", () => "/welcome", 1],
-  ["accounts list", () => "/accounts", 4],
+  ["accounts list", () => "/accounts", 3],
   // Device counts and drift since the fleet half; the account itself is read once per request.
   ["account home", () => `/accounts/${accountId}`, 7],
   ["sites list", () => `/accounts/${accountId}/sites`, 4],

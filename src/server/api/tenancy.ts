@@ -13,6 +13,8 @@ type ScopedContext = Pick<ApiContext, "db" | "t"> & { user: SessionUser };
  * of other tenants reveal nothing.
  */
 export async function assertOrganizationInScope(ctx: ScopedContext, orgId: string): Promise<void> {
+  // The caller's own organization is in scope by definition: no database probe for it.
+  if (orgId === ctx.user.orgId) return;
   if (!(await isWithinOrganization(ctx.db, ctx.user.orgId, orgId))) {
     throw new TRPCError({ code: "NOT_FOUND", message: String(ctx.t("errors.organizationNotFound")) });
   }
