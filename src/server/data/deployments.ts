@@ -152,6 +152,17 @@ export function toDeployment(row: Row): Deployment {
   };
 }
 
+/** One deployment, as a statement: the last of a batch that writes it reads it back in the same round trip. */
+export function deploymentStatement(db: Db, id: string): D1PreparedStatement {
+  return statement(db, `SELECT ${columns} FROM ${from} WHERE d.id = ?`, id);
+}
+
+/** The deployment a `deploymentStatement` read, if any. */
+export function deploymentOf(result: { results?: unknown[] } | undefined): Deployment | null {
+  const row = result?.results?.[0] as Row | undefined;
+  return row ? toDeployment(row) : null;
+}
+
 export async function findDeployment(db: Db, id: string): Promise<Deployment | null> {
   const row = await first<Row>(db, `SELECT ${columns} FROM ${from} WHERE d.id = ?`, id);
   return row ? toDeployment(row) : null;

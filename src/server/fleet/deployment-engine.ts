@@ -15,6 +15,8 @@ import { batch, type Db, newId } from "../data/db";
 import {
   currentRevisionId,
   type Deployment,
+  deploymentOf,
+  deploymentStatement,
   dueDeployments,
   findDeployment,
   insertDeploymentStatement,
@@ -100,14 +102,15 @@ export type ConfirmInput = {
 export async function confirmDeployment({ db, env }: Deps, input: ConfirmInput): Promise<Deployment> {
   const at = new Date();
   const createdAt = at.toISOString();
-  const [previousRevisionId, number] = await Promise.all([
+  // Independent reads side by side: every round trip here delays the radios' push.
+  const [previousRevisionId, number, content] = await Promise.all([
     currentRevisionId(db, input.accountId),
     nextDeploymentNumber(db, input.accountId),
+    input.revisionId ? null : snapshotAccountConfig(db, input.accountId),
   ]);
   const statements: D1PreparedStatement[] = [];
-  let revisionId = input.revisionId;
-  if (!revisionId) {
-    const content = await snapshotAccountConfig(db, input.accountId);
+  let revisionId = input.revisionId ?? "";
+  if (content) {
     const contentHash = await contentHashOf(content);
     const existing = await findRevisionByHash(db, input.accountId, contentHash);
     revisionId = existing?.id ?? newId("rev");
@@ -151,8 +154,9 @@ export async function confirmDeployment({ db, env }: Deps, input: ConfirmInput):
   );
   if (!scheduled) statements.push(supersedeOthersStatement(db, input.accountId, id, createdAt));
   statements.push(linkPendingChangesStatement(db, input.accountId, id));
-  await batch(db, statements);
-  const deployment = await findDeployment(db, id);
+  // The deployment read back (revision number, targeted, timeout) in the same round trip.
+  statements.push(deploymentStatement(db, id));
+  const deployment = deploymentOf((await db.batch(statements)).at(-1));
   if (!deployment) throw new Error("deployment not written");
   if (scheduled && startAt) await armClock(env, startAt);
   else await announce(env, deployment, "deployment");
