@@ -1,9 +1,7 @@
 import { env } from "cloudflare:test";
 import { expect, it } from "vitest";
-import { createApp } from "@/server/app";
-import { encodeCursor } from "@/server/data/keyset";
 import { createAccount, createOrganization, createUser, sessionCookie } from "../../tests/worker/fixtures";
-import { ORIGIN } from "../../tests/worker/helpers";
+import { cursorAt, timeOf } from "./request-timing";
 
 // Lists at 100, 10,000 and 100,000 rows (DESIGN.md §8), and what the main pages cost against
 // a signed-in no-op. Each figure is the median time of a whole request through the Worker's
@@ -14,25 +12,6 @@ import { ORIGIN } from "../../tests/worker/helpers";
 
 const SCALES = [100, 10_000, 100_000];
 const RUNS = 15;
-const app = createApp();
-
-async function timeOf(path: string, cookie: string): Promise<number> {
-  const once = async () => {
-    const response = await app.request(new Request(new URL(path, ORIGIN), { headers: { Cookie: cookie } }), undefined, env);
-    if (response.status !== 200) throw new Error(`${path} answered ${response.status}`);
-    await response.text();
-  };
-  await once();
-  await once();
-  const times: number[] = [];
-  for (let n = 0; n < RUNS; n += 1) {
-    const started = performance.now();
-    await once();
-    times.push(performance.now() - started);
-  }
-  times.sort((a, b) => a - b);
-  return times[Math.floor(times.length / 2)] ?? 0;
-}
 
 /** Grows the tables to `rows`: accounts over a tree of 10 organizations, sites and log entries in one account each. */
 async function grow(from: number, to: number, ids: { orgs: string[]; sitesAccount: string; logAccount: string; orgId: string }) {
@@ -67,16 +46,6 @@ async function grow(from: number, to: number, ids: { orgs: string[]; sitesAccoun
   )
     .bind(from + 1, to, ids.orgId, ids.logAccount)
     .run();
-}
-
-/** The cursor `offset` rows deep in a list, as its "Next" link would carry it. */
-async function cursorAt(sql: string, ...params: (string | number)[]): Promise<string> {
-  const row = await env.DB.prepare(sql)
-    .bind(...params)
-    .raw<[string | number, string | number]>();
-  const [first] = row;
-  if (!first) throw new Error(`no row for ${sql}`);
-  return encodeURIComponent(encodeCursor(first));
 }
 
 it("measures lists at 100, 10,000 and 100,000 rows, and page cost against a no-op", async () => {
@@ -142,16 +111,16 @@ it("measures lists at 100, 10,000 and 100,000 rows, and page cost against a no-o
       ["activity log: deep page (row N/2)", `${log}?cursor=${logDeep}`, sideCookie],
       ["activity log: actor 'ferry'", `${log}?actor=ferry`, sideCookie],
     ];
-    for (const [label, path, who] of cases) record(label, rows, await timeOf(path, who));
+    for (const [label, path, who] of cases) record(label, rows, await timeOf(path, who, RUNS));
   }
 
   // Server cost at the largest scale: each main page against the signed-in no-op, same run.
-  const noop = await timeOf("/api/me", cookie);
+  const noop = await timeOf("/api/me", cookie, RUNS);
   const cost: Record<string, number> = { "no-op (/api/me, session lookup only)": noop };
-  cost["/accounts"] = await timeOf("/accounts", cookie);
-  cost["account home"] = await timeOf(`/accounts/${sitesAccount}`, sideCookie);
-  cost["sites list"] = await timeOf(`/accounts/${sitesAccount}/sites`, sideCookie);
-  cost["activity log"] = await timeOf(`/accounts/${logAccount}/activity-logs`, sideCookie);
+  cost["/accounts"] = await timeOf("/accounts", cookie, RUNS);
+  cost["account home"] = await timeOf(`/accounts/${sitesAccount}`, sideCookie, RUNS);
+  cost["sites list"] = await timeOf(`/accounts/${sitesAccount}/sites`, sideCookie, RUNS);
+  cost["activity log"] = await timeOf(`/accounts/${logAccount}/activity-logs`, sideCookie, RUNS);
 
   console.log(`BENCH_JSON ${JSON.stringify({ runs: RUNS, scales: SCALES, scale, cost })}`);
   expect(Object.keys(scale).length).toBeGreaterThan(0);

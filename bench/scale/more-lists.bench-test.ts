@@ -1,9 +1,7 @@
 import { env } from "cloudflare:test";
 import { expect, it } from "vitest";
-import { createApp } from "@/server/app";
-import { encodeCursor } from "@/server/data/keyset";
 import { createAccount, createOrganization, createUser, sessionCookie } from "../../tests/worker/fixtures";
-import { ORIGIN } from "../../tests/worker/helpers";
+import { cursorAt, timeOf } from "./request-timing";
 
 // The lists moved to keyset paging after the first scale run (issue 10): an account's
 // profiles, an organization's templates, an account's rules and the users of a tree, at 100,
@@ -15,25 +13,6 @@ const OFFSET_PAGING = false;
 const SCALES = [100, 10_000, 100_000];
 const RUNS = 15;
 const PAGE_SIZE = 25;
-const app = createApp();
-
-async function timeOf(path: string, cookie: string): Promise<number> {
-  const once = async () => {
-    const response = await app.request(new Request(new URL(path, ORIGIN), { headers: { Cookie: cookie } }), undefined, env);
-    if (response.status !== 200) throw new Error(`${path} answered ${response.status}`);
-    await response.text();
-  };
-  await once();
-  await once();
-  const times: number[] = [];
-  for (let n = 0; n < RUNS; n += 1) {
-    const started = performance.now();
-    await once();
-    times.push(performance.now() - started);
-  }
-  times.sort((a, b) => a - b);
-  return times[Math.floor(times.length / 2)] ?? 0;
-}
 
 type Ids = { account: string; orgId: string; tree: string[] };
 
@@ -68,14 +47,6 @@ async function grow(from: number, to: number, ids: Ids) {
   )
     .bind(from + 1, to, JSON.stringify(ids.tree))
     .run();
-}
-
-async function cursorAt(sql: string, ...params: (string | number)[]): Promise<string> {
-  const [first] = await env.DB.prepare(sql)
-    .bind(...params)
-    .raw<[string | number, string | number]>();
-  if (!first) throw new Error(`no row for ${sql}`);
-  return encodeURIComponent(encodeCursor(first));
 }
 
 it("measures profiles, templates, rules and users at 100, 10,000 and 100,000 rows", async () => {
@@ -134,7 +105,7 @@ it("measures profiles, templates, rules and users at 100, 10,000 and 100,000 row
     ];
     for (const [label, path] of cases) {
       scale[label] ??= {};
-      (scale[label] as Record<number, number>)[rows] = await timeOf(path, cookie);
+      (scale[label] as Record<number, number>)[rows] = await timeOf(path, cookie, RUNS);
     }
   }
   console.log(`BENCH_JSON ${JSON.stringify({ runs: RUNS, scales: SCALES, scale, cost: {} })}`);

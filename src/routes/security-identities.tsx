@@ -1,12 +1,12 @@
 import { TRPCError } from "@trpc/server";
 import { Island } from "../islands/runtime/island";
-import { formatDate } from "../schema/format";
-import type { Language } from "../schema/languages";
+import { formatUtcMinute } from "../schema/format";
 import { api } from "../server/api/procedures-route";
 import { usePage } from "../server/render/page-context";
 import { ButtonLink } from "../ui/button";
 import { PageHeader } from "../ui/page-header";
 import { ownItem } from "./own-item";
+import { SecurityListSection } from "./security-section";
 import { type ActionResult, definePage, type PageProps, type RouteContext } from "./types";
 
 /** A linked identity as /security shows it (users.listIdentityProvidersForUser). */
@@ -19,17 +19,6 @@ export type IdentityView = {
   lastUsedAt: string | null;
 };
 
-const when = (language: Language, iso: string) =>
-  formatDate(language, iso, {
-    year: "numeric",
-    month: "short",
-    day: "numeric",
-    hour: "numeric",
-    minute: "2-digit",
-    timeZone: "UTC",
-    timeZoneName: "short",
-  });
-
 const unlinkPath = (id: string) => `/security/identities/${encodeURIComponent(id)}/unlink`;
 
 /**
@@ -39,48 +28,37 @@ const unlinkPath = (id: string) => `/security/identities/${encodeURIComponent(id
 export function LinkedIdentities({ identities }: { identities: IdentityView[] }) {
   const { t, language } = usePage();
   return (
-    <section aria-labelledby="identities-heading" className="mt-6">
-      <h3 id="identities-heading" className="font-medium text-slate-900">
-        {t("security.identities")}
-      </h3>
-      <p className="mt-1 text-sm text-slate-600">{t("security.identitiesLead")}</p>
-      {identities.length === 0 ? (
-        <p className="mt-2 rounded-lg border-2 border-dashed border-slate-300 bg-white px-4 py-6 text-center text-sm text-slate-600">
-          {t("security.noIdentities")}
-        </p>
-      ) : (
-        <ul
-          aria-labelledby="identities-heading"
-          className="mt-2 divide-y divide-slate-200 rounded-lg border border-slate-200 bg-white"
-        >
-          {identities.map((identity) => (
-            <li key={identity.id} className="px-4 py-4" data-identity={identity.providerId}>
-              <h4 className="font-medium text-slate-900">{identity.providerName}</h4>
-              <p className="mt-1 text-sm break-all text-slate-700">{identity.email}</p>
-              <p className="text-sm text-slate-700">
-                {t("security.identityLinkedAt", { when: when(language, identity.linkedAt) })}
-              </p>
-              <p className="text-sm text-slate-700">
-                {identity.lastUsedAt
-                  ? t("security.identityLastUsed", { when: when(language, identity.lastUsedAt) })
-                  : t("security.identityNeverUsed")}
-              </p>
-              <div className="mt-3">
-                <Island
-                  name="confirm-form"
-                  props={{
-                    action: unlinkPath(identity.id),
-                    label: String(t("security.unlink")),
-                    srLabel: `${identity.providerName} (${identity.email})`,
-                    variant: "white",
-                  }}
-                />
-              </div>
-            </li>
-          ))}
-        </ul>
-      )}
-    </section>
+    <SecurityListSection
+      id="identities-heading"
+      title={t("security.identities")}
+      lead={t("security.identitiesLead")}
+      empty={t("security.noIdentities")}
+      items={identities.map((identity) => (
+        <li key={identity.id} className="px-4 py-4" data-identity={identity.providerId}>
+          <h4 className="font-medium text-slate-900">{identity.providerName}</h4>
+          <p className="mt-1 text-sm break-all text-slate-700">{identity.email}</p>
+          <p className="text-sm text-slate-700">
+            {t("security.identityLinkedAt", { when: formatUtcMinute(language, identity.linkedAt) })}
+          </p>
+          <p className="text-sm text-slate-700">
+            {identity.lastUsedAt
+              ? t("security.identityLastUsed", { when: formatUtcMinute(language, identity.lastUsedAt) })
+              : t("security.identityNeverUsed")}
+          </p>
+          <div className="mt-3">
+            <Island
+              name="confirm-form"
+              props={{
+                action: unlinkPath(identity.id),
+                label: String(t("security.unlink")),
+                srLabel: `${identity.providerName} (${identity.email})`,
+                variant: "white",
+              }}
+            />
+          </div>
+        </li>
+      ))}
+    />
   );
 }
 

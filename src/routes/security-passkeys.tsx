@@ -1,6 +1,5 @@
 import { Island } from "../islands/runtime/island";
-import { formatDate } from "../schema/format";
-import type { Language } from "../schema/languages";
+import { formatUtcMinute } from "../schema/format";
 import { api } from "../server/api/procedures-route";
 import { passkeyName } from "../server/api/routers/users-passkeys";
 import { usePage } from "../server/render/page-context";
@@ -8,6 +7,7 @@ import { Button, ButtonLink, buttonClass } from "../ui/button";
 import { Field } from "../ui/field";
 import { PageHeader } from "../ui/page-header";
 import { ownItem } from "./own-item";
+import { SecurityListSection } from "./security-section";
 import { type ActionResult, definePage, type PageProps, type RouteContext } from "./types";
 
 /** A passkey as the list shows it (users.listPasskeysForUser). */
@@ -20,18 +20,6 @@ export type PasskeyView = {
   backedUp: boolean;
 };
 
-// The server does not know the user's time zone: times are shown in UTC, and say so.
-const when = (language: Language, iso: string) =>
-  formatDate(language, iso, {
-    year: "numeric",
-    month: "short",
-    day: "numeric",
-    hour: "numeric",
-    minute: "2-digit",
-    timeZone: "UTC",
-    timeZoneName: "short",
-  });
-
 const path = (id: string, what: "rename" | "remove") => `/security/passkeys/${encodeURIComponent(id)}/${what}`;
 
 /**
@@ -42,68 +30,60 @@ const path = (id: string, what: "rename" | "remove") => `/security/passkeys/${en
 export function PasskeyList({ passkeys }: { passkeys: PasskeyView[] }) {
   const { t, language } = usePage();
   return (
-    <section aria-labelledby="passkeys-heading" className="mt-6">
-      <h3 id="passkeys-heading" className="font-medium text-slate-900">
-        {t("security.passkeys")}
-      </h3>
-      <p className="mt-1 text-sm text-slate-600">{t("passkeys.lead")}</p>
-      {passkeys.length === 0 ? (
-        <p className="mt-2 rounded-lg border-2 border-dashed border-slate-300 bg-white px-4 py-6 text-center text-sm text-slate-600">
-          {t("security.noPasskeys")}
-        </p>
-      ) : (
-        <ul
-          aria-labelledby="passkeys-heading"
-          className="mt-2 divide-y divide-slate-200 rounded-lg border border-slate-200 bg-white"
-        >
-          {passkeys.map((passkey) => (
-            <li key={passkey.id} className="px-4 py-4">
-              <h4 className="font-medium break-words text-slate-900">{passkey.name}</h4>
-              <p className="mt-1 text-sm text-slate-700">{t("passkeys.addedAt", { when: when(language, passkey.createdAt) })}</p>
-              <p className="text-sm text-slate-700">
-                {passkey.lastUsedAt
-                  ? t("passkeys.lastUsedAt", { when: when(language, passkey.lastUsedAt) })
-                  : t("passkeys.neverUsed")}
-              </p>
-              <p className="text-sm text-slate-600">{t(passkey.backedUp ? "passkeys.synced" : "passkeys.singleDevice")}</p>
-              <div className="mt-3 flex flex-wrap items-start gap-3">
-                <details className="group">
-                  <summary className={`${buttonClass("white", "sm")} cursor-pointer list-none`}>
-                    {t("passkeys.rename")}
-                    <span className="sr-only"> {passkey.name}</span>
-                  </summary>
-                  <form method="post" action={path(passkey.id, "rename")} className="mt-3 flex flex-col gap-2">
-                    <Field
-                      label={String(t("passkeys.nameLabel"))}
-                      name="name"
-                      defaultValue={passkey.name}
-                      maxLength={60}
-                      required
-                      autoComplete="off"
-                    />
-                    <div>
-                      <Button type="submit" size="sm">
-                        {t("passkeys.saveName")}
-                      </Button>
-                    </div>
-                  </form>
-                </details>
-                <ButtonLink href={path(passkey.id, "remove")} variant="danger" size="sm">
-                  {t("passkeys.remove")}
-                  <span className="sr-only"> {passkey.name}</span>
-                </ButtonLink>
-              </div>
-            </li>
-          ))}
-        </ul>
-      )}
+    <SecurityListSection
+      id="passkeys-heading"
+      title={t("security.passkeys")}
+      lead={t("passkeys.lead")}
+      empty={t("security.noPasskeys")}
+      items={passkeys.map((passkey) => (
+        <li key={passkey.id} className="px-4 py-4">
+          <h4 className="font-medium break-words text-slate-900">{passkey.name}</h4>
+          <p className="mt-1 text-sm text-slate-700">
+            {t("passkeys.addedAt", { when: formatUtcMinute(language, passkey.createdAt) })}
+          </p>
+          <p className="text-sm text-slate-700">
+            {passkey.lastUsedAt
+              ? t("passkeys.lastUsedAt", { when: formatUtcMinute(language, passkey.lastUsedAt) })
+              : t("passkeys.neverUsed")}
+          </p>
+          <p className="text-sm text-slate-600">{t(passkey.backedUp ? "passkeys.synced" : "passkeys.singleDevice")}</p>
+          <div className="mt-3 flex flex-wrap items-start gap-3">
+            <details className="group">
+              <summary className={`${buttonClass("white", "sm")} cursor-pointer list-none`}>
+                {t("passkeys.rename")}
+                <span className="sr-only"> {passkey.name}</span>
+              </summary>
+              <form method="post" action={path(passkey.id, "rename")} className="mt-3 flex flex-col gap-2">
+                <Field
+                  label={String(t("passkeys.nameLabel"))}
+                  name="name"
+                  defaultValue={passkey.name}
+                  maxLength={60}
+                  required
+                  autoComplete="off"
+                />
+                <div>
+                  <Button type="submit" size="sm">
+                    {t("passkeys.saveName")}
+                  </Button>
+                </div>
+              </form>
+            </details>
+            <ButtonLink href={path(passkey.id, "remove")} variant="danger" size="sm">
+              {t("passkeys.remove")}
+              <span className="sr-only"> {passkey.name}</span>
+            </ButtonLink>
+          </div>
+        </li>
+      ))}
+    >
       <div className="mt-4">
         <Island name="passkeys" props={{}} />
         <noscript>
           <p className="text-sm text-slate-700">{t("passkeys.needsJavaScript")}</p>
         </noscript>
       </div>
-    </section>
+    </SecurityListSection>
   );
 }
 

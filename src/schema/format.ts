@@ -25,6 +25,19 @@ export function formatDate(language: Language, value: Date | string | number, op
   return dateFormat(language, options ?? { dateStyle: "medium" }).format(new Date(value));
 }
 
+/** A moment to the minute in UTC, saying so (for readers whose time zone the server does not know). */
+export function formatUtcMinute(language: Language, value: Date | string | number): string {
+  return formatDate(language, value, {
+    year: "numeric",
+    month: "short",
+    day: "numeric",
+    hour: "numeric",
+    minute: "2-digit",
+    timeZone: "UTC",
+    timeZoneName: "short",
+  });
+}
+
 export function formatDateTime(language: Language, value: Date | string | number, timeZone?: string): string {
   return dateFormat(language, { dateStyle: "medium", timeStyle: "short", timeZone }).format(new Date(value));
 }

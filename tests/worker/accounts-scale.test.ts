@@ -1,10 +1,10 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { D1Database } from "@/server/cloudflare";
 import { type AccountSort, listAccounts } from "@/server/data/accounts";
 import { decodeCursor, encodeCursor } from "@/server/data/keyset";
 import { createOrganization, createUser, sessionCookie } from "./fixtures";
 import { request } from "./helpers";
+import { plan, type Recorded, recording, timed } from "./scale-kit";
 
 // The accounts list with 10,000 accounts in one organization tree: how long a page takes
 // (first, 5,000 rows deep by cursor, a search, the newest first, by level) through the data
@@ -16,51 +16,7 @@ const RUNS = 9;
 let root: string;
 let cookie: string;
 
-type Recorded = { sql: string; params: unknown[] };
-
-/** A D1 binding that remembers the statements it prepares, to explain them afterwards. */
-function recording(db: D1Database, seen: Recorded[]): D1Database {
-  return new Proxy(db, {
-    get(target, property) {
-      if (property !== "prepare") return Reflect.get(target, property);
-      return (sql: string) => {
-        const statement = target.prepare(sql);
-        return new Proxy(statement, {
-          get(inner, name) {
-            if (name !== "bind") return Reflect.get(inner, name);
-            return (...params: unknown[]) => {
-              seen.push({ sql, params });
-              return inner.bind(...params);
-            };
-          },
-        });
-      };
-    },
-  });
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? 0;
-}
-
-async function timed(run: () => Promise<unknown>): Promise<number> {
-  const times: number[] = [];
-  await run(); // warm the statement cache and pages
-  for (let n = 0; n < RUNS; n += 1) {
-    const start = performance.now();
-    await run();
-    times.push(performance.now() - start);
-  }
-  return median(times);
-}
-
-async function plan(recorded: Recorded): Promise<string[]> {
-  const { results } = await env.DB.prepare(`EXPLAIN QUERY PLAN ${recorded.sql}`)
-    .bind(...(recorded.params as (string | number)[]))
-    .all<{ detail: string }>();
-  return results.map((row) => row.detail);
-}
+const timedRuns = (run: () => Promise<unknown>) => timed(run, RUNS);
 
 beforeAll(async () => {
   root = await createOrganization("Big Dealer");
@@ -109,7 +65,7 @@ describe(`accounts list with ${ACCOUNTS.toLocaleString("en")} accounts`, () => {
     const figures: Record<string, { query: string; page: string; total: string; ms: number }> = {};
     for (const entry of cases) {
       let total = "";
-      const query = await timed(async () => {
+      const query = await timedRuns(async () => {
         const result = await listAccounts(env.DB, {
           orgId: root,
           search: entry.search,
@@ -120,7 +76,7 @@ describe(`accounts list with ${ACCOUNTS.toLocaleString("en")} accounts`, () => {
         total = `${result.total.count}${result.total.more ? "+" : ""}`;
         expect(result.items).toHaveLength(25);
       });
-      const page = await timed(async () => {
+      const page = await timedRuns(async () => {
         const response = await request(entry.deep ? entry.url + cursor : entry.url, { headers: { Cookie: cookie } });
         expect(response.status).toBe(200);
         await response.text();

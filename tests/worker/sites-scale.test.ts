@@ -2,7 +2,6 @@ import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createCaller } from "@/server/api/router";
 import { permissionsOf } from "@/server/auth/roles";
-import type { D1Database } from "@/server/cloudflare";
 import type { Bindable } from "@/server/data/db";
 import { encodeCursor } from "@/server/data/keyset";
 import { listLocations } from "@/server/data/locations";
@@ -11,6 +10,7 @@ import { translatorFor } from "@/server/i18n/i18n";
 import { defaultSettings } from "@/server/settings";
 import { createAccount, createOrganization, createUser, sessionCookie } from "./fixtures";
 import { ORIGIN, request } from "./helpers";
+import { plan, type Recorded, recording, timed } from "./scale-kit";
 
 // 10,000 sites in one account (and 10,000 locations in another, over 100 sites): how long a
 // page of sites.list takes (first, middle at offset 5,000, a search, newest first) as the
@@ -25,49 +25,7 @@ let accountId: string;
 let locationsAccount: string;
 let cookie: string;
 
-type Recorded = { sql: string; params: unknown[] };
-
-/** A D1 binding that remembers the statements it prepares, to explain them afterwards. */
-function recording(db: D1Database, seen: Recorded[]): D1Database {
-  return new Proxy(db, {
-    get(target, property) {
-      if (property !== "prepare") return Reflect.get(target, property);
-      return (sql: string) =>
-        new Proxy(target.prepare(sql), {
-          get(inner, name) {
-            if (name !== "bind") return Reflect.get(inner, name);
-            return (...params: unknown[]) => {
-              seen.push({ sql, params });
-              return inner.bind(...params);
-            };
-          },
-        });
-    },
-  });
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? 0;
-}
-
-async function timed(run: () => Promise<unknown>): Promise<number> {
-  await run(); // warm the statement cache and pages
-  const times: number[] = [];
-  for (let n = 0; n < RUNS; n += 1) {
-    const start = performance.now();
-    await run();
-    times.push(performance.now() - start);
-  }
-  return median(times);
-}
-
-async function plan(recorded: Recorded): Promise<string[]> {
-  const { results } = await env.DB.prepare(`EXPLAIN QUERY PLAN ${recorded.sql}`)
-    .bind(...(recorded.params as (string | number)[]))
-    .all<{ detail: string }>();
-  return results.map((row) => row.detail);
-}
+const timedRuns = (run: () => Promise<unknown>) => timed(run, RUNS);
 
 function caller() {
   return createCaller({
@@ -149,7 +107,7 @@ describe(`sites.list with ${ROWS.toLocaleString("en")} sites in one account`, ()
     const locationCursor = await deepCursor("locations", locationsAccount, 5000);
     for (const entry of cases) {
       let total = "";
-      const procedure = await timed(async () => {
+      const procedure = await timedRuns(async () => {
         const result = await caller().sites.list({
           accountId,
           search: entry.search,
@@ -160,13 +118,13 @@ describe(`sites.list with ${ROWS.toLocaleString("en")} sites in one account`, ()
         total = `${result.total.count}${result.total.more ? "+" : ""}`;
         expect(result.items).toHaveLength(25);
       });
-      const page = await timed(async () => {
+      const page = await timedRuns(async () => {
         const url = `/accounts/${accountId}/sites${entry.query}${entry.deep ? encodeCursor(siteCursor) : ""}`;
         const response = await request(url, { headers: { Cookie: cookie } });
         expect(response.status).toBe(200);
         await response.text();
       });
-      const locations = await timed(() =>
+      const locations = await timedRuns(() =>
         listLocations(env.DB, {
           accountId: locationsAccount,
           search: entry.search,

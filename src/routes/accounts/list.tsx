@@ -1,4 +1,4 @@
-import { formatDate, formatNumber } from "@/schema/format";
+import { formatNumber } from "@/schema/format";
 import { api } from "@/server/api/procedures-route";
 import type { OrganizationInTree } from "@/server/api/routers/organizations";
 import type { Account } from "@/server/data/accounts";
@@ -13,6 +13,7 @@ import { type Column, Table } from "@/ui/table";
 import { definePage, type PageProps } from "../types";
 import { type ListQuery, listHref, PAGE_SIZE, parseListQuery, SEARCH_MAX_LENGTH, sortLink } from "./list-query";
 import { organizationOptions } from "./organization-options";
+import { UpdatedAt } from "./workspace/list-view";
 
 type Data = {
   query: ListQuery;
@@ -23,21 +24,6 @@ type Data = {
   previous: string | null;
   canAdd: boolean;
 };
-
-/** When the account was last changed, in the reader's language (UTC, said so). */
-function UpdatedAt({ value }: { value: string }) {
-  const { language } = usePage();
-  const text = formatDate(language, value, {
-    year: "numeric",
-    month: "short",
-    day: "numeric",
-    hour: "numeric",
-    minute: "2-digit",
-    timeZone: "UTC",
-    timeZoneName: "short",
-  });
-  return <time dateTime={value}>{text}</time>;
-}
 
 function SearchForm({ query, organizations }: Pick<Data, "query" | "organizations">) {
   const { t } = usePage();

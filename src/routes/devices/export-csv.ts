@@ -1,3 +1,4 @@
+import { csvDownload, inert } from "@/routes/csv-download";
 import { api } from "@/server/api/procedures-route";
 import type { Device } from "@/server/data/devices";
 import { translatorFor } from "@/server/i18n/i18n";
@@ -7,11 +8,6 @@ import type { Frame } from "./paths";
 
 /** Rows fetched per step of the stream (a keyset page). */
 const STEP = 1000;
-
-// A cell a spreadsheet would run as a formula (=, +, -, @, tab, CR) is kept as text.
-function inert(value: string): string {
-  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-}
 
 function record(device: Device) {
   return {
@@ -41,7 +37,6 @@ async function exportCsv(c: RouteContext, frame: Frame): Promise<Response> {
   const caller = api(c);
   const scope = frame.accountId ? { accountId: frame.accountId } : {};
   const t = translatorFor(c.get("language"), c.get("settings").brandNamespace);
-  const { stringify } = await import("csv-stringify/browser/esm/sync");
   const fetchPage = (cursor?: string) =>
     caller.devices.list({ ...scope, filter: filterOf(query), sort: query.sort, limit: STEP, ...(cursor ? { cursor } : {}) });
   const keys = [
@@ -59,35 +54,13 @@ async function exportCsv(c: RouteContext, frame: Frame): Promise<Response> {
     "lastSeen",
     "status",
   ];
-  // The first page before the answer starts, so a refusal is an error page, not a broken file.
-  let page = await fetchPage();
-  let first = true;
-  const encoder = new TextEncoder();
-  const body = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      const csv = stringify(page.items.map(record), {
-        header: first,
-        bom: first,
-        // The import reads these names; a spreadsheet user sees the same words the import asks for.
-        columns: keys.map((key) => ({ key, header: key === "lastSeen" ? String(t("devices.csv.lastSeen")) : key })),
-        record_delimiter: "windows",
-      });
-      first = false;
-      if (csv) controller.enqueue(encoder.encode(csv));
-      if (!page.next) {
-        controller.close();
-        return;
-      }
-      page = await fetchPage(page.next);
-    },
-  });
-  const name = frame.accountId ? `devices-${frame.accountId.replace(/[^\w-]/g, "")}` : "devices";
-  return new Response(body, {
-    headers: {
-      "Content-Type": "text/csv; charset=utf-8",
-      "Content-Disposition": `attachment; filename="${name}.csv"`,
-      "Cache-Control": "no-store",
-    },
+  const name = frame.accountId ? `devices-${frame.accountId}` : "devices";
+  return csvDownload({
+    filename: `${name}.csv`,
+    // The import reads these names; a spreadsheet user sees the same words the import asks for.
+    columns: keys.map((key) => ({ key, header: key === "lastSeen" ? String(t("devices.csv.lastSeen")) : key })),
+    fetchPage,
+    record,
   });
 }
 

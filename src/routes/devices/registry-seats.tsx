@@ -1,6 +1,5 @@
-import { Island } from "@/islands/runtime/island";
-import type { SettingsField } from "@/islands/settings-form.island";
-import { formatNumber } from "@/schema/format";
+import { allocateSeats, deallocateSeats, saveAllocationSeats } from "@/routes/settings/seat-actions";
+import { AllocationEditForm, DeallocateForm, SeatsForm, seatsField, subscriptionField } from "@/routes/settings/seat-forms";
 import { api } from "@/server/api/procedures-route";
 import { type AccountDetails, accountDetails } from "@/server/current-account";
 import { AppError } from "@/server/errors";
@@ -8,9 +7,7 @@ import { usePage } from "@/server/render/page-context";
 import { PageHeader } from "@/ui/page-header";
 import { AccountLayout } from "@/ui/shell/account-layout";
 import { StatusMessage } from "@/ui/status-message";
-import { postedValues, translatedErrors } from "../settings/procedure-refusal";
-import { seatCount, seatsRefusal, seatsText } from "../settings/seats-shared";
-import { type ActionResult, definePage, type PageProps, type RouteContext } from "../types";
+import { definePage, type PageProps, type RouteContext } from "../types";
 import { RegistryTabs } from "./frame";
 
 /**
@@ -71,76 +68,16 @@ function RegistryAllocate({ data, form }: PageProps<AllocateData>) {
       {subscriptions.length === 0 ? (
         <StatusMessage tone="info">{t("allocations.noSubscriptions")}</StatusMessage>
       ) : (
-        <Island
-          name="settings-form"
-          props={{
-            networkErrorKey: "subscriptions.networkError",
-            action: registrySeatsHref(account._id, "/allocate"),
-            submitLabel: String(t("subscriptions.allocate")),
-            cancel: { href: registrySeatsHref(account._id), text: String(t("subscriptions.cancel")) },
-            errors: translatedErrors(form?.errors, t),
-            fields: [
-              {
-                kind: "select",
-                rule: "choice",
-                name: "subscriptionId",
-                label: String(t("allocations.fields.subscription")),
-                value: values.subscriptionId ?? (subscriptions.length === 1 ? (subscriptions[0]?.id ?? "") : ""),
-                options: [
-                  { value: "", label: String(t("allocations.chooseSubscription")) },
-                  ...subscriptions.map((subscription) => ({
-                    value: subscription.id,
-                    label: String(
-                      t("allocations.subscriptionOption", {
-                        plan: subscription.plan,
-                        organization: subscription.organizationName,
-                        free: formatNumber(language, subscription.free),
-                      }),
-                    ),
-                  })),
-                ],
-              },
-              {
-                kind: "number",
-                name: "quantity",
-                label: String(t("allocations.fields.seats")),
-                value: values.quantity ?? "",
-                rule: "seats",
-              },
-            ],
-          }}
+        <SeatsForm
+          action={registrySeatsHref(account._id, "/allocate")}
+          submitLabel={String(t("subscriptions.allocate"))}
+          cancelHref={registrySeatsHref(account._id)}
+          form={form}
+          fields={[subscriptionField(t, language, subscriptions, values.subscriptionId), seatsField(t, values.quantity ?? "")]}
         />
       )}
     </SeatsFrame>
   );
-}
-
-async function allocate(c: RouteContext): Promise<ActionResult> {
-  const values = await postedValues(c);
-  const accountId = accountIdOf(c);
-  try {
-    const allocation = await api(c).subscriptions.allocate({
-      subscriptionId: values.subscriptionId ?? "",
-      accountId,
-      quantity: seatCount(values.quantity),
-    });
-    return {
-      ok: true,
-      redirect: registrySeatsHref(accountId),
-      flash: {
-        type: "success",
-        key: "subscriptions.allocated",
-        values: {
-          count: seatCount(values.quantity),
-          seats: seatsText(c, seatCount(values.quantity)),
-          account: allocation.accountName,
-          plan: allocation.plan,
-        },
-      },
-    };
-  } catch (error) {
-    return seatsRefusal(error, values, { fields: ["subscriptionId", "quantity"] });
-  }
 }
 
 export const registryAllocatePage = definePage<AllocateData>({
@@ -151,7 +88,12 @@ export const registryAllocatePage = definePage<AllocateData>({
     return { account, subscriptions: choices.subscriptions };
   },
   Component: RegistryAllocate,
-  action: allocate,
+  action: (c) =>
+    allocateSeats(c, {
+      fixed: { accountId: accountIdOf(c) },
+      fields: ["subscriptionId", "quantity"],
+      redirect: () => registrySeatsHref(accountIdOf(c)),
+    }),
   toaster: true,
 });
 
@@ -160,75 +102,19 @@ export const registryAllocatePage = definePage<AllocateData>({
 type EditData = { account: AccountDetails; allocation: Allocation; subscription: Subscription };
 
 function RegistryEditAllocation({ data, form }: PageProps<EditData>) {
-  const { t, language } = usePage();
+  const { t } = usePage();
   const { account, allocation, subscription } = data;
-  const values = form?.values ?? {};
-  const path = registrySeatsHref(account._id, `/editAllocation/${encodeURIComponent(allocation.id)}`);
-  const upTo = allocation.quantity + Math.max(subscription.free, 0);
   return (
     <SeatsFrame account={account} title={String(t("routes.editAllocation"))}>
-      <p className="mb-6 text-slate-800">
-        {t("allocations.holds", {
-          count: allocation.quantity,
-          account: allocation.accountName,
-          seats: formatNumber(language, allocation.quantity),
-          plan: allocation.plan,
-        })}{" "}
-        {t("allocations.moreFree", { count: Math.max(subscription.free, 0), free: formatNumber(language, subscription.free) })}
-      </p>
-      <Island
-        name="settings-form"
-        props={{
-          networkErrorKey: "subscriptions.networkError",
-          action: path,
-          submitLabel: String(t("subscriptions.save")),
-          cancel: { href: registrySeatsHref(account._id), text: String(t("subscriptions.cancel")) },
-          reload: { href: path, text: String(t("settings.reloadCurrent")) },
-          errors: translatedErrors(form?.errors, t),
-          fields: [
-            { kind: "hidden", name: "version", value: values.version ?? String(allocation.version) },
-            {
-              kind: "number",
-              name: "quantity",
-              label: String(t("allocations.fields.seats")),
-              hint: String(t("allocations.seatsUpTo", { count: upTo, max: formatNumber(language, upTo) })),
-              value: values.quantity ?? String(allocation.quantity),
-              rule: "seats",
-            },
-          ],
-        }}
+      <AllocationEditForm
+        allocation={allocation}
+        free={subscription.free}
+        action={registrySeatsHref(account._id, `/editAllocation/${encodeURIComponent(allocation.id)}`)}
+        cancelHref={registrySeatsHref(account._id)}
+        form={form}
       />
     </SeatsFrame>
   );
-}
-
-async function saveAllocation(c: RouteContext): Promise<ActionResult> {
-  const values = await postedValues(c);
-  try {
-    await allocationOfAccount(c, c.req.param("allocationId") ?? "");
-    const allocation = await api(c).subscriptions.updateAllocation({
-      id: c.req.param("allocationId") ?? "",
-      version: Number(values.version),
-      quantity: seatCount(values.quantity),
-    });
-    return {
-      ok: true,
-      redirect: registrySeatsHref(accountIdOf(c)),
-      flash: {
-        type: "success",
-        key: "allocations.saved",
-        values: {
-          count: allocation.quantity,
-          account: allocation.accountName,
-          seats: seatsText(c, allocation.quantity),
-          plan: allocation.plan,
-        },
-      },
-    };
-  } catch (error) {
-    if (error instanceof AppError) throw error;
-    return seatsRefusal(error, values, { fields: ["quantity"], notFoundOnForm: true });
-  }
 }
 
 export const registryEditAllocationPage = definePage<EditData>({
@@ -241,7 +127,11 @@ export const registryEditAllocationPage = definePage<EditData>({
     return { account, allocation: found.allocation, subscription: found.subscription };
   },
   Component: RegistryEditAllocation,
-  action: saveAllocation,
+  action: (c) =>
+    saveAllocationSeats(c, {
+      check: (id) => allocationOfAccount(c, id),
+      redirect: () => registrySeatsHref(accountIdOf(c)),
+    }),
   toaster: true,
 });
 
@@ -251,89 +141,23 @@ type Choice = { id: string; plan: string; quantity: number };
 type DeallocateData = { account: AccountDetails; chosen: Allocation | null; choices: Choice[] };
 
 function RegistryDeallocate({ data, form }: PageProps<DeallocateData>) {
-  const { t, language } = usePage();
+  const { t } = usePage();
   const { account, chosen, choices } = data;
-  const values = form?.values ?? {};
-  const path = registrySeatsHref(
-    account._id,
-    chosen ? `/deallocate?allocationId=${encodeURIComponent(chosen.id)}` : "/deallocate",
-  );
-  const label = (allocation: Choice) =>
-    String(
-      t("allocations.takeBackQuestion", {
-        count: allocation.quantity,
-        seats: formatNumber(language, allocation.quantity),
-        plan: allocation.plan,
-        account: account.name,
-      }),
-    );
-  const fields: SettingsField[] = chosen
-    ? [
-        { kind: "hidden", name: "allocationId", value: chosen.id },
-        { kind: "hidden", name: "version", value: String(chosen.version) },
-      ]
-    : [
-        {
-          kind: "select",
-          rule: "choice",
-          name: "allocationId",
-          label: String(t("allocations.fields.allocation")),
-          value: values.allocationId ?? "",
-          options: [
-            { value: "", label: String(t("allocations.chooseAllocation")) },
-            ...choices.map((c) => ({ value: c.id, label: label(c) })),
-          ],
-        },
-      ];
   return (
     <SeatsFrame account={account} title={String(t("routes.deallocateFromAccount"))}>
-      {chosen && <p className="mb-6 text-slate-800">{label(chosen)}</p>}
-      {!chosen && choices.length === 0 ? (
-        <StatusMessage tone="info">{t("allocations.nothingToTakeBack")}</StatusMessage>
-      ) : (
-        <Island
-          name="settings-form"
-          props={{
-            networkErrorKey: "subscriptions.networkError",
-            action: path,
-            submitLabel: String(t("subscriptions.deallocateConfirm")),
-            variant: "danger",
-            cancel: { href: registrySeatsHref(account._id), text: String(t("subscriptions.cancel")) },
-            reload: { href: path, text: String(t("settings.reloadCurrent")) },
-            errors: translatedErrors(form?.errors, t),
-            fields,
-          }}
-        />
-      )}
+      <DeallocateForm
+        chosen={chosen}
+        choices={choices}
+        accountName={account.name}
+        action={registrySeatsHref(
+          account._id,
+          chosen ? `/deallocate?allocationId=${encodeURIComponent(chosen.id)}` : "/deallocate",
+        )}
+        cancelHref={registrySeatsHref(account._id)}
+        form={form}
+      />
     </SeatsFrame>
   );
-}
-
-async function deallocate(c: RouteContext): Promise<ActionResult> {
-  const values = await postedValues(c);
-  try {
-    if (!values.allocationId)
-      return { ok: false, status: 400, form: { values, errors: { allocationId: "validation.ChooseOne" } } };
-    const { allocation } = await allocationOfAccount(c, values.allocationId);
-    await api(c).subscriptions.deallocate({ id: allocation.id, version: values.version ? Number(values.version) : undefined });
-    return {
-      ok: true,
-      redirect: registrySeatsHref(accountIdOf(c)),
-      flash: {
-        type: "success",
-        key: "subscriptions.deallocated",
-        values: {
-          count: allocation.quantity,
-          seats: seatsText(c, allocation.quantity),
-          account: allocation.accountName,
-          plan: allocation.plan,
-        },
-      },
-    };
-  } catch (error) {
-    if (error instanceof AppError) throw error;
-    return seatsRefusal(error, values, { fields: ["allocationId"], notFoundOnForm: true });
-  }
 }
 
 export const registryDeallocatePage = definePage<DeallocateData>({
@@ -349,6 +173,10 @@ export const registryDeallocatePage = definePage<DeallocateData>({
     return { account, chosen: found?.allocation ?? null, choices: listed?.items ?? [] };
   },
   Component: RegistryDeallocate,
-  action: deallocate,
+  action: (c) =>
+    deallocateSeats(c, {
+      find: (id) => allocationOfAccount(c, id),
+      redirect: () => registrySeatsHref(accountIdOf(c)),
+    }),
   toaster: true,
 });

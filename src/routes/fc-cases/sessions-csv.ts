@@ -1,3 +1,4 @@
+import { csvDownload, inert } from "@/routes/csv-download";
 import { definePage } from "@/routes/types";
 import { wallClock } from "@/schema/zoned-date";
 import { api } from "@/server/api/procedures-route";
@@ -9,12 +10,9 @@ import { sessionQuery } from "./sessions-list";
 /** The file holds at most this many sessions, newest first (a Worker's request has bounded time). */
 const EXPORT_MAX_ROWS = 10_000;
 
-// A cell a spreadsheet would run as a formula is kept as text (as the activity log's CSV does).
-const inert = (value: string) => (/^[=+\-@\t\r]/.test(value) ? `'${value}` : value);
-
 /**
  * GET …/fc-cases/list-fc-sessions/export.csv: the sessions the list's filters show, as CSV
- * (csv-stringify, UTF-8 with a BOM), streamed a keyset page at a time like the activity log's.
+ * (see csvDownload), streamed a keyset page at a time.
  */
 export const fcSessionsCsvPage = definePage({
   load: async (c) => {
@@ -22,9 +20,7 @@ export const fcSessionsCsvPage = definePage({
     const account = await accountDetails(c, accountId);
     const query = sessionQuery(c);
     const t = translatorFor(c.get("language"), c.get("settings").brandNamespace);
-    const { stringify } = await import("csv-stringify/browser/esm/sync");
     const caller = api(c);
-    const fetchPage = (after?: string) => caller.fcCases.listSessions({ accountId, ...query, after, pageSize: 100 });
     const columns = ["id", "subject", "status", "priority", "category", "customer", "assignee", "opened", "closed"].map(
       (key) => ({
         key,
@@ -42,30 +38,12 @@ export const fcSessionsCsvPage = definePage({
       opened: wallClock(s.createdAt, account.timezone),
       closed: s.closedAt ? wallClock(s.closedAt, account.timezone) : "",
     });
-    let page = await fetchPage();
-    let written = 0;
-    let first = true;
-    const encoder = new TextEncoder();
-    const body = new ReadableStream<Uint8Array>({
-      async pull(controller) {
-        const items = page.items.slice(0, EXPORT_MAX_ROWS - written);
-        const csv = stringify(items.map(record), { header: first, bom: first, columns, record_delimiter: "windows" });
-        first = false;
-        written += items.length;
-        if (csv) controller.enqueue(encoder.encode(csv));
-        if (!page.next || written >= EXPORT_MAX_ROWS) {
-          controller.close();
-          return;
-        }
-        page = await fetchPage(page.next);
-      },
-    });
-    return new Response(body, {
-      headers: {
-        "Content-Type": "text/csv; charset=utf-8",
-        "Content-Disposition": `attachment; filename="support-sessions-${account._id.replace(/[^\w-]/g, "")}.csv"`,
-        "Cache-Control": "no-store",
-      },
+    return csvDownload({
+      filename: `support-sessions-${account._id}.csv`,
+      columns,
+      fetchPage: (after?: string) => caller.fcCases.listSessions({ accountId, ...query, after, pageSize: 100 }),
+      record,
+      maxRows: EXPORT_MAX_ROWS,
     });
   },
   Component: () => null,

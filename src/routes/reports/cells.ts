@@ -1,3 +1,4 @@
+import { inert } from "@/routes/csv-download";
 import { formatNumber } from "@/schema/format";
 import type { Language } from "@/schema/languages";
 import type { ReportColumn, ReportRow } from "@/schema/reports";
@@ -43,11 +44,6 @@ export function cellText(t: Translate, language: Language, column: ReportColumn,
     default:
       return column.translate ? translated(t, column.translate, String(value)) : String(value);
   }
-}
-
-// A cell a spreadsheet would run as a formula (=, +, -, @, tab, CR) is kept as text.
-function inert(value: string): string {
-  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
 }
 
 /**

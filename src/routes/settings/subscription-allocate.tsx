@@ -1,12 +1,12 @@
-import { Island } from "@/islands/runtime/island";
 import { formatNumber } from "@/schema/format";
 import { api } from "@/server/api/procedures-route";
 import { usePage } from "@/server/render/page-context";
 import { SettingsLayout } from "@/ui/shell/settings-layout";
 import { StatusMessage } from "@/ui/status-message";
-import { type ActionResult, definePage, type PageProps, type RouteContext } from "../types";
-import { postedValues, translatedErrors } from "./procedure-refusal";
-import { seatCount, seatsRefusal, seatsText, subscriptionsHref } from "./seats-shared";
+import { definePage, type PageProps } from "../types";
+import { allocateSeats } from "./seat-actions";
+import { accountField, SeatsForm, seatsField } from "./seat-forms";
+import { subscriptionsHref } from "./seats-shared";
 
 type Data = Awaited<ReturnType<ReturnType<typeof api>["subscriptions"]["accountChoices"]>> & { accountId: string };
 
@@ -33,68 +33,23 @@ function AllocateFromSubscription({ data, form }: PageProps<Data>) {
       ) : accounts.length === 0 ? (
         <StatusMessage tone="info">{t("subscriptions.noAccounts")}</StatusMessage>
       ) : (
-        <Island
-          name="settings-form"
-          props={{
-            networkErrorKey: "subscriptions.networkError",
-            action: path,
-            submitLabel: String(t("subscriptions.allocate")),
-            cancel: { href: subscriptionsHref(subscription.orgId), text: String(t("subscriptions.cancel")) },
-            errors: translatedErrors(form?.errors, t),
-            fields: [
-              {
-                kind: "select",
-                rule: "choice",
-                name: "accountId",
-                label: String(t("allocations.fields.account")),
-                hint: String(t("subscriptions.accountHint")),
-                value: values.accountId ?? data.accountId,
-                options: [
-                  { value: "", label: String(t("allocations.chooseAccount")) },
-                  ...accounts.map((account) => ({ value: account.id, label: account.name })),
-                ],
-              },
-              {
-                kind: "number",
-                name: "quantity",
-                label: String(t("allocations.fields.seats")),
-                hint: String(t("subscriptions.seatsHint", { free: formatNumber(language, subscription.free) })),
-                value: values.quantity ?? "",
-                rule: "seats",
-              },
-            ],
-          }}
+        <SeatsForm
+          action={path}
+          submitLabel={String(t("subscriptions.allocate"))}
+          cancelHref={subscriptionsHref(subscription.orgId)}
+          form={form}
+          fields={[
+            accountField(t, accounts, values.accountId ?? data.accountId, String(t("subscriptions.accountHint"))),
+            seatsField(
+              t,
+              values.quantity ?? "",
+              String(t("subscriptions.seatsHint", { free: formatNumber(language, subscription.free) })),
+            ),
+          ]}
         />
       )}
     </SettingsLayout>
   );
-}
-
-async function allocate(c: RouteContext): Promise<ActionResult> {
-  const values = await postedValues(c);
-  try {
-    const allocation = await api(c).subscriptions.allocate({
-      subscriptionId: c.req.query("subscriptionId") ?? "",
-      accountId: values.accountId ?? "",
-      quantity: seatCount(values.quantity),
-    });
-    return {
-      ok: true,
-      redirect: subscriptionsHref(allocation.subscriptionOrgId),
-      flash: {
-        type: "success",
-        key: "subscriptions.allocated",
-        values: {
-          count: seatCount(values.quantity),
-          seats: seatsText(c, seatCount(values.quantity)),
-          account: allocation.accountName,
-          plan: allocation.plan,
-        },
-      },
-    };
-  } catch (error) {
-    return seatsRefusal(error, values, { fields: FIELDS });
-  }
 }
 
 export const subscriptionAllocatePage = definePage<Data>({
@@ -103,6 +58,11 @@ export const subscriptionAllocatePage = definePage<Data>({
     return { ...choices, accountId: c.req.query("accountId") ?? "" };
   },
   Component: AllocateFromSubscription,
-  action: allocate,
+  action: (c) =>
+    allocateSeats(c, {
+      fixed: { subscriptionId: c.req.query("subscriptionId") ?? "" },
+      fields: FIELDS,
+      redirect: (allocation) => subscriptionsHref(allocation.subscriptionOrgId),
+    }),
   toaster: true,
 });

@@ -1,5 +1,4 @@
 import type { ReactNode } from "react";
-import { Island } from "@/islands/runtime/island";
 import { formatNumber } from "@/schema/format";
 import { subscriptionStatuses } from "@/schema/subscriptions";
 import { api } from "@/server/api/procedures-route";
@@ -9,7 +8,8 @@ import { EmptyState } from "@/ui/empty-state";
 import { SettingsLayout } from "@/ui/shell/settings-layout";
 import { Table } from "@/ui/table";
 import { type ActionResult, definePage, type PageProps, type RouteContext } from "../types";
-import { postedValues, translatedErrors } from "./procedure-refusal";
+import { postedValues } from "./procedure-refusal";
+import { SeatsForm } from "./seat-forms";
 import { Period, RowLink, Seats, StatusBadge, seatCount, seatsRefusal, subscriptionsHref } from "./seats-shared";
 
 type Data = Awaited<ReturnType<ReturnType<typeof api>["subscriptions"]["details"]>>;
@@ -42,70 +42,66 @@ function EditForm({ data, path, form }: { data: Data; path: string; form: PagePr
   const { subscription } = data;
   const values = form?.values ?? {};
   return (
-    <Island
-      name="settings-form"
-      props={{
-        networkErrorKey: "subscriptions.networkError",
-        action: path,
-        submitLabel: String(t("subscriptions.save")),
-        cancel: { href: subscriptionsHref(subscription.orgId), text: String(t("subscriptions.cancel")) },
-        reload: { href: path, text: String(t("settings.reloadCurrent")) },
-        errors: translatedErrors(form?.errors, t),
-        fields: [
-          // The version this edit was made on; a stale save answers CONFLICT (DESIGN.md §5).
-          { kind: "hidden", name: "version", value: values.version ?? String(subscription.version) },
-          {
-            kind: "text",
-            name: "plan",
-            label: String(t("subscriptions.fields.plan")),
-            value: values.plan ?? subscription.plan,
-            rule: "plan",
-          },
-          {
-            kind: "number",
-            name: "quantity",
-            label: String(t("subscriptions.fields.quantity")),
-            hint: String(t("subscriptions.quantityFloor", { allocated: formatNumber(language, subscription.allocated) })),
-            value: values.quantity ?? String(subscription.quantity),
-            rule: "seats",
-          },
-          {
-            kind: "date",
-            name: "startsAt",
-            label: String(t("subscriptions.fields.startsAt")),
-            value: values.startsAt ?? subscription.startsAt,
-            rule: "start",
-          },
-          {
-            kind: "date",
-            name: "endsAt",
-            label: String(t("subscriptions.fields.endsAt")),
-            hint: String(t("subscriptions.endsAtHint")),
-            value: values.endsAt ?? subscription.endsAt ?? "",
-            rule: "end",
-          },
-          {
-            kind: "select",
-            rule: "choice",
-            name: "status",
-            label: String(t("subscriptions.fields.status")),
-            hint: String(t("subscriptions.statusHint")),
-            value: values.status ?? subscription.status,
-            options: subscriptionStatuses.map((status) => ({
-              value: status,
-              label: String(t(`subscriptions.statuses.${status}`)),
-            })),
-          },
-          {
-            kind: "text",
-            name: "reference",
-            label: String(t("subscriptions.fields.reference")),
-            hint: String(t("subscriptions.referenceHint")),
-            value: values.reference ?? subscription.reference,
-            rule: "reference",
-          },
-        ],
-      }}
+    <SeatsForm
+      action={path}
+      submitLabel={String(t("subscriptions.save"))}
+      cancelHref={subscriptionsHref(subscription.orgId)}
+      form={form}
+      reload
+      fields={[
+        // The version this edit was made on; a stale save answers CONFLICT (DESIGN.md §5).
+        { kind: "hidden", name: "version", value: values.version ?? String(subscription.version) },
+        {
+          kind: "text",
+          name: "plan",
+          label: String(t("subscriptions.fields.plan")),
+          value: values.plan ?? subscription.plan,
+          rule: "plan",
+        },
+        {
+          kind: "number",
+          name: "quantity",
+          label: String(t("subscriptions.fields.quantity")),
+          hint: String(t("subscriptions.quantityFloor", { allocated: formatNumber(language, subscription.allocated) })),
+          value: values.quantity ?? String(subscription.quantity),
+          rule: "seats",
+        },
+        {
+          kind: "date",
+          name: "startsAt",
+          label: String(t("subscriptions.fields.startsAt")),
+          value: values.startsAt ?? subscription.startsAt,
+          rule: "start",
+        },
+        {
+          kind: "date",
+          name: "endsAt",
+          label: String(t("subscriptions.fields.endsAt")),
+          hint: String(t("subscriptions.endsAtHint")),
+          value: values.endsAt ?? subscription.endsAt ?? "",
+          rule: "end",
+        },
+        {
+          kind: "select",
+          rule: "choice",
+          name: "status",
+          label: String(t("subscriptions.fields.status")),
+          hint: String(t("subscriptions.statusHint")),
+          value: values.status ?? subscription.status,
+          options: subscriptionStatuses.map((status) => ({
+            value: status,
+            label: String(t(`subscriptions.statuses.${status}`)),
+          })),
+        },
+        {
+          kind: "text",
+          name: "reference",
+          label: String(t("subscriptions.fields.reference")),
+          hint: String(t("subscriptions.referenceHint")),
+          value: values.reference ?? subscription.reference,
+          rule: "reference",
+        },
+      ]}
     />
   );
 }

@@ -1,7 +1,7 @@
 import type { MiddlewareHandler } from "hono";
-import type { DurableObjectState } from "../cloudflare";
 import { expireDue, nextExpiry } from "../data/commands";
 import type { AppEnv, Env } from "../env";
+import { AlarmClock, armAlarmClock } from "./alarm-clock";
 
 /**
  * The timer that marks commands expired (DESIGN.md §7): a Durable Object alarm set for the
@@ -9,22 +9,9 @@ import type { AppEnv, Env } from "../env";
  * (src/server/worker.ts) runs the same sweep every minute as a safety net, and every send
  * arms the alarm again (local workerd forgets alarms across a restart).
  */
-export class CommandClock {
-  constructor(
-    private readonly ctx: DurableObjectState,
-    private readonly env: Env,
-  ) {}
-
-  async fetch(request: Request): Promise<Response> {
-    const { at } = (await request.json()) as { at: number };
-    const current = await this.ctx.storage.getAlarm();
-    if (current === null || at < current) await this.ctx.storage.setAlarm(Math.max(at, Date.now()));
-    return new Response(null, { status: 204 });
-  }
-
-  async alarm(): Promise<void> {
-    const next = await sweepExpiredCommands(this.env);
-    if (next !== null) await this.ctx.storage.setAlarm(Math.max(next, Date.now() + 1000));
+export class CommandClock extends AlarmClock {
+  protected sweep(): Promise<number | null> {
+    return sweepExpiredCommands(this.env);
   }
 }
 
@@ -36,16 +23,8 @@ export async function sweepExpiredCommands(env: Env, at = new Date()): Promise<n
 }
 
 /** Asks the clock to wake at `at` (or earlier, if it already will); never fails the caller. */
-export async function armCommandClock(env: Env, at: Date): Promise<void> {
-  const namespace = env.COMMAND_CLOCK;
-  if (!namespace) return;
-  try {
-    const stub = namespace.get(namespace.idFromName("commands"));
-    const response = await stub.fetch("https://clock/arm", { method: "POST", body: JSON.stringify({ at: at.getTime() }) });
-    await response.body?.cancel();
-  } catch (error) {
-    console.error("arming the command clock failed", error);
-  }
+export function armCommandClock(env: Env, at: Date): Promise<void> {
+  return armAlarmClock(env.COMMAND_CLOCK, "commands", at, "command");
 }
 
 let rearmed = false;

@@ -1,3 +1,4 @@
+import { csvDownload, inert } from "@/routes/csv-download";
 import { definePage } from "@/routes/types";
 import type { Language } from "@/schema/languages";
 import { wallClock } from "@/schema/zoned-date";
@@ -12,11 +13,6 @@ import { parseActivityFilters, procedureFilter } from "./filters";
 
 /** The file holds at most this many entries, newest first (a Worker's request has bounded time). */
 export const EXPORT_MAX_ROWS = 10_000;
-
-// A cell a spreadsheet would run as a formula (=, +, -, @, tab, CR) is kept as text.
-function inert(value: string): string {
-  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-}
 
 function record(entry: ActivityEntry, text: Text, timeZone: string, language: Language) {
   const changes = diffLines(entry.diff, entry.action, diffWords(text, language)).map(diffLineText).join("\n");
@@ -49,8 +45,8 @@ function columns(text: Text, timeZone: string) {
 
 /**
  * GET /accounts/{accountId}/activity-logs/export.csv: the log as the page's filters show it, as
- * a CSV file (a header row, RFC 4180 quoting by csv-stringify, UTF-8 with a BOM so spreadsheets
- * read accents), streamed a page of entries at a time. Its "page" is the file: load answers it.
+ * a CSV file (see csvDownload), streamed a page of entries at a time. Its "page" is the file:
+ * load answers it.
  */
 export const activityLogExportPage = definePage({
   load: async (c) => {
@@ -60,37 +56,15 @@ export const activityLogExportPage = definePage({
     const t = translatorFor(c.get("language"), c.get("settings").brandNamespace);
     const text = textOf(t);
     const caller = api(c);
-    const { stringify } = await import("csv-stringify/browser/esm/sync");
-    const fetchPage = (cursor?: string) => caller.activityLogs.list({ accountId, ...filter, cursor, limit: ACTIVITY_PAGE_MAX });
-
-    // The first page before the answer starts, so a refusal is an error page, not a broken file.
-    let page = await fetchPage();
-    let written = 0;
-    let first = true;
-    const encoder = new TextEncoder();
-    const body = new ReadableStream<Uint8Array>({
-      async pull(controller) {
-        const items = page.items.slice(0, EXPORT_MAX_ROWS - written);
-        const csv = stringify(
-          items.map((entry) => record(entry, text, account.timezone, c.get("language"))),
-          { header: first, bom: first, columns: columns(text, account.timezone), record_delimiter: "windows" },
-        );
-        first = false;
-        written += items.length;
-        if (csv) controller.enqueue(encoder.encode(csv));
-        if (!page.nextCursor || written >= EXPORT_MAX_ROWS) {
-          controller.close();
-          return;
-        }
-        page = await fetchPage(page.nextCursor);
+    return csvDownload({
+      filename: `activity-log-${account._id}.csv`,
+      columns: columns(text, account.timezone),
+      fetchPage: async (cursor?: string) => {
+        const page = await caller.activityLogs.list({ accountId, ...filter, cursor, limit: ACTIVITY_PAGE_MAX });
+        return { items: page.items, next: page.nextCursor };
       },
-    });
-    return new Response(body, {
-      headers: {
-        "Content-Type": "text/csv; charset=utf-8",
-        "Content-Disposition": `attachment; filename="activity-log-${account._id.replace(/[^\w-]/g, "")}.csv"`,
-        "Cache-Control": "no-store",
-      },
+      record: (entry) => record(entry, text, account.timezone, c.get("language")),
+      maxRows: EXPORT_MAX_ROWS,
     });
   },
   Component: () => null,

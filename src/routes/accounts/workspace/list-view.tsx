@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { formatDate, formatNumber } from "@/schema/format";
+import { formatNumber, formatUtcMinute } from "@/schema/format";
 import type { Total } from "@/server/data/keyset";
 import { usePage } from "@/server/render/page-context";
 import { Button } from "@/ui/button";
@@ -7,21 +7,12 @@ import { EmptyState } from "@/ui/empty-state";
 import { Field } from "@/ui/field";
 import { Pager } from "@/ui/pager";
 import { type Column, Table } from "@/ui/table";
-import { queryHref, SEARCH_MAX_LENGTH, type WorkspaceListQuery } from "./list-query";
+import { queryHref, SEARCH_MAX_LENGTH, sortLink, type WorkspaceListQuery } from "./list-query";
 
 /** When a row was last changed, in the reader's language (UTC, said so). */
 export function UpdatedAt({ value }: { value: string }) {
   const { language } = usePage();
-  const text = formatDate(language, value, {
-    year: "numeric",
-    month: "short",
-    day: "numeric",
-    hour: "numeric",
-    minute: "2-digit",
-    timeZone: "UTC",
-    timeZoneName: "short",
-  });
-  return <time dateTime={value}>{text}</time>;
+  return <time dateTime={value}>{formatUtcMinute(language, value)}</time>;
 }
 
 /** The plain GET search form of a list; `filters` are more fields (a site picker). */
@@ -119,6 +110,66 @@ export function PagedTable<Row>({
           next={{ href: next ? queryHref(base, query, { after: next }) : null, label: String(t("workspace.list.next")) }}
         />
       )}
+    </>
+  );
+}
+
+/** The first column: the row's name, linking to it, sortable. */
+export function nameColumn<Row extends { name: string }>(
+  header: string,
+  base: string,
+  query: WorkspaceListQuery,
+  href: (row: Row) => string,
+): Column<Row> {
+  return {
+    key: "name",
+    header,
+    ...sortLink(base, query, "name"),
+    cell: (row) => (
+      <a href={href(row)} className="font-medium text-brand-700 hover:underline">
+        {row.name}
+      </a>
+    ),
+  };
+}
+
+/** The last column: when the row last changed, sortable. */
+export function updatedColumn<Row extends { updatedAt: string }>(
+  header: string,
+  base: string,
+  query: WorkspaceListQuery,
+): Column<Row> {
+  return { key: "updated", header, ...sortLink(base, query, "updated"), cell: (row) => <UpdatedAt value={row.updatedAt} /> };
+}
+
+/**
+ * A list's body: while there is nothing yet (no row, no search), an invitation to add the
+ * first; else the search form (with `filters`) and the paged table.
+ */
+export function ListBody<Row extends { _id: string }>({
+  nothingYet,
+  empty,
+  base,
+  page,
+  columns,
+  caption,
+  keys,
+  filters,
+}: {
+  nothingYet: boolean;
+  empty: { title: string; description: string; action: ReactNode };
+  base: string;
+  page: ListPage<Row>;
+  columns: Column<Row>[];
+  caption: string;
+  keys: "sites.list" | "locations.list";
+  filters?: ReactNode;
+}) {
+  if (nothingYet) return <EmptyState title={empty.title} description={empty.description} action={empty.action} />;
+  return (
+    <>
+      <SearchForm action={base} query={page.query} filters={filters} />
+      <PagedTable base={base} page={page} columns={columns} rowKey={(row) => row._id} caption={caption} keys={keys} />
     </>
   );
 }

@@ -1,9 +1,8 @@
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
 import { requiredText } from "@/schema/field-messages";
-import { mergeSecrets, networkConfigInput, passphraseProblems, viewOf } from "@/schema/network-config";
+import { networkConfigInput, viewOf } from "@/schema/network-config";
 import { searchText } from "@/schema/text";
-import type { D1Result } from "@/server/cloudflare";
 import {
   type Account,
   accountSortArity,
@@ -18,8 +17,10 @@ import {
 import { activityStatement, diffOf } from "@/server/data/activity-logs";
 import { unassignAccountDevicesStatement } from "@/server/data/devices";
 import { cursorOf, pageInput } from "../list-input";
+import { assertWritten } from "../network-levels";
+import { listed, saveNetworkOverrides } from "../place-changes";
 import { accountInScope, assertOrganizationInScope } from "../tenancy";
-import { type ApiContext, procedureWith, router, signedInProcedure } from "../trpc";
+import { procedureWith, router, signedInProcedure } from "../trpc";
 import { accountSummaryProcedures } from "./account-summary";
 
 const id = z.string().min(1).max(64);
@@ -38,18 +39,8 @@ const timezone = z
     }
   }, "validation.TimezoneInvalid");
 
-/** In lists, `value` is `_id` and `label` is `name` (spec §3). */
-function listed(account: Account) {
-  return { ...account, value: account._id, label: account.name };
-}
-
 function general(account: Pick<Account, "name" | "subscriptionLevel" | "timezone">) {
   return { name: account.name, subscriptionLevel: account.subscriptionLevel, timezone: account.timezone };
-}
-
-/** A stale write changed nothing: someone saved first (DESIGN.md §5). */
-function assertWritten(result: D1Result | undefined, t: ApiContext["t"]) {
-  if (!result?.meta.changes) throw new TRPCError({ code: "CONFLICT", message: String(t("errors.staleEdit")) });
 }
 
 export const accountsRouter = router({
@@ -179,39 +170,12 @@ export const accountsRouter = router({
     .input(z.object({ id, version: z.number().int().min(1), config: networkConfigInput }))
     .mutation(async ({ ctx, input }) => {
       const account = await accountInScope(ctx, input.id);
-      const previous = await findAccountNetworkConfig(ctx.db, account._id);
-      const next = mergeSecrets(previous, input.config);
-      const problems = passphraseProblems(next);
-      if (problems.length > 0) {
-        // Reported like bad input, on the field, so forms show it where the passphrase is typed.
-        const issues = problems.map(({ index, message }) => ({
-          code: "custom" as const,
-          path: ["config", "wifi", index, "passphrase"],
-          message,
-          input: undefined,
-        }));
-        throw new TRPCError({
-          code: "BAD_REQUEST",
-          message: String(ctx.t(issues[0]?.message ?? "")),
-          cause: new z.ZodRealError(issues),
-        });
-      }
-      const [result] = await ctx.db.batch([
-        updateAccountNetworkConfigStatement(ctx.db, { id: account._id, version: input.version, config: next }),
-        activityStatement(ctx.db, {
-          orgId: account.orgId,
-          accountId: account._id,
-          actor: ctx.user,
-          action: "update",
-          entityType: "network-config",
-          entityId: account._id,
-          entityLabel: account.name,
-          // Secrets never enter the log: the diff is of what reads show.
-          diff: diffOf(viewOf(previous), viewOf(next)),
-          deployable: true,
-        }),
-      ]);
-      assertWritten(result, ctx.t);
-      return { version: input.version + 1, config: viewOf(next) };
+      return saveNetworkOverrides(ctx, account, {
+        entity: { type: "network-config", id: account._id, label: account.name },
+        version: input.version,
+        previous: await findAccountNetworkConfig(ctx.db, account._id),
+        config: input.config,
+        update: (config) => updateAccountNetworkConfigStatement(ctx.db, { id: account._id, version: input.version, config }),
+      });
     }),
 });

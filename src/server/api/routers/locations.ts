@@ -1,11 +1,11 @@
 import { z } from "zod";
 import { chosenId, requiredText } from "@/schema/field-messages";
-import { mergeSecrets, networkConfigInput, type StoredNetworkConfig, viewOf } from "@/schema/network-config";
+import { networkConfigInput, type StoredNetworkConfig, viewOf } from "@/schema/network-config";
 import { type LevelConfig, mergeLevels } from "@/schema/network-inheritance";
 import { multilineText, searchText } from "@/schema/text";
 import type { D1Result } from "@/server/cloudflare";
 import { type Account, findAccountNetworkConfig } from "@/server/data/accounts";
-import { activityStatement, diffOf } from "@/server/data/activity-logs";
+import { diffOf } from "@/server/data/activity-logs";
 import { unplaceActivityStatement, unplaceFromLocationStatement } from "@/server/data/devices";
 import {
   deleteLocationStatement,
@@ -21,10 +21,11 @@ import {
 import { NAMED_SORT_ARITY } from "@/server/data/named-list";
 import { findSite, findSiteNetworkConfig, listSiteOptions } from "@/server/data/sites";
 import { cursorOf, pageInput } from "../list-input";
-import { assertPassphrases, assertWritten, isConstraintError, level, networkAtLevel } from "../network-levels";
+import { assertWritten, isConstraintError, level, networkAtLevel } from "../network-levels";
+import { listed, type PlaceCaller, placeActivity, placeInScope, saveNetworkOverrides } from "../place-changes";
 import { refuse } from "../refusal";
 import { accountInScope } from "../tenancy";
-import { type ApiContext, procedureWith, router, signedInProcedure } from "../trpc";
+import { procedureWith, router, signedInProcedure } from "../trpc";
 import { siteInScope } from "./sites";
 
 const id = z.string().min(1).max(64);
@@ -36,11 +37,7 @@ const siteId = chosenId("siteId");
 /** How many sites a site picker offers (by name); an account with more picks from the site's own Locations tab. */
 export const SITE_OPTIONS_LIMIT = 1000;
 
-type Caller = Pick<ApiContext, "db" | "t"> & { user: NonNullable<ApiContext["user"]> };
-
-function listed(location: Location) {
-  return { ...location, value: location._id, label: location.name };
-}
+type Caller = PlaceCaller;
 
 function general(location: Pick<Location, "siteName" | "name" | "description">) {
   return { site: location.siteName, name: location.name, description: location.description };
@@ -52,10 +49,13 @@ async function locationInScope(
   accountId: string,
   locationId: string,
 ): Promise<{ account: Account; location: Location }> {
-  const account = await accountInScope(ctx, accountId);
-  const location = await findLocation(ctx.db, account._id, locationId);
-  if (!location) return refuse(ctx, "NOT_FOUND", "errors.locationNotFound");
-  return { account, location };
+  const { account, place } = await placeInScope(
+    ctx,
+    accountId,
+    (owner) => findLocation(ctx.db, owner, locationId),
+    "errors.locationNotFound",
+  );
+  return { account, location: place };
 }
 
 /** The site a location goes in must be one of the account's; the field says so when it is not. */
@@ -124,16 +124,12 @@ export const locationsRouter = router({
       try {
         await ctx.db.batch([
           statement,
-          activityStatement(ctx.db, {
-            orgId: account.orgId,
-            accountId: account._id,
-            actor: ctx.user,
+          placeActivity(ctx, account, {
             action: "create",
             entityType: "location",
             entityId: locationId,
             entityLabel: input.name,
             diff: diffOf(null, general({ ...input, siteName: site.name })),
-            deployable: true,
           }),
         ]);
       } catch (error) {
@@ -156,16 +152,12 @@ export const locationsRouter = router({
       try {
         [result] = await ctx.db.batch([
           updateLocationStatement(ctx.db, { ...input, accountId: account._id }),
-          activityStatement(ctx.db, {
-            orgId: account.orgId,
-            accountId: account._id,
-            actor: ctx.user,
+          placeActivity(ctx, account, {
             action: "update",
             entityType: "location",
             entityId: location._id,
             entityLabel: input.name,
             diff: diffOf(general(location), general({ ...input, siteName: site.name })),
-            deployable: true,
           }),
         ]);
       } catch (error) {
@@ -194,16 +186,12 @@ export const locationsRouter = router({
           locationVersion: input.version,
         }),
         deleteLocationStatement(ctx.db, { accountId: account._id, id: location._id, version: input.version }),
-        activityStatement(ctx.db, {
-          orgId: account.orgId,
-          accountId: account._id,
-          actor: ctx.user,
+        placeActivity(ctx, account, {
           action: "delete",
           entityType: "location",
           entityId: location._id,
           entityLabel: location.name,
           diff: diffOf(general(location), null),
-          deployable: true,
         }),
       ]);
       assertWritten(result, ctx.t);
@@ -231,31 +219,19 @@ export const locationsRouter = router({
     .input(z.object({ accountId: id, id, version, config: networkConfigInput }))
     .mutation(async ({ ctx, input }) => {
       const { account, location } = await locationInScope(ctx, input.accountId, input.id);
-      const previous = await findLocationNetworkConfig(ctx.db, account._id, location._id);
-      const next = mergeSecrets(previous, input.config);
-      assertPassphrases(ctx, next);
-      const [result] = await ctx.db.batch([
-        updateLocationNetworkConfigStatement(ctx.db, {
-          accountId: account._id,
-          id: location._id,
-          version: input.version,
-          config: next,
-        }),
-        activityStatement(ctx.db, {
-          orgId: account.orgId,
-          accountId: account._id,
-          actor: ctx.user,
-          action: "update",
-          entityType: "location",
-          entityId: location._id,
-          entityLabel: location.name,
-          // Secrets never enter the log: the diff is of what reads show.
-          diff: diffOf(viewOf(previous), viewOf(next)),
-          deployable: true,
-        }),
-      ]);
-      assertWritten(result, ctx.t);
-      return { version: input.version + 1, config: viewOf(next) };
+      return saveNetworkOverrides(ctx, account, {
+        entity: { type: "location", id: location._id, label: location.name },
+        version: input.version,
+        previous: await findLocationNetworkConfig(ctx.db, account._id, location._id),
+        config: input.config,
+        update: (config) =>
+          updateLocationNetworkConfigStatement(ctx.db, {
+            accountId: account._id,
+            id: location._id,
+            version: input.version,
+            config,
+          }),
+      });
     }),
 
   /**

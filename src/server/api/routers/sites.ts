@@ -1,11 +1,11 @@
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
 import { requiredText } from "@/schema/field-messages";
-import { mergeSecrets, networkConfigInput, viewOf } from "@/schema/network-config";
+import { networkConfigInput } from "@/schema/network-config";
 import { plainText, searchText } from "@/schema/text";
 import type { D1Result } from "@/server/cloudflare";
 import { type Account, findAccountNetworkConfig } from "@/server/data/accounts";
-import { activityStatement, diffOf } from "@/server/data/activity-logs";
+import { diffOf } from "@/server/data/activity-logs";
 import { unplaceActivityStatement, unplaceFromSiteStatement } from "@/server/data/devices";
 import { deleteLocationWithSiteStatement, listLocationsOfSite } from "@/server/data/locations";
 import { NAMED_SORT_ARITY } from "@/server/data/named-list";
@@ -21,10 +21,11 @@ import {
   updateSiteStatement,
 } from "@/server/data/sites";
 import { cursorOf, pageInput } from "../list-input";
-import { assertPassphrases, assertWritten, isConstraintError, level, networkAtLevel } from "../network-levels";
+import { assertWritten, isConstraintError, level, networkAtLevel } from "../network-levels";
+import { listed, type PlaceCaller, placeActivity, placeInScope, saveNetworkOverrides } from "../place-changes";
 import { refuse } from "../refusal";
 import { accountInScope } from "../tenancy";
-import { type ApiContext, procedureWith, router, signedInProcedure } from "../trpc";
+import { procedureWith, router, signedInProcedure } from "../trpc";
 
 const id = z.string().min(1).max(64);
 const version = z.number().int().min(1);
@@ -45,12 +46,7 @@ const timezone = z
   }, "validation.TimezoneInvalid")
   .nullable();
 
-type Caller = Pick<ApiContext, "db" | "t"> & { user: NonNullable<ApiContext["user"]> };
-
-/** In lists, `value` is `_id` and `label` is `name` (spec §3). */
-function listed(site: Site) {
-  return { ...site, value: site._id, label: site.name };
-}
+type Caller = PlaceCaller;
 
 function general(site: Pick<Site, "name" | "address" | "timezone">) {
   return { name: site.name, address: site.address, timezone: site.timezone };
@@ -58,10 +54,13 @@ function general(site: Pick<Site, "name" | "address" | "timezone">) {
 
 /** The account (in the caller's tree) and its site; a site of another account is NOT_FOUND, as if it did not exist. */
 export async function siteInScope(ctx: Caller, accountId: string, siteId: string): Promise<{ account: Account; site: Site }> {
-  const account = await accountInScope(ctx, accountId);
-  const site = await findSite(ctx.db, account._id, siteId);
-  if (!site) return refuse(ctx, "NOT_FOUND", "errors.siteNotFound");
-  return { account, site };
+  const { account, place } = await placeInScope(
+    ctx,
+    accountId,
+    (owner) => findSite(ctx.db, owner, siteId),
+    "errors.siteNotFound",
+  );
+  return { account, site: place };
 }
 
 async function assertNameFree(ctx: Caller, accountId: string, siteName: string, exceptId: string | null = null) {
@@ -103,16 +102,12 @@ export const sitesRouter = router({
       try {
         await ctx.db.batch([
           statement,
-          activityStatement(ctx.db, {
-            orgId: account.orgId,
-            accountId: account._id,
-            actor: ctx.user,
+          placeActivity(ctx, account, {
             action: "create",
             entityType: "site",
             entityId: siteId,
             entityLabel: input.name,
             diff: diffOf(null, general(input)),
-            deployable: true,
           }),
         ]);
       } catch (error) {
@@ -132,16 +127,12 @@ export const sitesRouter = router({
       try {
         [result] = await ctx.db.batch([
           updateSiteStatement(ctx.db, { ...input, accountId: account._id }),
-          activityStatement(ctx.db, {
-            orgId: account.orgId,
-            accountId: account._id,
-            actor: ctx.user,
+          placeActivity(ctx, account, {
             action: "update",
             entityType: "site",
             entityId: site._id,
             entityLabel: input.name,
             diff: diffOf(general(site), general(input)),
-            deployable: true,
           }),
         ]);
       } catch (error) {
@@ -163,13 +154,6 @@ export const sitesRouter = router({
     .mutation(async ({ ctx, input }) => {
       const { account, site } = await siteInScope(ctx, input.accountId, input.id);
       const locations = await listLocationsOfSite(ctx.db, account._id, site._id);
-      const entry = {
-        orgId: account.orgId,
-        accountId: account._id,
-        actor: ctx.user,
-        action: "delete" as const,
-        deployable: true,
-      };
       // Radios placed there lose their place first (the foreign keys would refuse the deletion).
       const statements = [
         unplaceActivityStatement(ctx.db, {
@@ -182,8 +166,8 @@ export const sitesRouter = router({
       statements.push(
         ...locations.flatMap((location) => [
           deleteLocationWithSiteStatement(ctx.db, { id: location.id, siteId: site._id, siteVersion: input.version }),
-          activityStatement(ctx.db, {
-            ...entry,
+          placeActivity(ctx, account, {
+            action: "delete",
             entityType: "location",
             entityId: location.id,
             entityLabel: location.name,
@@ -193,8 +177,8 @@ export const sitesRouter = router({
       );
       statements.push(
         deleteSiteStatement(ctx.db, { accountId: account._id, id: site._id, version: input.version }),
-        activityStatement(ctx.db, {
-          ...entry,
+        placeActivity(ctx, account, {
+          action: "delete",
           entityType: "site",
           entityId: site._id,
           entityLabel: site.name,
@@ -230,25 +214,13 @@ export const sitesRouter = router({
     .input(z.object({ accountId: id, id, version, config: networkConfigInput }))
     .mutation(async ({ ctx, input }) => {
       const { account, site } = await siteInScope(ctx, input.accountId, input.id);
-      const previous = await findSiteNetworkConfig(ctx.db, account._id, site._id);
-      const next = mergeSecrets(previous, input.config);
-      assertPassphrases(ctx, next);
-      const [result] = await ctx.db.batch([
-        updateSiteNetworkConfigStatement(ctx.db, { accountId: account._id, id: site._id, version: input.version, config: next }),
-        activityStatement(ctx.db, {
-          orgId: account.orgId,
-          accountId: account._id,
-          actor: ctx.user,
-          action: "update",
-          entityType: "site",
-          entityId: site._id,
-          entityLabel: site.name,
-          // Secrets never enter the log: the diff is of what reads show.
-          diff: diffOf(viewOf(previous), viewOf(next)),
-          deployable: true,
-        }),
-      ]);
-      assertWritten(result, ctx.t);
-      return { version: input.version + 1, config: viewOf(next) };
+      return saveNetworkOverrides(ctx, account, {
+        entity: { type: "site", id: site._id, label: site.name },
+        version: input.version,
+        previous: await findSiteNetworkConfig(ctx.db, account._id, site._id),
+        config: input.config,
+        update: (config) =>
+          updateSiteNetworkConfigStatement(ctx.db, { accountId: account._id, id: site._id, version: input.version, config }),
+      });
     }),
 });

@@ -4,13 +4,12 @@ import { type AccountDetails, accountDetails } from "@/server/current-account";
 import type { Location } from "@/server/data/locations";
 import { usePage } from "@/server/render/page-context";
 import { ButtonLink } from "@/ui/button";
-import { EmptyState } from "@/ui/empty-state";
 import { SelectField } from "@/ui/field";
 import { PageHeader } from "@/ui/page-header";
 import { AccountLayout } from "@/ui/shell/account-layout";
 import type { Column } from "@/ui/table";
-import { cursorInput, lostCursor, PAGE_SIZE, parseWorkspaceQuery, queryHref, sortLink } from "../list-query";
-import { type ListPage, listPageOf, PagedTable, SearchForm, UpdatedAt } from "../list-view";
+import { cursorInput, lostCursor, PAGE_SIZE, parseWorkspaceQuery, queryHref } from "../list-query";
+import { ListBody, type ListPage, listPageOf, nameColumn, updatedColumn } from "../list-view";
 import { addLocationHref, addSiteHref, editLocationHref, locationsHref, siteHref } from "../paths";
 import type { SiteOption } from "./location-form";
 
@@ -30,16 +29,7 @@ function LocationsList({ data }: PageProps<Data>) {
       <ButtonLink href={addSiteHref(account._id)}>{t("sites.list.add")}</ButtonLink>
     );
   const columns: Column<Location>[] = [
-    {
-      key: "name",
-      header: String(t("locations.fields.name")),
-      ...sortLink(base, query, "name"),
-      cell: (location) => (
-        <a href={editLocationHref(account._id, location._id)} className="font-medium text-brand-700 hover:underline">
-          {location.name}
-        </a>
-      ),
-    },
+    nameColumn(String(t("locations.fields.name")), base, query, (location) => editLocationHref(account._id, location._id)),
     {
       key: "site",
       header: String(t("locations.fields.site")),
@@ -50,12 +40,7 @@ function LocationsList({ data }: PageProps<Data>) {
       ),
     },
     { key: "description", header: String(t("locations.fields.description")), cell: (location) => location.description },
-    {
-      key: "updated",
-      header: String(t("workspace.list.updated")),
-      ...sortLink(base, query, "updated"),
-      cell: (location) => <UpdatedAt value={location.updatedAt} />,
-    },
+    updatedColumn(String(t("workspace.list.updated")), base, query),
   ];
   const nothingYet = total.count === 0 && query.q === "" && query.site === "";
   return (
@@ -65,39 +50,30 @@ function LocationsList({ data }: PageProps<Data>) {
         description={t("locations.list.lead")}
         actions={nothingYet ? undefined : addButton}
       />
-      {nothingYet ? (
-        <EmptyState
-          title={String(t("locations.list.emptyTitle"))}
-          description={String(t(sites.length > 0 ? "locations.list.emptyAdd" : "locations.list.needSite"))}
-          action={addButton}
-        />
-      ) : (
-        <>
-          <SearchForm
-            action={base}
-            query={query}
-            filters={
-              sites.length > 1 && (
-                <SelectField
-                  label={String(t("locations.fields.site"))}
-                  name="site"
-                  defaultValue={query.site}
-                  options={[{ value: "", label: String(t("locations.list.allSites")) }, ...sites]}
-                  className="min-w-56"
-                />
-              )
-            }
-          />
-          <PagedTable
-            base={base}
-            page={data}
-            columns={columns}
-            rowKey={(location) => location._id}
-            caption={String(t("routes.locations"))}
-            keys="locations.list"
-          />
-        </>
-      )}
+      <ListBody
+        nothingYet={nothingYet}
+        empty={{
+          title: String(t("locations.list.emptyTitle")),
+          description: String(t(sites.length > 0 ? "locations.list.emptyAdd" : "locations.list.needSite")),
+          action: addButton,
+        }}
+        base={base}
+        page={data}
+        columns={columns}
+        caption={String(t("routes.locations"))}
+        keys="locations.list"
+        filters={
+          sites.length > 1 && (
+            <SelectField
+              label={String(t("locations.fields.site"))}
+              name="site"
+              defaultValue={query.site}
+              options={[{ value: "", label: String(t("locations.list.allSites")) }, ...sites]}
+              className="min-w-56"
+            />
+          )
+        }
+      />
     </AccountLayout>
   );
 }

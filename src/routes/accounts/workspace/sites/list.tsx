@@ -5,12 +5,11 @@ import { type AccountDetails, accountDetails } from "@/server/current-account";
 import type { Site } from "@/server/data/sites";
 import { usePage } from "@/server/render/page-context";
 import { ButtonLink } from "@/ui/button";
-import { EmptyState } from "@/ui/empty-state";
 import { PageHeader } from "@/ui/page-header";
 import { AccountLayout } from "@/ui/shell/account-layout";
 import type { Column } from "@/ui/table";
-import { cursorInput, lostCursor, PAGE_SIZE, parseWorkspaceQuery, queryHref, sortLink } from "../list-query";
-import { type ListPage, listPageOf, PagedTable, SearchForm, UpdatedAt } from "../list-view";
+import { cursorInput, lostCursor, PAGE_SIZE, parseWorkspaceQuery, queryHref } from "../list-query";
+import { ListBody, type ListPage, listPageOf, nameColumn, updatedColumn } from "../list-view";
 import { addSiteHref, siteHref, sitesHref } from "../paths";
 
 type Data = ListPage<Site> & {
@@ -23,16 +22,7 @@ function SitesList({ data }: PageProps<Data>) {
   const base = sitesHref(account._id);
   const addButton = <ButtonLink href={addSiteHref(account._id)}>{t("sites.list.add")}</ButtonLink>;
   const columns: Column<Site>[] = [
-    {
-      key: "name",
-      header: String(t("sites.fields.name")),
-      ...sortLink(base, query, "name"),
-      cell: (site) => (
-        <a href={siteHref(account._id, site._id)} className="font-medium text-brand-700 hover:underline">
-          {site.name}
-        </a>
-      ),
-    },
+    nameColumn(String(t("sites.fields.name")), base, query, (site) => siteHref(account._id, site._id)),
     { key: "address", header: String(t("sites.fields.address")), cell: (site) => site.address },
     {
       key: "timezone",
@@ -43,12 +33,7 @@ function SitesList({ data }: PageProps<Data>) {
           : t("sites.list.accountTimezone", { timezone: timeZoneLabel(language, account.timezone) }),
     },
     { key: "locations", header: String(t("sites.list.locations")), cell: (site) => site.locationCount },
-    {
-      key: "updated",
-      header: String(t("workspace.list.updated")),
-      ...sortLink(base, query, "updated"),
-      cell: (site) => <UpdatedAt value={site.updatedAt} />,
-    },
+    updatedColumn(String(t("workspace.list.updated")), base, query),
   ];
   const nothingYet = total.count === 0 && query.q === "";
   return (
@@ -58,25 +43,15 @@ function SitesList({ data }: PageProps<Data>) {
         description={t("sites.list.lead")}
         actions={nothingYet ? undefined : addButton}
       />
-      {nothingYet ? (
-        <EmptyState
-          title={String(t("sites.list.emptyTitle"))}
-          description={String(t("sites.list.emptyAdd"))}
-          action={addButton}
-        />
-      ) : (
-        <>
-          <SearchForm action={base} query={query} />
-          <PagedTable
-            base={base}
-            page={data}
-            columns={columns}
-            rowKey={(site) => site._id}
-            caption={String(t("routes.sites"))}
-            keys="sites.list"
-          />
-        </>
-      )}
+      <ListBody
+        nothingYet={nothingYet}
+        empty={{ title: String(t("sites.list.emptyTitle")), description: String(t("sites.list.emptyAdd")), action: addButton }}
+        base={base}
+        page={data}
+        columns={columns}
+        caption={String(t("routes.sites"))}
+        keys="sites.list"
+      />
     </AccountLayout>
   );
 }

@@ -5,11 +5,10 @@ import type { Location } from "@/server/data/locations";
 import type { Site } from "@/server/data/sites";
 import { usePage } from "@/server/render/page-context";
 import { ButtonLink } from "@/ui/button";
-import { EmptyState } from "@/ui/empty-state";
 import type { Column } from "@/ui/table";
 import { SiteLayout } from "../layouts";
-import { cursorInput, lostCursor, PAGE_SIZE, parseWorkspaceQuery, queryHref, sortLink } from "../list-query";
-import { type ListPage, listPageOf, PagedTable, SearchForm, UpdatedAt } from "../list-view";
+import { cursorInput, lostCursor, PAGE_SIZE, parseWorkspaceQuery, queryHref } from "../list-query";
+import { ListBody, type ListPage, listPageOf, nameColumn, updatedColumn } from "../list-view";
 import { siteOf } from "../load";
 import { addLocationHref, siteHref, siteLocationHref } from "../paths";
 
@@ -24,23 +23,11 @@ function SiteLocations({ data }: PageProps<Data>) {
   const base = siteHref(account._id, site._id, "locations");
   const addButton = <ButtonLink href={addLocationHref(account._id, site._id)}>{t("sites.locations.add")}</ButtonLink>;
   const columns: Column<Location>[] = [
-    {
-      key: "name",
-      header: String(t("locations.fields.name")),
-      ...sortLink(base, query, "name"),
-      cell: (location) => (
-        <a href={siteLocationHref(account._id, site._id, location._id)} className="font-medium text-brand-700 hover:underline">
-          {location.name}
-        </a>
-      ),
-    },
+    nameColumn(String(t("locations.fields.name")), base, query, (location) =>
+      siteLocationHref(account._id, site._id, location._id),
+    ),
     { key: "description", header: String(t("locations.fields.description")), cell: (location) => location.description },
-    {
-      key: "updated",
-      header: String(t("workspace.list.updated")),
-      ...sortLink(base, query, "updated"),
-      cell: (location) => <UpdatedAt value={location.updatedAt} />,
-    },
+    updatedColumn(String(t("workspace.list.updated")), base, query),
   ];
   const nothingYet = total.count === 0 && query.q === "";
   return (
@@ -49,25 +36,19 @@ function SiteLocations({ data }: PageProps<Data>) {
         <p className="max-w-2xl text-sm text-slate-700">{t("sites.locations.lead")}</p>
         {!nothingYet && addButton}
       </div>
-      {nothingYet ? (
-        <EmptyState
-          title={String(t("sites.locations.emptyTitle"))}
-          description={String(t("sites.locations.emptyAdd"))}
-          action={addButton}
-        />
-      ) : (
-        <>
-          <SearchForm action={base} query={query} />
-          <PagedTable
-            base={base}
-            page={data}
-            columns={columns}
-            rowKey={(location) => location._id}
-            caption={String(t("sites.tabs.locations"))}
-            keys="locations.list"
-          />
-        </>
-      )}
+      <ListBody
+        nothingYet={nothingYet}
+        empty={{
+          title: String(t("sites.locations.emptyTitle")),
+          description: String(t("sites.locations.emptyAdd")),
+          action: addButton,
+        }}
+        base={base}
+        page={data}
+        columns={columns}
+        caption={String(t("sites.tabs.locations"))}
+        keys="locations.list"
+      />
     </SiteLayout>
   );
 }
