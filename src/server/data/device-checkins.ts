@@ -43,8 +43,9 @@ export type RadioStateRow = RadioRow & { deployments_json: string; reports_json:
 /**
  * Everything a check-in or a config call reads, in ONE statement (the protocol's hot path,
  * DESIGN.md §8): the radio's row (its secret hash, status, attributes), its account's recent
- * deployments, its own reports and, when asked, its waiting commands. Locally each D1
- * statement costs milliseconds, so four in a batch cost four times one. No row: no such radio.
+ * deployments, its own reports and, when asked, its waiting commands. Each statement of a
+ * batch adds to the call's cost (a workerd profile: one 4.5 ms, the batch of three or four it
+ * replaces 6–7.5 ms). No row: no such radio.
  */
 export function radioStateStatement(db: Db, uid: string, withCommands: boolean): D1PreparedStatement {
   return statement(
