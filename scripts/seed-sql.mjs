@@ -11,6 +11,13 @@ import {
   users,
 } from "./demo-data.mjs";
 import { deskStatements } from "./demo-desk.mjs";
+import {
+  checkInStatement,
+  deploymentStatements,
+  placementStatement,
+  plannedFirmware,
+  plannedLastSeen,
+} from "./demo-fleet-story.mjs";
 import { workspaces } from "./demo-workspaces.mjs";
 
 /** The same stored form as src/server/auth/passwords.ts (PBKDF2-SHA256, 100,000 iterations). */
@@ -88,6 +95,20 @@ export function seedStatements() {
     // browser test counts on its phases), since a fleet is seeded only into an account with none.
     ...radios.map(radioStatement),
     ...fleets.flatMap(fleetStatements),
+    // The fleets' recent life (issue 14): places, check-ins and the bus account's deployment.
+    ...fleets.flatMap((fleet) => {
+      const workspace = workspaces.find((w) => w.accountId === fleet.accountId);
+      return workspace ? [placementStatement(fleet, workspace)] : [];
+    }),
+    ...fleets
+      .filter((fleet) => fleet.accountId === "acc_metro_bus")
+      .flatMap((fleet) =>
+        deploymentStatements(
+          fleet,
+          workspaces.find((w) => w.accountId === fleet.accountId),
+        ),
+      ),
+    ...fleets.map(checkInStatement),
     // The customer-care desk (issue 15), after the radios its sessions are about.
     ...deskStatements(),
   ];
@@ -236,10 +257,10 @@ SELECT printf('%s-%04d', ${sqlValue(fleet.prefix)}, i), ${sqlValue(fleet.orgId)}
   printf('%s %d', ${sqlValue(fleet.name)}, i),
   CASE WHEN i % 4 = 0 THEN json_array(${sqlValue(fleet.tags[0])}, 'night') ELSE json_array(${sqlValue(fleet.tags[0])}) END,
   lower(hex(randomblob(32))),
-  CASE WHEN i % 10 = 0 THEN '' WHEN i % 7 = 0 THEN '1.8.2' ELSE '2.4.1' END,
+  ${plannedFirmware("i")},
   CASE WHEN i % 10 = 0 THEN NULL ELSE 15 + (i * 37) % 85 END,
   CASE WHEN i % 10 = 0 THEN NULL ELSE -45 - (i * 13) % 60 END,
-  CASE WHEN i % 10 = 0 THEN NULL ELSE strftime('%Y-%m-%dT%H:%M:%fZ', 'now', printf('-%d minutes', (i * 97) % 20000)) END,
+  ${plannedLastSeen("i")},
   strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
 FROM n
 WHERE (SELECT devices_in_use FROM accounts WHERE id = ${account}) = 0

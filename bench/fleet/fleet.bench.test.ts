@@ -1,6 +1,7 @@
 import { env } from "cloudflare:test";
 import { beforeAll, expect, it } from "vitest";
 import { allAtOnce } from "@/schema/fleet/deployment-plan";
+import { createApp } from "@/server/app";
 import { deploymentCounts, findDeployment } from "@/server/data/deployments";
 import { confirmDeployment } from "@/server/fleet/deployment-engine";
 import { createAccount, createOrganization } from "../../tests/worker/fixtures";
@@ -121,17 +122,23 @@ it("check-in 304 path against a static response of the same Worker", async () =>
   };
   // Alternating rounds, the median of their ratios: on a shared, loaded machine the load moves
   // between rounds, and a ratio taken within one round cancels most of it.
-  const ratios: number[] = [];
-  let staticRate = 0;
-  let notModifiedRate = 0;
-  for (let round = 0; round < ROUNDS; round++) {
-    staticRate = await time(() => request("/healthz"));
-    notModifiedRate = await time(() => request("/device/v1/config", { headers: { Authorization: auth, "If-None-Match": etag } }));
-    ratios.push(notModifiedRate / staticRate);
-  }
+  // `request` builds the app for every call (about 3 ms of the static figure); the deployed
+  // Worker builds it once per isolate, so the second comparison reuses one app for both.
+  const compare = async (app?: ReturnType<typeof createApp>) => {
+    const ratios: number[] = [];
+    let staticRate = 0;
+    let notModifiedRate = 0;
+    for (let round = 0; round < ROUNDS; round++) {
+      staticRate = await time(() => request("/healthz", {}, app));
+      notModifiedRate = await time(() =>
+        request("/device/v1/config", { headers: { Authorization: auth, "If-None-Match": etag } }, app),
+      );
+      ratios.push(notModifiedRate / staticRate);
+    }
+    return `${notModifiedRate.toFixed(0)} req/s vs static ${staticRate.toFixed(0)} req/s in the last round (sequential, in workerd); median ratio of ${ROUNDS} alternating rounds: ${(100 * median(ratios)).toFixed(0)} %`;
+  };
   const check = await request("/device/v1/config", { headers: { Authorization: auth, "If-None-Match": etag } });
   expect(check.status).toBe(304);
-  console.log(
-    `304 path: ${notModifiedRate.toFixed(0)} req/s vs static ${staticRate.toFixed(0)} req/s in the last round (sequential, in workerd); median ratio of ${ROUNDS} alternating rounds: ${(100 * median(ratios)).toFixed(0)} %`,
-  );
+  console.log(`304 path: ${await compare()}`);
+  console.log(`304 path, one app for every request (as deployed): ${await compare(createApp())}`);
 });

@@ -4,6 +4,7 @@ import { sweepDesk } from "./data/fc-sessions";
 import { retryWhenBusy } from "./data/retry-when-busy";
 import type { Env } from "./env";
 import { sweepExpiredCommands } from "./fleet/command-clock";
+import { armClock } from "./fleet/deployment-clock";
 import { stepDueDeployments } from "./fleet/deployment-engine";
 
 /** The Durable Object classes wrangler.toml binds (DEVICE_SHARDS, DEPLOYMENT_CLOCK, COMMAND_CLOCK). */
@@ -17,7 +18,8 @@ const app = createApp();
 export default {
   fetch: (request: Request, env: Env, ctx: ExecutionContext) => app.fetch(request, { ...env, DB: retryWhenBusy(env.DB) }, ctx),
   scheduled: (_event: unknown, env: Env, ctx: ExecutionContext) => {
-    ctx.waitUntil(stepDueDeployments(env).then(() => undefined));
+    // The clock is armed for the next due step (a phase the sweep opened times out then).
+    ctx.waitUntil(stepDueDeployments(env).then((next) => (next === null ? undefined : armClock(env, new Date(next)))));
     // Commands past their expiry are marked here too (the command clock's alarm is the fast path).
     ctx.waitUntil(sweepExpiredCommands(env).then(() => undefined));
     // The customer-care desk: auto-close of waiting sessions and retention of closed ones (fc-settings).

@@ -1,9 +1,9 @@
-import { execFileSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { type Browser, type CDPSession, expect, type Page, test } from "./client-address";
+import { invitationLink } from "./invitations";
 
 // Passkeys as a person uses them, with Chromium's virtual authenticator (CDP WebAuthn domain)
 // standing in for a phone's or laptop's platform authenticator: add one on /security, sign in
@@ -23,13 +23,9 @@ function serverEnv() {
   return { ...process.env, PERSIST_TO: server?.env?.PERSIST_TO, PORT: server?.env?.PORT };
 }
 
-/** Runs the demo invite script on this test server's database; returns the accept link. */
-function invite(email: string): string {
-  const output = execFileSync(process.execPath, ["scripts/invite.mjs", "--email", email, "--role", "viewer"], {
-    env: serverEnv(),
-    encoding: "utf8",
-  });
-  return output.trim().split("\n").at(-1) ?? "";
+/** An owner's invitation of `email` as a viewer; its accept link. */
+function invite(email: string): Promise<string> {
+  return invitationLink(String(test.info().project.use.baseURL), email);
 }
 
 /**
@@ -94,7 +90,7 @@ async function signOut(page: Page) {
 /** A new viewer, accepted in the browser (signed in), with one passkey added on /security. */
 async function userWithPasskey(page: Page, name = "Work laptop"): Promise<string> {
   const email = uniqueEmail("passkey");
-  await page.goto(invite(email));
+  await page.goto(await invite(email));
   await page.getByLabel("Your name").fill("Paula Passkey");
   await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
   await page.getByLabel("Confirm password").fill(PASSWORD);

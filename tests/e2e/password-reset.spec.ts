@@ -1,10 +1,11 @@
 import { execFileSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { expect, type Page, test } from "./client-address";
+import { invitationLink } from "./invitations";
 
 // Password reset and invitations as a person meets them, with and without JavaScript: the
-// mail is read on the demo's /mailbox, and invitations come from scripts/invite.mjs run
-// against this test server's own local database. Every test makes its own users, so no
+// mail is read on the demo's /mailbox, and invitations are an owner's (users.invite); one test
+// runs the demo script scripts/invite.mjs against this test server's own local database. Every test makes its own users, so no
 // other spec's demo user changes password.
 
 const PASSWORD = "harbor-radios-on-channel-9";
@@ -15,7 +16,7 @@ function uniqueEmail(prefix: string): string {
 }
 
 /** Runs the demo invite script on the test server's database; returns the accept link it prints. */
-function invite(email: string, role = "viewer"): string {
+function inviteByScript(email: string, role = "viewer"): string {
   const server = test.info().config.webServer;
   const output = execFileSync(process.execPath, ["scripts/invite.mjs", "--email", email, "--role", role], {
     env: { ...process.env, PERSIST_TO: server?.env?.PERSIST_TO, PORT: server?.env?.PORT },
@@ -70,10 +71,10 @@ for (const javaScriptEnabled of [true, false]) {
   test.describe(`with JavaScript ${javaScriptEnabled ? "on" : "off"}`, () => {
     test.use({ javaScriptEnabled });
 
-    test("a forgotten password is replaced through the mailed link, once", async ({ page, context }) => {
+    test("a forgotten password is replaced through the mailed link, once", async ({ page, context, baseURL }) => {
       test.setTimeout(90_000);
       const email = uniqueEmail("forgetful");
-      await acceptInvitation(page, invite(email, "technician"), "Frida Forgetful");
+      await acceptInvitation(page, await invitationLink(String(baseURL), email, "technician"), "Frida Forgetful");
       await context.clearCookies();
 
       await page.goto("/forgot-password");
@@ -137,10 +138,10 @@ for (const javaScriptEnabled of [true, false]) {
       await expect(page.getByText("No mail yet.")).toBeVisible();
     });
 
-    test("an invitation is accepted once and signs the person in", async ({ page }) => {
+    test("an invitation is accepted once and signs the person in", async ({ page, baseURL }) => {
       test.setTimeout(90_000);
       const email = uniqueEmail("new.person");
-      const link = invite(email, "viewer");
+      const link = await invitationLink(String(baseURL), email, "viewer");
 
       // The same invitation is in the mailbox, with the same link.
       const mail = await openNewestMail(page, email, "You're invited to join Harbor Communications");
@@ -177,7 +178,7 @@ for (const javaScriptEnabled of [true, false]) {
 
 test("an invitation to an address that has an account points to sign-in instead", async ({ page }) => {
   test.setTimeout(90_000);
-  await page.goto(invite("outsider@example.net", "viewer"));
+  await page.goto(inviteByScript("outsider@example.net", "viewer"));
   await expect(page.getByText("An account already exists for this email address.")).toBeVisible();
   await expect(page.getByRole("main").getByRole("link", { name: "Sign in" })).toHaveAttribute("href", "/sign-in");
   await expect(page.getByLabel("Your name")).toHaveCount(0);

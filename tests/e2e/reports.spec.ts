@@ -68,3 +68,23 @@ test("an essential account lists every report and explains the ones that need an
   await expect(page.getByRole("img", { name: /Last seen/ })).toBeVisible();
   await context.close();
 });
+
+test("the demo's bus account shows its deployment, its failures, compliance and last seen by site", async ({
+  browser,
+  baseURL,
+}) => {
+  const context = await browser.newContext({ javaScriptEnabled: false, baseURL });
+  const page = await context.newPage();
+  await signIn(page, baseURL);
+  await page.goto("/accounts/acc_metro_bus/reports/deployments");
+  const deployments = page.getByRole("table").first();
+  await expect(deployments.getByRole("row").filter({ hasText: "#1" })).toHaveCount(1);
+  await page.goto("/accounts/acc_metro_bus/reports/deployments?by=reason");
+  await expect(page.getByRole("table").first().getByRole("row").filter({ hasText: "flash-write" })).toHaveCount(1);
+  await expect(page.getByRole("table").first().getByRole("row").filter({ hasText: "firmware-too-old" })).toHaveCount(1);
+  for (const report of ["compliance", "last-seen"]) {
+    await page.goto(`/accounts/acc_metro_bus/reports/${report}`);
+    await expect(page.getByRole("table").first().getByRole("row").filter({ hasText: "Central Bus Depot" })).toHaveCount(1);
+  }
+  await context.close();
+});

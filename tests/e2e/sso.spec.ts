@@ -1,23 +1,32 @@
-import { execFileSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { createServer } from "node:net";
 import { type DemoIdp, startDemoIdp } from "../../scripts/demo-idp.mjs";
 import { type APIRequestContext, expect, type Page, request, test } from "./client-address";
+import { invitationLink } from "./invitations";
 
 // Single sign-on against a REAL OpenID Connect provider: scripts/demo-idp.mjs (the
 // `oidc-provider` package) started here on a free port of its own (9400 + a random offset), with
 // a client for this test server. The provider is registered in the app through the
 // identityProviders.add procedure as the demo owner, for a domain unique to this run, so other
-// specs sharing the server never meet it. People are invited with scripts/invite.mjs against
-// this server's own database; their first single sign-on accepts the invitation.
+// specs sharing the server never meet it. People are invited by the demo owner (users.invite);
+// their first single sign-on accepts the invitation.
 
 const DEMO_PASSWORD = "radios-demo-2025";
 const IDP_PASSWORD = "idp-password-for-e2e";
 const NEW_PASSWORD = "harbor-lights-on-channel-7";
-const run = randomUUID().slice(0, 8);
-const DOMAIN = `sso-${run}.example`;
-const PROVIDER_NAME = `Test SSO ${run}`;
-const CLIENT = { clientId: `e2e-client-${run}`, clientSecret: `e2e-secret-${randomUUID()}` };
+// New names for every beforeAll: a worker that runs this file's tests in two groups (fully
+// parallel) runs beforeAll twice, and the first group's provider still holds its domain.
+let run = "";
+let DOMAIN = "";
+let PROVIDER_NAME = "";
+let CLIENT = { clientId: "", clientSecret: "" };
+
+function newRun() {
+  run = randomUUID().slice(0, 8);
+  DOMAIN = `sso-${run}.example`;
+  PROVIDER_NAME = `Test SSO ${run}`;
+  CLIENT = { clientId: `e2e-client-${run}`, clientSecret: `e2e-secret-${randomUUID()}` };
+}
 
 const email = (name: string) => `${name}@${DOMAIN}`;
 
@@ -38,15 +47,6 @@ async function freePort(): Promise<number> {
   throw new Error("no free port for the identity provider");
 }
 
-/** Invites an address to Harbor Communications on this test server's database (scripts/invite.mjs). */
-function invite(address: string, role = "configurator") {
-  const server = test.info().config.webServer;
-  execFileSync(process.execPath, ["scripts/invite.mjs", "--email", address, "--role", role], {
-    env: { ...process.env, PERSIST_TO: server?.env?.PERSIST_TO, PORT: server?.env?.PORT },
-    encoding: "utf8",
-  });
-}
-
 async function ownerApi(baseURL: string, username = "owner@example.com"): Promise<APIRequestContext> {
   const api = await request.newContext({ baseURL, extraHTTPHeaders: { Origin: baseURL } });
   const signedIn = await api.post("/api/sign-in", { data: { username, password: DEMO_PASSWORD } });
@@ -56,6 +56,7 @@ async function ownerApi(baseURL: string, username = "owner@example.com"): Promis
 
 test.beforeAll(async () => {
   test.setTimeout(120_000);
+  newRun();
   const baseURL = test.info().project.use.baseURL ?? "";
   const port = await freePort();
   const issuer = `http://localhost:${port}`;
@@ -71,13 +72,13 @@ test.beforeAll(async () => {
       emailDomains: [DOMAIN],
     },
   });
-  expect(added.status()).toBe(200);
+  expect(added.status(), await added.text()).toBe(200);
   providerId = ((await added.json()) as { result: { data: { id: string } } }).result.data.id;
   await api.dispose();
   // A claimed domain routes nobody until proven: the vendor organization approves it.
   const vendor = await ownerApi(baseURL, "vendor@example.com");
   const approved = await vendor.post("/api/identityProviders.approveDomain", { data: { id: providerId, domain: DOMAIN } });
-  expect(approved.status()).toBe(200);
+  expect(approved.status(), await approved.text()).toBe(200);
   await vendor.dispose();
 
   const accounts = new Map(
@@ -97,7 +98,7 @@ test.beforeAll(async () => {
     accounts,
     clients: [{ ...CLIENT, redirectUris: [`${baseURL}/api/auth/callback/${providerId}`] }],
   });
-  for (const name of ["erin", "frank", "carol"]) invite(email(name));
+  for (const name of ["erin", "frank", "carol"]) await invitationLink(baseURL, email(name), "configurator");
 });
 
 test.afterEach(() => {

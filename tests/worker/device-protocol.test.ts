@@ -1,7 +1,8 @@
-import { env } from "cloudflare:test";
+import { env, runInDurableObject } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { allAtOnce as allAtOnceWith } from "@/schema/fleet/deployment-plan";
 import { bucketOf } from "@/schema/fleet/rollout";
+import type { DurableObjectState } from "@/server/cloudflare";
 import { stepDueDeployments } from "@/server/fleet/deployment-engine";
 import { createAccount, createOrganization, createUser, sessionCookie } from "./fixtures";
 import { bearer, giveSeats, registerRadios } from "./fleet-fixtures";
@@ -208,6 +209,39 @@ describe("timeouts", () => {
       timed_out: 1,
       failed: 1,
     });
+  });
+
+  it("a phase that a radio's report opens arms the clock for its timeout at once", async () => {
+    const acc = await createAccount(orgId, "Clocked fleet");
+    await giveSeats(orgId, acc, 12);
+    const uids = await registerRadios(orgId, acc, "CLOCK", 10);
+    const phase = { successPercent: 100, successAction: "next", errorKind: "count", errorValue: 5, errorMinimum: 0 };
+    const plan = {
+      phases: [
+        { ...phase, share: 50, waitMinutes: 0 },
+        { ...phase, share: 100, waitMinutes: 0 },
+      ],
+      timeoutMinutes: 240,
+    };
+    const d = data(await call<{ id: string }>("deployments.create", { accountId: acc, plan }, cookie, "POST"));
+    const firstPhase = uids.filter((uid) => bucketOf(uid) < 5000);
+    expect(firstPhase.length).toBeGreaterThan(0);
+    // Nothing else would wake the clock: no alarm is set when the last report of phase one arrives
+    // (a first radio call re-arms it once per isolate: made before the alarm is deleted).
+    expect((await device("/check-in", firstPhase[0] ?? "", { body: {} })).status).toBe(200);
+    const clocks = env.DEPLOYMENT_CLOCK;
+    if (!clocks) throw new Error("DEPLOYMENT_CLOCK is not bound");
+    const clock = clocks.get(clocks.idFromName("clock"));
+    const alarm = () => runInDurableObject(clock, (_: unknown, state: DurableObjectState) => state.storage.getAlarm());
+    await runInDurableObject(clock, (_: unknown, state: DurableObjectState) => state.storage.deleteAlarm());
+    for (const uid of firstPhase) {
+      expect((await device(`/deployments/${d.id}/status`, uid, { body: { state: "applied" } })).status).toBe(200);
+    }
+    type Got = { deployment: { state: string; phaseIndex: number; timeoutAt: string | null } };
+    const opened = data(await call<Got>("deployments.get", { id: d.id }, cookie, "GET")).deployment;
+    expect(opened).toMatchObject({ state: "running", phaseIndex: 1 });
+    expect(Date.parse(opened.timeoutAt ?? "") - Date.now()).toBeGreaterThan(235 * 60_000);
+    expect(await alarm()).toBe(Date.parse(opened.timeoutAt ?? ""));
   });
 
   it("refuses a timeout outside 5 minutes to 7 days", async () => {

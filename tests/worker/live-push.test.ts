@@ -121,3 +121,49 @@ it("opens the next phase after its wait by the clock, not by anyone's browser", 
   const opened = await findDeployment(env.DB, id);
   expect(opened).toMatchObject({ phaseIndex: 1, state: "running", nextStepAt: null });
 });
+
+it("tells only the radios of the opened phases, and the others when their phase opens", { timeout: 30_000 }, async () => {
+  const owner = await createUser({ role: "owner" });
+  const account = await createAccount(owner.orgId, "Phased live fleet");
+  await giveSeats(owner.orgId, account, 12);
+  const uids = await registerRadios(owner.orgId, account, "PHLIVE", 10);
+  const ownerCookie = await sessionCookie(owner.email);
+  const early = uids.find((u) => bucketOf(u) < 5000) ?? "";
+  const later = uids.find((u) => bucketOf(u) >= 5000) ?? "";
+  expect(early && later).toBeTruthy();
+  const a = await connect({ Authorization: bearer(early) });
+  const b = await connect({ Authorization: bearer(later) });
+  await until(() => a.messages.some((m) => m.type === "hello") && b.messages.some((m) => m.type === "hello"), "hello");
+  const phase = {
+    successPercent: 100,
+    successAction: "pause",
+    errorKind: "count",
+    errorValue: 5,
+    errorMinimum: 0,
+    waitMinutes: 0,
+  };
+  const api = (path: string, input: unknown) =>
+    request(`/api/${path}`, {
+      method: "POST",
+      body: JSON.stringify(input),
+      headers: { Origin: ORIGIN, "Content-Type": "application/json", Cookie: ownerCookie },
+    }).then((r) => r.json() as Promise<{ result: { data: { id: string } } }>);
+  const plan = {
+    phases: [
+      { share: 50, ...phase },
+      { share: 100, ...phase },
+    ],
+  };
+  const id = (await api("deployments.create", { accountId: account, plan })).result.data.id;
+  const told = (messages: Record<string, unknown>[]) =>
+    messages.some((m) => m.type === "check-in" && m.reason === "deployment" && m.deploymentId === id);
+  await until(() => told(a.messages), "the first phase's radio told");
+  // The push went out before the API answered; a pong on the same socket comes after anything sent before it.
+  b.socket.send('{"type":"ping"}');
+  await until(() => b.messages.some((m) => m.type === "pong"), "pong");
+  expect(told(b.messages)).toBe(false);
+  await api("deployments.act", { id, action: "advance" });
+  await until(() => told(b.messages), "the second phase's radio told once its phase opened");
+  a.socket.close();
+  b.socket.close();
+});

@@ -7,7 +7,7 @@ import {
   reportableFrom,
 } from "@/schema/fleet/commands";
 import type { D1PreparedStatement } from "../cloudflare";
-import { all, type Bindable, type Db, first, statement } from "./db";
+import { all, type Bindable, type Db, first, jsonObjectOf, statement } from "./db";
 import { type DeviceFilter, filterSql } from "./devices";
 
 /**
@@ -186,6 +186,11 @@ export function insertBulkStatement(
   );
 }
 
+/** How many commands a bulk send queued (its batch's rows; `n`), read in the same batch. */
+export function batchSizeStatement(db: Db, batchId: string): D1PreparedStatement {
+  return statement(db, "SELECT count(*) AS n FROM commands WHERE batch_id = ?", batchId);
+}
+
 /** One activity entry per command of a bulk send, written by SQLite from the batch's rows. */
 export function bulkActivityStatement(
   db: Db,
@@ -221,6 +226,22 @@ export function waitingCommandsStatement(db: Db, uid: string, limit: number = co
     limit,
   );
 }
+
+/**
+ * The radio's waiting commands as one JSON array of rows (for `toCommands`; sort them with
+ * `byQueueOrder`, an aggregate promises no order), for a subquery of the radio's single read.
+ */
+export function waitingCommandsJsonSql(uid: string, limit: number = commandLimits.perCheckIn): string {
+  return `(SELECT json_group_array(${jsonObjectOf(columns)}) FROM (
+     SELECT ${columns} FROM commands c WHERE c.uid = ${uid} AND c.${WAITING} ORDER BY c.priority, c.created_at, c.id LIMIT ${Number(limit)}))`;
+}
+
+/** The queue's order: priority (stun first), then oldest first. */
+export function byQueueOrder(a: Command, b: Command): number {
+  return a.priority - b.priority || compareText(a.createdAt, b.createdAt) || compareText(a.id, b.id);
+}
+
+const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 export async function waitingCommands(db: Db, uid: string, limit: number = commandLimits.queue): Promise<Command[]> {
   const { results } = await waitingCommandsStatement(db, uid, limit).all<Row>();
@@ -284,7 +305,10 @@ export function cancelStatement(db: Db, input: { id: string; email: string; at: 
   );
 }
 
-/** Marks every waiting or unreported command past its expiry (the clock's sweep); how many it marked. */
+/**
+ * Marks every waiting or unreported command past its expiry (the clock's sweep). The number is
+ * D1's meta.changes: above zero when something expired; it counts the roll-up triggers' rows too.
+ */
 export async function expireDue(db: Db, at: string): Promise<number> {
   const result = await statement(
     db,

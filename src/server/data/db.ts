@@ -28,6 +28,20 @@ export function statement(db: Db, sql: string, ...params: Bindable[]): D1Prepare
   return db.prepare(sql).bind(...params);
 }
 
+/**
+ * `json_object('name', name, …)` over the output names of a select list ("d.id, r.number AS
+ * revision_number" → id, revision_number), for a subquery that hands a set of rows back as
+ * one JSON value: a single statement can then read a row and the rows that belong to it.
+ */
+export function jsonObjectOf(selectList: string): string {
+  const names = selectList.split(",").map((item) => {
+    const expression = item.trim();
+    const alias = /\sAS\s+(\w+)$/i.exec(expression);
+    return alias?.[1] ?? expression.replace(/^\w+\./, "");
+  });
+  return `json_object(${names.map((name) => `'${name}', ${name}`).join(", ")})`;
+}
+
 /** Runs statements as one D1 batch: all of them or none (DESIGN.md §5). */
 export async function batch(db: Db, statements: D1PreparedStatement[]): Promise<void> {
   if (statements.length) await db.batch(statements);

@@ -10,7 +10,7 @@ import {
 } from "@/schema/fleet/deployment-plan";
 import { bucketRange } from "@/schema/fleet/rollout";
 import type { D1PreparedStatement } from "../cloudflare";
-import { all, type Bindable, type Db, first, statement } from "./db";
+import { all, type Bindable, type Db, first, jsonObjectOf, statement } from "./db";
 
 /**
  * Deployments (DESIGN.md §7): rows of their own, and what radios reported about them. Counts
@@ -152,6 +152,17 @@ export function toDeployment(row: Row): Deployment {
   };
 }
 
+/** One deployment, as a statement: the last of a batch that writes it reads it back in the same round trip. */
+export function deploymentStatement(db: Db, id: string): D1PreparedStatement {
+  return statement(db, `SELECT ${columns} FROM ${from} WHERE d.id = ?`, id);
+}
+
+/** The deployment a `deploymentStatement` read, if any. */
+export function deploymentOf(result: { results?: unknown[] } | undefined): Deployment | null {
+  const row = result?.results?.[0] as Row | undefined;
+  return row ? toDeployment(row) : null;
+}
+
 export async function findDeployment(db: Db, id: string): Promise<Deployment | null> {
   const row = await first<Row>(db, `SELECT ${columns} FROM ${from} WHERE d.id = ?`, id);
   return row ? toDeployment(row) : null;
@@ -169,16 +180,18 @@ export async function listDeployments(db: Db, accountId: string, before: number 
   return rows.map(toDeployment);
 }
 
-/** The newest few deployments of an account that may concern a radio (the check-in reads them). */
-export function recentDeploymentsStatement(db: Db, uid: string): D1PreparedStatement {
-  return statement(
-    db,
-    `SELECT ${columns} FROM ${from}
-     WHERE d.account_id = (SELECT account_id FROM devices WHERE uid = ?) AND d.state <> 'scheduled'
-     ORDER BY d.number DESC LIMIT 10`,
-    uid,
-  );
+/**
+ * The newest ten deployments of an account that may concern a radio, as one JSON array of rows
+ * (parse them with `toDeployment`), for a subquery of the radio's single read (device-checkins.ts);
+ * `accountId` is the outer query's column.
+ */
+export function recentDeploymentsJsonSql(accountId: string): string {
+  return `(SELECT json_group_array(${jsonObjectOf(columns)}) FROM (
+     SELECT ${columns} FROM ${from} WHERE d.account_id = ${accountId} AND d.state <> 'scheduled'
+     ORDER BY d.number DESC LIMIT 10))`;
 }
+
+export type DeploymentRow = Row;
 
 /** The revision the account's radios got from its newest deployment that went out (roll back's "before"). */
 export async function currentRevisionId(db: Db, accountId: string): Promise<string | null> {
@@ -356,12 +369,12 @@ export type DeviceReport = {
   updatedAt: string;
 };
 
-export function reportsOfDeviceStatement(db: Db, uid: string): D1PreparedStatement {
-  return statement(
-    db,
-    "SELECT deployment_id, state, phase, code, detail, updated_at FROM deployment_devices WHERE uid = ? ORDER BY deployment_id LIMIT 50",
-    uid,
-  );
+const reportColumns = "deployment_id, state, phase, code, detail, updated_at";
+
+/** The radio's reports as one JSON array of rows (for `toReports`); `uid` is the outer query's column. */
+export function deviceReportsJsonSql(uid: string): string {
+  return `(SELECT json_group_array(${jsonObjectOf(reportColumns)}) FROM (
+     SELECT ${reportColumns} FROM deployment_devices dd WHERE dd.uid = ${uid} ORDER BY dd.deployment_id LIMIT 50))`;
 }
 
 export function toReports(

@@ -15,6 +15,8 @@ import { batch, type Db, newId } from "../data/db";
 import {
   currentRevisionId,
   type Deployment,
+  deploymentOf,
+  deploymentStatement,
   dueDeployments,
   findDeployment,
   insertDeploymentStatement,
@@ -100,14 +102,15 @@ export type ConfirmInput = {
 export async function confirmDeployment({ db, env }: Deps, input: ConfirmInput): Promise<Deployment> {
   const at = new Date();
   const createdAt = at.toISOString();
-  const [previousRevisionId, number] = await Promise.all([
+  // Independent reads side by side: every round trip here delays the radios' push.
+  const [previousRevisionId, number, content] = await Promise.all([
     currentRevisionId(db, input.accountId),
     nextDeploymentNumber(db, input.accountId),
+    input.revisionId ? null : snapshotAccountConfig(db, input.accountId),
   ]);
   const statements: D1PreparedStatement[] = [];
-  let revisionId = input.revisionId;
-  if (!revisionId) {
-    const content = await snapshotAccountConfig(db, input.accountId);
+  let revisionId = input.revisionId ?? "";
+  if (content) {
     const contentHash = await contentHashOf(content);
     const existing = await findRevisionByHash(db, input.accountId, contentHash);
     revisionId = existing?.id ?? newId("rev");
@@ -151,8 +154,9 @@ export async function confirmDeployment({ db, env }: Deps, input: ConfirmInput):
   );
   if (!scheduled) statements.push(supersedeOthersStatement(db, input.accountId, id, createdAt));
   statements.push(linkPendingChangesStatement(db, input.accountId, id));
-  await batch(db, statements);
-  const deployment = await findDeployment(db, id);
+  // The deployment read back (revision number, targeted, timeout) in the same round trip.
+  statements.push(deploymentStatement(db, id));
+  const deployment = deploymentOf((await db.batch(statements)).at(-1));
   if (!deployment) throw new Error("deployment not written");
   if (scheduled && startAt) await armClock(env, startAt);
   else await announce(env, deployment, "deployment");
@@ -205,6 +209,9 @@ async function supersedeIfStarting(db: Db, d: Deployment) {
   await batch(db, [supersedeOthersStatement(db, d.accountId, d.id, new Date().toISOString())]);
 }
 
+/** A transition that happened; `timeoutAt` when it opened a phase (its radios time out then). */
+type Moved = { timeoutAt: string | null };
+
 async function applyTransition(
   db: Db,
   d: Deployment,
@@ -212,7 +219,7 @@ async function applyTransition(
   actor: Actor,
   from: readonly DeploymentState[],
   version?: number,
-): Promise<boolean> {
+): Promise<Moved | null> {
   const at = new Date().toISOString();
   // A phase opening (or a scheduled start) starts the clock on its radios' reports.
   const opens = transition.phaseIndex !== undefined || (d.state === "scheduled" && transition.to === "running");
@@ -224,7 +231,7 @@ async function applyTransition(
     transitionStatement(db, { id: d.id, from, version, at, ...step }),
     logStatement(db, d, actor, "update", diff),
   ]);
-  return (results[0]?.meta.changes ?? 0) > 0;
+  return (results[0]?.meta.changes ?? 0) > 0 ? { timeoutAt: step.timeoutAt ?? null } : null;
 }
 
 /**
@@ -286,16 +293,20 @@ async function phaseSucceeded({ db, env }: Deps, d: Deployment): Promise<void> {
     if ((results[0]?.meta.changes ?? 0) > 0) await armClock(env, at);
     return;
   }
-  await openNextPhase({ db, env }, d);
+  // A radio's report opened the phase: the clock wakes when its radios time out, not whenever
+  // the next alarm or the cron happens to run.
+  const timeoutAt = await openNextPhase({ db, env }, d);
+  if (timeoutAt) await armClock(env, new Date(timeoutAt));
 }
 
-async function openNextPhase({ db, env }: Deps, d: Deployment): Promise<void> {
-  if (
-    await applyTransition(db, d, { to: "running", phaseIndex: d.phaseIndex + 1, nextStepAt: null }, SYSTEM_ACTOR, ["running"])
-  ) {
-    // Its timeout is armed by the sweep that follows (the alarm re-arms at the next due time; the cron at worst a minute later).
-    await announce(env, { ...d, phaseIndex: d.phaseIndex + 1 }, "deployment");
-  }
+/** Opens the next phase; answers when its radios time out (null: it did not open). */
+async function openNextPhase({ db, env }: Deps, d: Deployment): Promise<string | null> {
+  const moved = await applyTransition(db, d, { to: "running", phaseIndex: d.phaseIndex + 1, nextStepAt: null }, SYSTEM_ACTOR, [
+    "running",
+  ]);
+  if (!moved) return null;
+  await announce(env, { ...d, phaseIndex: d.phaseIndex + 1 }, "deployment");
+  return moved.timeoutAt;
 }
 
 /**
@@ -314,6 +325,7 @@ export async function stepDueDeployments(env: Env, now = new Date()): Promise<nu
         await announce(env, { ...d, state: "running" }, "deployment");
       }
     } else if (d.state === "running") {
+      // Its timeout is in the next due time this returns (the alarm and the cron arm the clock with it).
       await openNextPhase({ db, env }, d);
     }
   }

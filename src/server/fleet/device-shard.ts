@@ -1,3 +1,4 @@
+import { BUCKETS } from "@/schema/fleet/rollout";
 import type { DurableObjectState, WebSocketRequestResponsePair, WorkerWebSocket } from "../cloudflare";
 import type { Env } from "../env";
 import type { LiveMessage } from "./live";
@@ -49,6 +50,7 @@ export class DeviceShard {
     for (const old of this.ctx.getWebSockets(`radio:${uid}`)) old.close(4000, "replaced");
     this.ctx.acceptWebSocket(server, [`account:${accountId}`, `radio:${uid}`]);
     server.serializeAttachment({ uid, accountId, bucket } satisfies Attachment);
+    this.buckets.set(server, bucket);
     server.send(JSON.stringify({ type: "hello", uid }));
     const protocol = request.headers.get("x-radio-subprotocol");
     return new Response(null, {
@@ -58,6 +60,22 @@ export class DeviceShard {
     } as ResponseInit);
   }
 
+  /**
+   * Each socket's rollout bucket while this object stays in memory: reading it back from the
+   * attachment is a structured-clone decode per socket per notification (after hibernation the
+   * sockets are new objects, so this starts empty and fills from their attachments).
+   */
+  private readonly buckets = new WeakMap<WorkerWebSocket, number>();
+
+  private bucketOf(socket: WorkerWebSocket): number {
+    let bucket = this.buckets.get(socket);
+    if (bucket === undefined) {
+      bucket = (socket.deserializeAttachment() as Attachment | null)?.bucket ?? 0;
+      this.buckets.set(socket, bucket);
+    }
+    return bucket;
+  }
+
   private notify(accountId: string, message: LiveMessage): number {
     if (message.type === "commands-queued") return this.wake(message.uids);
     const text = JSON.stringify(message);
@@ -65,11 +83,12 @@ export class DeviceShard {
       message.type === "command-queued"
         ? this.ctx.getWebSockets(`radio:${message.uid}`)
         : this.ctx.getWebSockets(`account:${accountId}`);
+    // Only a phase short of the whole fleet needs each socket's bucket.
+    const upTo =
+      message.type === "check-in" && message.upToBucket !== undefined && message.upToBucket < BUCKETS ? message.upToBucket : null;
     let sent = 0;
     for (const socket of sockets) {
-      const attachment = socket.deserializeAttachment() as Attachment | null;
-      if (message.type === "check-in" && message.upToBucket !== undefined && (attachment?.bucket ?? 0) >= message.upToBucket)
-        continue;
+      if (upTo !== null && this.bucketOf(socket) >= upTo) continue;
       try {
         socket.send(text);
         sent++;

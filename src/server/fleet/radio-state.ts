@@ -1,22 +1,14 @@
 import { attributesKey, fingerprint } from "@/schema/fleet/desired-config";
 import { desiredDeployment } from "@/schema/fleet/desired-deployment";
 import type { MatchableDevice } from "@/schema/rules";
-import { type Command, toCommands, waitingCommandsStatement } from "../data/commands";
+import { byQueueOrder, type Command, toCommands } from "../data/commands";
 import type { Db } from "../data/db";
-import {
-  type Deployment,
-  type DeviceReport,
-  recentDeploymentsStatement,
-  reportsOfDeviceStatement,
-  toDeployment,
-  toReports,
-} from "../data/deployments";
-import type { RadioRow } from "../data/device-checkins";
-import { radioStatement } from "../data/device-checkins";
+import { type Deployment, type DeploymentRow, type DeviceReport, toDeployment, toReports } from "../data/deployments";
+import { type RadioRow, type RadioStateRow, radioStateStatement } from "../data/device-checkins";
 
 /**
  * A radio as the device protocol sees it: its row, its account's recent deployments and its
- * own reports, read in one round trip; then which deployment it follows, with which
+ * own reports, read in one statement; then which deployment it follows, with which
  * attributes (DESIGN.md §7: the deployed ones until a deployment newer than their change).
  */
 export type RadioState = {
@@ -41,24 +33,32 @@ function tagsOf(json: string): string[] {
   }
 }
 
+function rowsOf<Row>(json: string | null): Row[] {
+  if (!json) return [];
+  const value: unknown = JSON.parse(json);
+  return Array.isArray(value) ? (value as Row[]) : [];
+}
+
 export async function loadRadio(
   db: Db,
   uid: string,
   { withCommands = true }: { withCommands?: boolean } = {},
 ): Promise<{ radio: RadioRow | null; deployments: Deployment[]; reports: Map<string, DeviceReport>; commands: Command[] }> {
-  // The config call (the 304 hot path) has no use for the command queue: one statement fewer.
-  const [radio, deployments, reports, commands] = await db.batch([
-    radioStatement(db, uid),
-    recentDeploymentsStatement(db, uid),
-    reportsOfDeviceStatement(db, uid),
-    ...(withCommands ? [waitingCommandsStatement(db, uid)] : []),
-  ]);
+  // One statement (the config call, the 304 hot path, leaves out the command queue).
+  const row = await radioStateStatement(db, uid, withCommands).first<RadioStateRow>();
+  if (!row) return { radio: null, deployments: [], reports: new Map(), commands: [] };
+  const { deployments_json, reports_json, commands_json, ...radio } = row;
   return {
-    radio: ((radio?.results ?? [])[0] as RadioRow | undefined) ?? null,
-    deployments: ((deployments?.results ?? []) as Parameters<typeof toDeployment>[0][]).map(toDeployment),
-    reports: toReports((reports?.results ?? []) as Parameters<typeof toReports>[0]),
+    radio,
+    // An aggregate promises no order: newest first, as desiredDeployment expects.
+    deployments: rowsOf<DeploymentRow>(deployments_json)
+      .map(toDeployment)
+      .sort((a, b) => b.number - a.number),
+    reports: toReports(rowsOf(reports_json)),
     // Past their expiry they are no longer the radio's to run (the sweep marks them).
-    commands: toCommands(commands?.results ?? []).filter((command) => command.state === "queued" || command.state === "sent"),
+    commands: toCommands(rowsOf(commands_json))
+      .filter((command) => command.state === "queued" || command.state === "sent")
+      .sort(byQueueOrder),
   };
 }
 

@@ -11,6 +11,7 @@ import {
 } from "@/schema/fleet/commands";
 import { activityStatement } from "@/server/data/activity-logs";
 import {
+  batchSizeStatement,
   bulkActivityStatement,
   cancelStatement,
   findCommand,
@@ -216,7 +217,7 @@ export const commandsRouter = router({
       const batchId = crypto.randomUUID();
       const expiresAt = expiryOf(created, input.expiryHours);
       const actor = { id: ctx.user.id, email: ctx.user.email };
-      const [inserted] = await ctx.db.batch([
+      const [, , counted] = await ctx.db.batch([
         insertBulkStatement(ctx.db, filter, {
           type: input.type,
           params,
@@ -227,8 +228,10 @@ export const commandsRouter = router({
           batchId,
         }),
         bulkActivityStatement(ctx.db, batchId, actor, created.toISOString()),
+        // meta.changes counts trigger rows too (the report roll-ups): the batch counts itself.
+        batchSizeStatement(ctx.db, batchId),
       ]);
-      const queued = inserted?.meta.changes ?? 0;
+      const queued = Number((counted?.results[0] as { n?: number } | undefined)?.n ?? 0);
       if (queued > 0) {
         const uids = await uidsOfBatch(ctx.db, batchId);
         await Promise.all([armCommandClock(ctx.env, new Date(expiresAt)), wakeRadios(ctx.env, uids)]);

@@ -1,43 +1,45 @@
 import type { ReportTable } from "@/schema/reports";
 import { all, type Db } from "../db";
-import { type DayRange, daysTable, instantsOf } from "./range";
+import { type DayRange, rangeSpans, rolledUpRows, spanTables } from "./range";
 
 export type CommandsGrouping = "type" | "day";
 
 const outcomes = ["succeeded", "failed", "expired", "cancelled", "waiting"] as const;
 
-// Outcome counts and the mean time from sending to the radio's "delivered", in seconds.
-const figures = `sum(c.state = 'succeeded') AS succeeded, sum(c.state = 'failed') AS failed,
-  sum(c.state = 'expired') AS expired, sum(c.state = 'cancelled') AS cancelled,
-  sum(c.state IN ('queued', 'sent', 'delivered')) AS waiting,
-  avg((julianday(c.delivered_at) - julianday(c.created_at)) * 86400.0) AS deliverSeconds`;
+// Outcome counts and the radios' delivery times: from a roll-up hour, or from one command row.
+const rolledUp = `h.succeeded, h.failed, h.expired, h.cancelled, h.waiting, h.delivered, h.deliver_seconds AS seconds`;
+const counted = `c.state = 'succeeded', c.state = 'failed', c.state = 'expired', c.state = 'cancelled',
+  c.state IN ('queued', 'sent', 'delivered'), c.delivered_at IS NOT NULL,
+  ifnull((julianday(c.delivered_at) - julianday(c.created_at)) * 86400.0, 0)`;
 
 type Row = Record<(typeof outcomes)[number], number | null> & { label: string; deliverSeconds: number | null };
 
 /**
  * Commands sent to the account's radios in the range, by type or by day (the account's days),
- * with their outcomes and the mean time to deliver. Grouped reads of commands_account_time.
+ * with their outcomes and the mean time to deliver (from sending to the radio's "delivered").
+ * Sums of report_command_counts (migration 0021) over the whole UTC days and hours of each span
+ * (by type, or over all types for the days), plus the commands themselves in the bits of an hour
+ * a :30/:45 zone cuts (commands_account_time): the cost follows the length of the range, not
+ * the account's commands.
  */
 export async function commandsReport(db: Db, accountId: string, range: DayRange, by: CommandsGrouping): Promise<ReportTable> {
-  const { start, end } = instantsOf(range);
-  const rows =
-    by === "type"
-      ? await all<Row>(
-          db,
-          `SELECT c.type AS label, ${figures} FROM commands c
-           WHERE c.account_id = ?1 AND c.created_at >= ?2 AND c.created_at < ?3 GROUP BY c.type ORDER BY count(*) DESC, c.type`,
-          accountId,
-          start,
-          end,
-        )
-      : await all<Row>(
-          db,
-          `WITH ${daysTable(range)}
-           SELECT days.day AS label, ${figures} FROM days
-           LEFT JOIN commands c ON c.account_id = ?1 AND c.created_at >= days.start AND c.created_at < days.finish
-           GROUP BY days.day ORDER BY days.day`,
-          accountId,
-        );
+  const key = by === "type" ? "p.type" : "p.span";
+  const rows = await all<Row>(
+    db,
+    `WITH ${spanTables(rangeSpans(range, by === "day"), by === "day")},
+     parts(span, type, succeeded, failed, expired, cancelled, waiting, delivered, seconds) AS (
+       ${rolledUpRows("report_command_counts", `h.type, ${rolledUp}`)}
+       UNION ALL
+       SELECT raws.key, c.type, ${counted} FROM raws
+       JOIN commands c ON c.account_id = ?1 AND c.created_at >= raws.lo AND c.created_at < raws.hi
+       ${by === "day" ? "UNION ALL SELECT spans.key, NULL, 0, 0, 0, 0, 0, 0, 0 FROM spans" /* every day, also an empty one */ : ""}
+     )
+     SELECT ${key} AS label, sum(p.succeeded) AS succeeded, sum(p.failed) AS failed, sum(p.expired) AS expired,
+       sum(p.cancelled) AS cancelled, sum(p.waiting) AS waiting, sum(p.seconds) / sum(p.delivered) AS deliverSeconds
+     FROM parts p GROUP BY ${key}
+     ${by === "type" ? "ORDER BY sum(p.succeeded + p.failed + p.expired + p.cancelled + p.waiting) DESC, p.type" : "ORDER BY p.span"}`,
+    accountId,
+  );
   const table = rows.map((row) => {
     const counts = Object.fromEntries(outcomes.map((o) => [o, row[o] ?? 0])) as Record<(typeof outcomes)[number], number>;
     const total = outcomes.reduce((sum, o) => sum + counts[o], 0);

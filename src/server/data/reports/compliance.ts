@@ -9,9 +9,14 @@ export const complianceStates = ["inSync", "pending", "failed", "drifted", "over
  * Configuration compliance by site: each active radio counted once, in the first state that
  * applies: never seen, overdue (no check-in within the expected interval), failed (its radio
  * failed or rejected the current deployment), drifted (reports a revision no deployment of the
- * account sent), in sync (reports the current revision), pending (the rest). One grouped pass
- * over the devices_account_place index; the failed radios and the account's revisions are each
- * read once.
+ * account sent), in sync (reports the current revision), pending (the rest).
+ *
+ * Summed from report_device_seen (migration 0021: radios by site, UTC day last seen and
+ * revision): days before the overdue cutoff's day are overdue, later days are classed by their
+ * revision. Only two small sets are counted one by one: the radios of the cutoff's own day seen
+ * before the cutoff (an index range of devices_account_seen_place; they move from their
+ * revision to overdue), and the current deployment's failed radios that are not overdue (they
+ * move from their revision to failed). Exact, and the cost follows sites × days × revisions.
  */
 export async function complianceReport(db: Db, accountId: string, now = new Date()): Promise<ReportTable> {
   const overdueBefore = new Date(now.getTime() - OVERDUE_AFTER_MS).toISOString();
@@ -21,26 +26,39 @@ export async function complianceReport(db: Db, accountId: string, now = new Date
       `WITH current AS (
          SELECT id, revision_id FROM deployments
          WHERE account_id = ?1 AND state IN ('running', 'paused', 'finished') ORDER BY number DESC LIMIT 1
+       ), late AS MATERIALIZED (
+         SELECT ifnull(site_id, '') AS site, ifnull(reported_revision, '') AS revision, count(*) AS radios FROM devices
+         WHERE account_id = ?1 AND status = 'active' AND last_seen_at >= ?3 AND last_seen_at < ?2 GROUP BY 1, 2
+       ), failing AS MATERIALIZED (
+         SELECT ifnull(v.site_id, '') AS site, ifnull(v.reported_revision, '') AS revision, count(*) AS radios
+         FROM deployment_devices x JOIN devices v ON v.uid = x.uid
+         WHERE x.deployment_id = (SELECT id FROM current) AND x.state IN ('failed', 'rejected')
+           AND v.account_id = ?1 AND v.status = 'active' AND v.last_seen_at >= ?2
+         GROUP BY 1, 2
+       ), parts(site, revision, state, radios) AS (
+         SELECT site_id, revision, CASE WHEN seen_day = '' THEN 'neverSeen' WHEN seen_day < ?3 THEN 'overdue' END, radios
+         FROM report_device_seen WHERE account_id = ?1
+         UNION ALL SELECT site, revision, NULL, -radios FROM late
+         UNION ALL SELECT site, revision, 'overdue', radios FROM late
+         UNION ALL SELECT site, revision, NULL, -radios FROM failing
+         UNION ALL SELECT site, revision, 'failed', radios FROM failing
        ), states AS (
-         SELECT v.site_id,
+         SELECT site, radios, coalesce(state,
            CASE
-             WHEN v.last_seen_at IS NULL THEN 'neverSeen'
-             WHEN v.last_seen_at < ?2 THEN 'overdue'
-             WHEN v.uid IN (SELECT x.uid FROM deployment_devices x WHERE x.deployment_id = (SELECT id FROM current)
-                            AND x.state IN ('failed', 'rejected')) THEN 'failed'
-             WHEN v.reported_revision IS NOT NULL
-                  AND v.reported_revision NOT IN (SELECT r.id FROM revisions r WHERE r.account_id = ?1) THEN 'drifted'
-             WHEN v.reported_revision = (SELECT revision_id FROM current) THEN 'inSync'
+             WHEN revision <> '' AND revision NOT IN (SELECT r.id FROM revisions r WHERE r.account_id = ?1) THEN 'drifted'
+             WHEN revision = (SELECT revision_id FROM current) THEN 'inSync'
              ELSE 'pending'
-           END AS state
-         FROM devices v WHERE v.account_id = ?1 AND v.status = 'active'
+           END) AS state
+         FROM parts
        )
-       SELECT site_id AS siteId,
-         sum(state = 'inSync') AS inSync, sum(state = 'pending') AS pending, sum(state = 'failed') AS failed,
-         sum(state = 'drifted') AS drifted, sum(state = 'overdue') AS overdue, sum(state = 'neverSeen') AS neverSeen
-       FROM states GROUP BY site_id`,
+       SELECT nullif(site, '') AS siteId,
+         sum(radios * (state = 'inSync')) AS inSync, sum(radios * (state = 'pending')) AS pending,
+         sum(radios * (state = 'failed')) AS failed, sum(radios * (state = 'drifted')) AS drifted,
+         sum(radios * (state = 'overdue')) AS overdue, sum(radios * (state = 'neverSeen')) AS neverSeen
+       FROM states GROUP BY site`,
       accountId,
       overdueBefore,
+      overdueBefore.slice(0, 10),
     ),
     siteNames(db, accountId),
   ]);

@@ -8,6 +8,23 @@ export type DeploymentsGrouping = "deployment" | "phase" | "reason";
 export const MAX_DEPLOYMENTS = 50;
 const milestones = [0.5, 0.9, 1] as const;
 
+/** Radios that had a deployment up to which its milestone times are read by stepping over them. */
+export const DIRECT_MILESTONES_UP_TO = 2_000;
+
+// The ?2-th radio (by the time it said so) that applied the deployment ?1 or already had it.
+const byOffset = `SELECT updated_at AS at FROM deployment_devices
+  WHERE deployment_id = ?1 AND state IN ('applied', 'already_in_sync') ORDER BY updated_at LIMIT 1 OFFSET ?2 - 1`;
+const byMinute = `WITH upto AS (
+    SELECT minute, sum(radios) OVER (ORDER BY minute) - radios AS before FROM report_deployment_reach WHERE deployment_id = ?1
+  ), reached AS (
+    SELECT minute, before FROM upto WHERE before < ?2 ORDER BY minute DESC LIMIT 1
+  )
+  SELECT at FROM (
+    SELECT x.updated_at AS at, reached.before + row_number() OVER (ORDER BY x.updated_at) AS k
+    FROM reached JOIN deployment_devices x ON x.deployment_id = ?1 AND x.state IN ('applied', 'already_in_sync')
+      AND x.updated_at >= reached.minute AND x.updated_at < reached.minute || ';'
+  ) WHERE k = ?2`;
+
 type DeploymentRow = { id: string; number: number; state: string; targeted: number; startedAt: string | null };
 type StateCount = { deploymentId: string; phase?: number; state: string; radios: number };
 
@@ -25,23 +42,25 @@ const seconds = (from: string | null, to: string | null | undefined) =>
 /**
  * Deployments started in the range: each one's outcome (radios applied, failed, in progress,
  * not reported yet) and how long after its start 50 %, 90 % and 100 % of its radios had it;
- * or the same counts per phase; or failures by reason code. Grouped reads of the
- * deployment_devices indexes; the milestone times are one indexed probe each
- * (deployment_devices_reached, migration 0016).
+ * or the same counts per phase; or failures by reason code. The counts are sums of
+ * report_deployment_counts (migration 0021, kept by triggers); the milestone times one short
+ * probe each (see below). Nothing grows with the radios targeted.
  */
 export async function deploymentsReport(
   db: Db,
   accountId: string,
   range: DayRange,
   by: DeploymentsGrouping,
+  directUpTo = DIRECT_MILESTONES_UP_TO,
 ): Promise<ReportTable> {
   const { start, end } = instantsOf(range);
   if (by === "reason") {
     const rows = await all<{ code: string; failed: number; rejected: number; deployments: number }>(
       db,
-      `SELECT code, sum(state = 'failed') AS failed, sum(state = 'rejected') AS rejected, count(DISTINCT deployment_id) AS deployments
-       FROM deployment_devices WHERE deployment_id IN (${inRange}) AND state IN ('failed', 'rejected')
-       GROUP BY code ORDER BY count(*) DESC, code`,
+      `SELECT code, sum(radios * (state = 'failed')) AS failed, sum(radios * (state = 'rejected')) AS rejected,
+         count(DISTINCT deployment_id) AS deployments
+       FROM report_deployment_counts WHERE deployment_id IN (${inRange}) AND state IN ('failed', 'rejected')
+       GROUP BY code ORDER BY sum(radios) DESC, code`,
       accountId,
       start,
       end,
@@ -71,7 +90,7 @@ export async function deploymentsReport(
   if (by === "phase") {
     const counts = await all<StateCount>(
       db,
-      `SELECT deployment_id AS deploymentId, phase, state, count(*) AS radios FROM deployment_devices
+      `SELECT deployment_id AS deploymentId, phase, state, sum(radios) AS radios FROM report_deployment_counts
        WHERE deployment_id IN (${inRange}) GROUP BY deployment_id, phase, state`,
       accountId,
       start,
@@ -103,23 +122,22 @@ export async function deploymentsReport(
 
   const counts = await all<StateCount>(
     db,
-    `SELECT deployment_id AS deploymentId, state, count(*) AS radios FROM deployment_devices
+    `SELECT deployment_id AS deploymentId, state, sum(radios) AS radios FROM report_deployment_counts
      WHERE deployment_id IN (${inRange}) GROUP BY deployment_id, state`,
     accountId,
     start,
     end,
   );
-  // When the k-th radio had it: k = the share of the radios targeted, rounded up. One batch.
-  const probes = deployments.flatMap((d) =>
-    milestones.map((share) =>
-      db
-        .prepare(
-          `SELECT updated_at AS at FROM deployment_devices
-           WHERE deployment_id = ?1 AND state IN ('applied', 'already_in_sync') ORDER BY updated_at LIMIT 1 OFFSET ?2`,
-        )
-        .bind(d.id, Math.max(0, Math.ceil(share * d.targeted) - 1)),
-    ),
-  );
+  // When the k-th radio had it: k = the share of the radios targeted, rounded up. Up to a few
+  // thousand radios that had it, one probe of deployment_devices_reached that steps over k - 1
+  // entries is cheapest; beyond, the minute the k-th falls in comes from summing
+  // report_deployment_reach (radios per minute, migration 0021), then one probe inside that
+  // minute, so the cost stops growing with the fleet. Both exact; one batch either way.
+  const probes = deployments.flatMap((d) => {
+    const had = outcomeOf(counts.filter((c) => c.deploymentId === d.id)).applied;
+    const sql = had <= directUpTo ? byOffset : byMinute;
+    return milestones.map((share) => db.prepare(sql).bind(d.id, Math.max(1, Math.ceil(share * d.targeted))));
+  });
   const reached = probes.length ? await db.batch<{ at: string }>(probes) : [];
   const rows = deployments.map((d, i) => {
     const outcome = outcomeOf(counts.filter((c) => c.deploymentId === d.id));

@@ -17,15 +17,14 @@ export function compareVersions(a: string, b: string): number {
 }
 
 /**
- * Firmware versions across the account's radios (one grouped read of an index), newest first;
+ * Firmware versions across the account's radios (a grouped read of report_device_counts), newest first;
  * every version older than the newest one reported counts as old. Radios that never reported
  * a version are their own row.
  */
 export async function firmwareReport(db: Db, accountId: string): Promise<ReportTable> {
   const rows = await all<{ version: string; radios: number }>(
     db,
-    `SELECT firmware AS version, count(*) AS radios FROM devices
-     WHERE account_id = ?1 AND status = 'active' GROUP BY firmware`,
+    `SELECT firmware AS version, sum(radios) AS radios FROM report_device_counts WHERE account_id = ?1 GROUP BY firmware`,
     accountId,
   );
   const known = rows.filter((row) => row.version !== "").sort((a, b) => compareVersions(b.version, a.version));

@@ -3,19 +3,21 @@ import { all, type Db, first } from "../db";
 
 export type InventoryGrouping = "model" | "firmware" | "site" | "location";
 
-// Each grouping reads one covering index of the account's active radios (migration 0016).
+// Each grouping sums report_device_counts (migration 0021): one row per site, location, model
+// and firmware of the account's active radios, kept by triggers, so the cost follows how varied
+// the fleet is, not how many radios it has. '' stands for "none" in the roll-up.
 const grouped: Record<InventoryGrouping, string> = {
-  model: `SELECT model AS label, count(*) AS radios FROM devices
-          WHERE account_id = ?1 AND status = 'active' GROUP BY model ORDER BY radios DESC, label`,
-  firmware: `SELECT firmware AS label, count(*) AS radios FROM devices
-             WHERE account_id = ?1 AND status = 'active' GROUP BY firmware ORDER BY radios DESC, label`,
+  model: `SELECT model AS label, sum(radios) AS radios FROM report_device_counts
+          WHERE account_id = ?1 GROUP BY model ORDER BY radios DESC, label`,
+  firmware: `SELECT firmware AS label, sum(radios) AS radios FROM report_device_counts
+             WHERE account_id = ?1 GROUP BY firmware ORDER BY radios DESC, label`,
   site: `SELECT g.site_id AS id, s.name AS label, g.radios FROM (
-           SELECT site_id, count(*) AS radios FROM devices
-           WHERE account_id = ?1 AND status = 'active' GROUP BY site_id
+           SELECT site_id, sum(radios) AS radios FROM report_device_counts WHERE account_id = ?1 GROUP BY site_id
          ) g LEFT JOIN sites s ON s.id = g.site_id ORDER BY g.radios DESC, label`,
-  location: `SELECT g.location_id AS id, s.name || ' / ' || l.name AS label, g.radios FROM (
-               SELECT site_id, location_id, count(*) AS radios FROM devices
-               WHERE account_id = ?1 AND status = 'active' GROUP BY site_id, location_id
+  // Radios at a site but no location there are named by the site alone.
+  location: `SELECT g.location_id AS id, coalesce(s.name || ' / ' || l.name, s.name) AS label, g.radios FROM (
+               SELECT site_id, location_id, sum(radios) AS radios FROM report_device_counts
+               WHERE account_id = ?1 GROUP BY site_id, location_id
              ) g LEFT JOIN sites s ON s.id = g.site_id LEFT JOIN locations l ON l.id = g.location_id
              ORDER BY g.radios DESC, label`,
 };
