@@ -73,7 +73,7 @@ type Keyed = Row & { sort_plan: string };
  * then plan A–Z, then id), by cursor (DESIGN.md §8), with a count capped at COUNT_CAP; rows and
  * count in one batch. The order mixes directions, so the page's start is the lexicographic
  * comparison written out — `starts_at < ? OR (starts_at = ? AND (plan, id) > (?, ?))` — which
- * the index subscriptions_org_listed (migration 0023) answers in the same order.
+ * the index subscriptions_org_listed (migration 0022) answers in the same order.
  */
 export async function listSubscriptionsPage(
   db: Db,
