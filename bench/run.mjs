@@ -7,6 +7,8 @@
 // node bench/{js-bytes,ssr-throughput,mobile-load}.mjs
 // Knobs: BENCH_PORT (8789), BENCH_DURATION_S (10), BENCH_CONNECTIONS (10), BENCH_MOBILE_RUNS (3).
 // BENCH_STRICT=1 makes a failed budget exit 1 (by default budgets are reported, exit 0).
+// BENCH_SERVER_ONLY=1 stops after [4/6]: the scale benchmarks have scripts of their own
+// (bench/inventory.mjs, bench/list-scale.mjs, bench/reports-scale.mjs) and take the longest.
 import { execFileSync } from "node:child_process";
 import { mkdir, writeFile } from "node:fs/promises";
 import { cpus, loadavg } from "node:os";
@@ -87,25 +89,30 @@ async function main() {
 
   await cleanUp();
 
-  say(`[5/6] Inventory at 100, 10,000 and 100,000 radios (${elapsed()})`);
-  const inventory = await measureInventory();
-  say(await writeInventoryResults(inventory));
+  const scale = process.env.BENCH_SERVER_ONLY !== "1";
+  let inventory = [];
+  let reports = null;
+  if (scale) {
+    say(`[5/6] Inventory at 100, 10,000 and 100,000 radios (${elapsed()})`);
+    inventory = await measureInventory();
+    say(await writeInventoryResults(inventory));
 
-  // In workerd through Vitest with its own generated D1: no server needed, so after the others.
-  say(`[6/6] Lists at 100 / 10,000 / 100,000 rows and page cost against a no-op (${elapsed()})`);
-  say(await writeListScale(measureListScale()));
+    // In workerd through Vitest with its own generated D1: no server needed, so after the others.
+    say(`[6/6] Lists at 100 / 10,000 / 100,000 rows and page cost against a no-op (${elapsed()})`);
+    say(await writeListScale(measureListScale()));
 
-  // In-process SQLite with the app's migrations: no server needed (bench/results/reports.md).
-  say(`[+] Reports at 1,000 and 100,000 radios with 1,000,000 commands and changes (${elapsed()})`);
-  const reports = await measureReports();
-  say(await writeReportsResults(reports));
+    // In-process SQLite with the app's migrations: no server needed (bench/results/reports.md).
+    say(`[+] Reports at 1,000 and 100,000 radios with 1,000,000 commands and changes (${elapsed()})`);
+    reports = await measureReports();
+    say(await writeReportsResults(reports));
+  }
 
   const budgets = [
     ...jsBytes.budgets,
     ...ssr.budgets,
     commandBudget,
-    ...inventoryBudgets(inventory).map((c) => ({ name: `inventory ${c.name}`, value: `${c.ratio.toFixed(2)}x`, pass: c.ok })),
-    ...reportsBudgets(reports).map((c) => ({ name: `reports ${c.name}`, value: c.value, pass: c.ok })),
+    ...(scale ? inventoryBudgets(inventory) : []).map((c) => ({ name: `inventory ${c.name}`, value: `${c.ratio.toFixed(2)}x`, pass: c.ok })),
+    ...(reports ? reportsBudgets(reports) : []).map((c) => ({ name: `reports ${c.name}`, value: c.value, pass: c.ok })),
   ];
   const meta = {
     generatedAt: new Date().toISOString(),
