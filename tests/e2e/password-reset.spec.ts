@@ -5,8 +5,8 @@ import { invitationLink } from "./invitations";
 
 // Password reset and invitations as a person meets them, with and without JavaScript: the
 // mail is read on the demo's /mailbox, and invitations are an owner's (users.invite); one test
-// runs the demo script scripts/invite.mjs against this test server's own local database. Every test makes its own users, so no
-// other spec's demo user changes password.
+// runs the demo script scripts/invite.mjs against this test server's own local database.
+// Every test makes its own users, so no other spec's demo user changes password.
 
 const PASSWORD = "harbor-radios-on-channel-9";
 const NEW_PASSWORD = "a-brand-new-passphrase-42";
