@@ -111,7 +111,11 @@ async function main() {
     ...jsBytes.budgets,
     ...ssr.budgets,
     commandBudget,
-    ...(scale ? inventoryBudgets(inventory) : []).map((c) => ({ name: `inventory ${c.name}`, value: `${c.ratio.toFixed(2)}x`, pass: c.ok })),
+    ...(scale ? inventoryBudgets(inventory) : []).map((c) => ({
+      name: `inventory ${c.name}`,
+      value: `${c.ratio.toFixed(2)}x`,
+      pass: c.ok,
+    })),
     ...(reports ? reportsBudgets(reports) : []).map((c) => ({ name: `reports ${c.name}`, value: c.value, pass: c.ok })),
   ];
   const meta = {
