@@ -136,6 +136,9 @@ export async function radiosWithoutRemoteSupport(db: Db, uids: string[]): Promis
 
 export type Employee = { id: string; name: string; email: string; status: string; role: string; orgId: string; version: number };
 
+type EmployeeRow = { id: string; name: string; email: string; status: string; role: string; org_id: string; version: number };
+const employeeColumns = "SELECT u.id, u.name, u.email, u.status, u.role, u.org_id, u.version FROM users u";
+
 /** The case users (isCaseUser) of an organization tree: the desk's employees, by name (keyset). */
 export async function listEmployees(
   db: Db,
@@ -143,17 +146,9 @@ export async function listEmployees(
   after: { name: string; id: string } | null,
   limit: number,
 ): Promise<{ items: Employee[]; next: { name: string; id: string } | null }> {
-  const rows = await all<{
-    id: string;
-    name: string;
-    email: string;
-    status: string;
-    role: string;
-    org_id: string;
-    version: number;
-  }>(
+  const rows = await all<EmployeeRow>(
     db,
-    `SELECT u.id, u.name, u.email, u.status, u.role, u.org_id, u.version FROM users u
+    `${employeeColumns}
      WHERE u.is_case_user = 1 AND u.org_id IN (SELECT org_id FROM organization_ancestors WHERE ancestor_id = ?)
        AND (? IS NULL OR (u.name, u.id) > (?, ?))
      ORDER BY u.name, u.id LIMIT ?`,
@@ -170,17 +165,9 @@ export async function listEmployees(
 
 /** One case user of the tree, or null (not a case user, or outside it). */
 export async function findEmployee(db: Db, rootOrgId: string, id: string): Promise<Employee | null> {
-  const row = await first<{
-    id: string;
-    name: string;
-    email: string;
-    status: string;
-    role: string;
-    org_id: string;
-    version: number;
-  }>(
+  const row = await first<EmployeeRow>(
     db,
-    `SELECT u.id, u.name, u.email, u.status, u.role, u.org_id, u.version FROM users u
+    `${employeeColumns}
      WHERE u.id = ? AND u.is_case_user = 1 AND u.org_id IN (SELECT org_id FROM organization_ancestors WHERE ancestor_id = ?)`,
     id,
     rootOrgId,
