@@ -1,7 +1,7 @@
 // `node bench/reports-scale.mjs` (also run by `npm run bench`): the eight account reports
 // (issue 14) at 1,000 and 100,000 radios with 1,000,000 command and 1,000,000 activity rows,
-// generated into local SQLite databases (node:sqlite, in memory; never the app's database) with
-// the app's migrations. Runs the reports' own SQL (src/server/data/reports/*.ts, bundled with
+// generated into local SQLite databases (node:sqlite; never the app's database) with the app's
+// migrations, and kept as files under node_modules/.cache/reports-bench/ (see cachedDatabase). Runs the reports' own SQL (src/server/data/reports/*.ts, bundled with
 // esbuild) through a D1-shaped binding and times each report's database work. (Miniflare's D1
 // proxy dropped its connection while generating a million rows on this machine, and its meta
 // durations are whole milliseconds; the SQL and the indexes are the same.)
@@ -17,8 +17,9 @@
 // by default the parent of the commit that added migration 0021) runs on the same databases, so
 // each report is quoted both ways on the same data. Knobs: BENCH_REPORTS_RUNS (7), BENCH_REPORTS_LARGE (99,000).
 import { execFileSync } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { createHash } from "node:crypto";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { copyFile, mkdir, mkdtemp, rename, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
@@ -84,12 +85,16 @@ async function reportsBefore(dir) {
   }
 }
 
+/** The app's migrations in order, each with a hash of its text (the cache key is made of them). */
 function migrations() {
   const dir = join(ROOT, "migrations");
   return readdirSync(dir)
     .filter((f) => f.endsWith(".sql"))
     .sort()
-    .map((f) => readFileSync(join(dir, f), "utf8"));
+    .map((name) => {
+      const sql = readFileSync(join(dir, name), "utf8");
+      return { name, sql, hash: createHash("sha256").update(sql).digest("hex").slice(0, 16) };
+    });
 }
 
 async function inChunks(total, fn) {
@@ -216,10 +221,11 @@ export function d1(sqlite) {
   };
 }
 
+/** Generates a database in memory exactly as the bench always did (the slow part: ~20 min at 100,000 radios). */
 export async function database(name, accounts) {
   const sqlite = new DatabaseSync(":memory:");
   sqlite.exec("PRAGMA foreign_keys = ON");
-  for (const sql of migrations()) sqlite.exec(sql);
+  for (const { sql } of migrations()) sqlite.exec(sql);
   const db = d1(sqlite);
   await db.batch([
     db.prepare("INSERT INTO organizations (id, name, kind) VALUES ('org_bench', 'Bench', 'customer')"),
@@ -230,6 +236,112 @@ export async function database(name, accounts) {
   for (const [account, prefix, radios] of accounts) await generateAccount(db, account, prefix, radios);
   sqlite.exec("ANALYZE");
   return { sqlite, db, name };
+}
+
+// Generated databases are kept as files under node_modules/.cache/reports-bench/, so a second run
+// starts in seconds. A file is named by a hash of what made its data (the generator's source, the
+// sizes, the accounts) and lists the migrations it has. A cache with every current migration is
+// opened as it is; one whose migrations are a prefix of the current ones gets the rest applied
+// (as production does: the new migrations' backfills), and is saved under the new list. The data
+// is relative to the time it was generated, so a file older than BENCH_REPORTS_CACHE_HOURS (24) is
+// made again; BENCH_REPORTS_CACHE=off skips the cache.
+const CACHE_DIR = join(ROOT, "node_modules/.cache/reports-bench");
+const CACHE_HOURS = Number(process.env.BENCH_REPORTS_CACHE_HOURS ?? 24);
+const CACHE_ON = process.env.BENCH_REPORTS_CACHE !== "off";
+
+function dataKey(accounts) {
+  const source = [generateAccount, database, inChunks].map(String).join("\n");
+  return createHash("sha256").update(JSON.stringify({ source, accounts, PER_RADIO, CHUNK })).digest("hex").slice(0, 16);
+}
+
+/** Opens a cached database file read-only, with its pages mapped and cached in memory like the in-memory one. */
+function openCached(file) {
+  const sqlite = new DatabaseSync(file, { readOnly: true });
+  sqlite.exec("PRAGMA foreign_keys = ON; PRAGMA mmap_size = 8000000000; PRAGMA cache_size = -4000000");
+  return sqlite;
+}
+
+/**
+ * The database for `accounts`, from the cache when it holds one (see above), else generated and
+ * saved. Returns { sqlite, db, name, generated: ms spent making it, cached: how it was obtained }.
+ */
+export async function cachedDatabase(name, accounts) {
+  const started = performance.now();
+  const current = migrations();
+  if (!CACHE_ON) return { ...(await database(name, accounts)), generated: performance.now() - started, cached: "off" };
+  await mkdir(CACHE_DIR, { recursive: true });
+  const key = `${name}-${dataKey(accounts)}`;
+  const meta = (file) => JSON.parse(readFileSync(`${file}.json`, "utf8"));
+  const fresh = (file) => Date.now() - meta(file).generatedAt < CACHE_HOURS * 3_600_000;
+  const listKey = (list) =>
+    createHash("sha256")
+      .update(list.map((m) => `${m.name}:${m.hash}`).join(","))
+      .digest("hex")
+      .slice(0, 16);
+  const target = join(CACHE_DIR, `${key}-${listKey(current)}.sqlite`);
+  const save = async (sqlite, generatedAt, generatedTime) => {
+    const tmp = `${target}.tmp`;
+    await rm(tmp, { force: true });
+    sqlite.exec(`VACUUM INTO '${tmp}'`);
+    await writeFile(
+      `${target}.json`,
+      JSON.stringify({ generatedAt, generatedTime, migrations: current.map(({ name: n, hash }) => ({ name: n, hash })) }),
+    );
+    await rename(tmp, target);
+  };
+  if (existsSync(target) && existsSync(`${target}.json`) && fresh(target)) {
+    const sqlite = openCached(target);
+    return {
+      sqlite,
+      db: d1(sqlite),
+      name,
+      generated: meta(target).generatedTime,
+      cached: "hit",
+      generatedAt: meta(target).generatedAt,
+    };
+  }
+  // A cache with an earlier list of migrations: apply the missing ones to a copy.
+  const older = readdirSync(CACHE_DIR)
+    .filter((f) => f.startsWith(`${key}-`) && f.endsWith(".sqlite"))
+    .map((f) => join(CACHE_DIR, f))
+    .filter((f) => existsSync(`${f}.json`) && fresh(f))
+    .map((f) => ({ file: f, list: meta(f).migrations }))
+    .filter(
+      ({ list }) =>
+        list.length < current.length && list.every((m, i) => m.hash === current[i].hash && m.name === current[i].name),
+    )
+    .sort((a, b) => b.list.length - a.list.length)[0];
+  if (older) {
+    const tmp = `${target}.work`;
+    await copyFile(older.file, tmp);
+    const work = new DatabaseSync(tmp);
+    work.exec("PRAGMA foreign_keys = ON");
+    for (const { sql } of current.slice(older.list.length)) work.exec(sql);
+    work.exec("ANALYZE");
+    const { generatedAt, generatedTime } = meta(older.file);
+    work.close();
+    await writeFile(
+      `${target}.json`,
+      JSON.stringify({ generatedAt, generatedTime, migrations: current.map(({ name: n, hash }) => ({ name: n, hash })) }),
+    );
+    await rename(tmp, target);
+    const sqlite = openCached(target);
+    return {
+      sqlite,
+      db: d1(sqlite),
+      name,
+      generated: generatedTime,
+      cached: `migrated from ${older.list.length} migrations in ${((performance.now() - started) / 1000).toFixed(0)} s`,
+      generatedAt,
+    };
+  }
+  const generatedAt = Date.now();
+  const made = await database(name, accounts);
+  const generatedTime = performance.now() - started;
+  await save(made.sqlite, generatedAt, generatedTime);
+  made.sqlite.close();
+  const sqlite = openCached(target);
+  return { sqlite, db: d1(sqlite), name, generated: generatedTime, cached: "made", generatedAt };
 }
 
 async function median(fn) {
@@ -280,18 +392,17 @@ export async function measureReports() {
   const reports = await reportsLayer(dir);
   const before = await reportsBefore(dir);
   try {
-    let started = performance.now();
-    const small = await database("small", [["acc_small", "S", 1_000]]);
-    const smallGen = performance.now() - started;
+    const small = await cachedDatabase("small", [["acc_small", "S", 1_000]]);
+    const smallGen = small.generated;
     const alone = await measure(small.db, "acc_small", reports);
     const aloneBefore = await measure(small.db, "acc_small", before?.reports);
     small.sqlite.close();
-    started = performance.now();
-    const large = await database("large", [
+    const large = await cachedDatabase("large", [
       ["acc_small", "S", 1_000],
       ["acc_large", "L", LARGE],
     ]);
-    const largeGen = performance.now() - started;
+    const largeGen = large.generated;
+    console.error(`reports bench: small database ${small.cached}, large database ${large.cached}`);
     const counts = await large.db
       .prepare(
         "SELECT (SELECT count(*) FROM devices) AS radios, (SELECT count(*) FROM commands) AS commands, (SELECT count(*) FROM activity_logs) AS changes",
@@ -309,6 +420,7 @@ export async function measureReports() {
       counts,
       smallGen,
       largeGen,
+      cache: { small: small.cached, large: large.cached, generatedAt: large.generatedAt },
       before: before && { ref: before.ref, alone: aloneBefore, among: amongBefore, big: bigBefore },
     };
   } finally {
@@ -359,12 +471,12 @@ export async function writeReportsResults(r) {
   const lines = [
     "# Reports benchmark",
     "",
-    `${new Date().toISOString()} · \`node bench/reports-scale.mjs\` · time in SQLite (node:sqlite ${process.versions.sqlite ?? ""}, in memory, the app's migrations) per report, median of ${RUNS} runs; ranged reports cover the last 30 days.`,
+    `${new Date().toISOString()} · \`node bench/reports-scale.mjs\` · time in SQLite (node:sqlite ${process.versions.sqlite ?? ""}, the app's migrations; databases cached as files, memory-mapped and warmed by a first run) per report, median of ${RUNS} runs; ranged reports cover the last 30 days.`,
     "",
-    `Large database: ${r.counts.radios.toLocaleString("en")} radios, ${r.counts.commands.toLocaleString("en")} commands, ${r.counts.changes.toLocaleString("en")} activity rows (generated in ${(r.largeGen / 1000).toFixed(0)} s; the small one in ${(r.smallGen / 1000).toFixed(0)} s).`,
+    `Large database: ${r.counts.radios.toLocaleString("en")} radios, ${r.counts.commands.toLocaleString("en")} commands, ${r.counts.changes.toLocaleString("en")} activity rows (generated in ${(r.largeGen / 1000).toFixed(0)} s; the small one in ${(r.smallGen / 1000).toFixed(0)} s; this run: small ${r.cache.small}, large ${r.cache.large}, data generated ${new Date(r.cache.generatedAt).toISOString()}).`,
     "",
     b
-      ? `"before" is the reports' SQL at ${b.ref} (grouped counts over the indexes of migration 0016), run on the same databases; "after" reads the roll-ups of migration 0021. Ratios are 99,000 radios against the 1,000-radio account of the same database, with a floor of 1 ms.`
+      ? `"before" is the reports' SQL at ${b.ref} (grouped counts over the indexes of migration 0016), run on the same databases; "after" reads the roll-ups of migrations 0021 and 0023. Ratios are 99,000 radios against the 1,000-radio account of the same database, with a floor of 1 ms.`
       : '"before" could not be built (no git history here).',
     "",
     `| ${header.join(" | ")} |`,

@@ -77,6 +77,32 @@ const pairs: [string, string][] = [
     "SELECT account_id, grain, bucket, entity_type, creates, updates, deletes FROM report_activity_kinds",
     grains.map(([grain, length, type]) => activityCounts(grain, length, type.replace("type", "entity_type"))).join(" UNION ALL "),
   ],
+  // Running totals (migration 0023): a row at exactly each hour that holds items, with the
+  // items at or before it; so the rows equal a running sum over the grouped rows.
+  [
+    "SELECT account_id, site_id, revision, radios FROM report_device_places",
+    `SELECT account_id, ifnull(site_id, ''), ifnull(reported_revision, ''), count(*) FROM devices
+     WHERE account_id IS NOT NULL AND status = 'active' GROUP BY 1, 2, 3`,
+  ],
+  [
+    "SELECT account_id, site_id, revision, hour, radios FROM report_device_seen_upto",
+    `SELECT account_id, site_id, revision, hour, sum(radios) OVER (PARTITION BY account_id, site_id, revision ORDER BY hour)
+     FROM (SELECT account_id, ifnull(site_id, '') AS site_id, ifnull(reported_revision, '') AS revision,
+             ifnull(substr(last_seen_at, 1, 13), '') AS hour, count(*) AS radios
+           FROM devices WHERE account_id IS NOT NULL AND status = 'active' GROUP BY 1, 2, 3, 4)`,
+  ],
+  [
+    "SELECT account_id, actor_email, changes FROM report_activity_persons",
+    "SELECT account_id, actor_email, count(*) FROM activity_logs WHERE account_id IS NOT NULL GROUP BY 1, 2",
+  ],
+  [
+    "SELECT account_id, actor_email, hour, creates, updates, deletes FROM report_activity_people_upto",
+    `SELECT account_id, actor_email, hour, sum(creates) OVER w, sum(updates) OVER w, sum(deletes) OVER w
+     FROM (SELECT account_id, actor_email, substr(created_at, 1, 13) AS hour, sum(action = 'create') AS creates,
+             sum(action = 'update') AS updates, sum(action = 'delete') AS deletes
+           FROM activity_logs WHERE account_id IS NOT NULL GROUP BY 1, 2, 3)
+     WINDOW w AS (PARTITION BY account_id, actor_email ORDER BY hour)`,
+  ],
 ];
 
 async function rowsOf(sql: string): Promise<string[]> {
@@ -338,7 +364,10 @@ describe("roll-ups equal direct counts", () => {
 describe("reports that count the rows near a cutoff", () => {
   it("last seen and compliance equal the direct count now, and at instants that put each cutoff elsewhere", async () => {
     await expectTimedReportsMatch(now);
-    for (const shift of [-2 * HOUR, 30 * MINUTE, 13 * HOUR, 3 * DAY])
+    // Shifts of minutes move the overdue cutoff across the radios seen 1–16 minutes ago (and the
+    // day/week/month ones across theirs) within and across hours; they also make the failed
+    // radios the smaller side, then the recent radios.
+    for (const shift of [-2 * HOUR, -MINUTE, MINUTE, 5 * MINUTE, 13 * MINUTE, 30 * MINUTE, 45 * MINUTE, HOUR, 13 * HOUR, 3 * DAY])
       await expectTimedReportsMatch(new Date(now.getTime() + shift));
   });
 

@@ -1,52 +1,43 @@
 import type { ReportTable } from "@/schema/reports";
 import { all, type Db } from "../db";
 import { siteNames } from "./places";
+import { hourOfInstant, neverSeen, seenBefore, seenInHourBefore } from "./seen-totals";
 
 export const lastSeenBuckets = ["day", "week", "month", "older", "never"] as const;
 
 const DAY = 86_400_000;
 
-const dayOf = (instant: string) => instant.slice(0, 10);
-const nextDay = (day: string) => new Date(Date.parse(`${day}T00:00:00.000Z`) + DAY).toISOString().slice(0, 10);
-
 /**
  * When the account's radios last checked in, by site: within a day, a week, a month, longer
- * ago, or never. The buckets move with the clock, so no counter can hold them: the radios are
- * summed from report_device_seen (migration 0021: radios by the UTC day last seen) for every day
- * wholly inside a bucket, and counted one by one (an index range of devices_account_seen_place)
- * only in the three days a cutoff falls in. Exact, and the cost follows the days the fleet was
- * seen in plus those three days' radios, not the fleet.
+ * ago, or never. The buckets move with the clock, so no counter can hold them: for each cutoff
+ * the radios seen before it are read from the running totals of migration 0023 (one seek per
+ * site × revision group for the hours before the cutoff's hour), and counted one by one only in
+ * the cutoff's own hour (an index range of devices_account_seen_place). Exact; the cost follows
+ * the sites × revisions and the radios of three hours, not the fleet.
  */
 export async function lastSeenReport(db: Db, accountId: string, now = new Date()): Promise<ReportTable> {
   const ago = (days: number) => new Date(now.getTime() - days * DAY).toISOString();
-  const [d1, d7, d30] = [dayOf(ago(1)), dayOf(ago(7)), dayOf(ago(30))];
-  const counted = (day: string) =>
-    `SELECT site_id, CASE WHEN last_seen_at >= ?2 THEN 'day' WHEN last_seen_at >= ?3 THEN 'week'
-       WHEN last_seen_at >= ?4 THEN 'month' ELSE 'older' END, count(*)
-     FROM devices WHERE account_id = ?1 AND status = 'active' AND last_seen_at >= '${day}' AND last_seen_at < '${nextDay(day)}'
-     GROUP BY 1, 2`;
+  const [c1, c7, c30] = [ago(1), ago(7), ago(30)];
   const [rows, names] = await Promise.all([
     all<Record<(typeof lastSeenBuckets)[number], number> & { siteId: string | null }>(
       db,
-      `WITH parts(site, bucket, radios) AS (
-         SELECT nullif(site_id, ''), CASE WHEN seen_day = '' THEN 'never' WHEN seen_day > ?5 THEN 'day'
-           WHEN seen_day > ?6 THEN 'week' WHEN seen_day > ?7 THEN 'month' ELSE 'older' END, radios
-         FROM report_device_seen WHERE account_id = ?1 AND seen_day NOT IN (?5, ?6, ?7)
-         UNION ALL ${counted(d1)}
-         UNION ALL ${counted(d7)}
-         UNION ALL ${counted(d30)}
+      `WITH parts(site, total, never, s1, s7, s30) AS (
+         SELECT nullif(p.site_id, ''), p.radios, ${neverSeen}, ${seenBefore("?5")}, ${seenBefore("?6")}, ${seenBefore("?7")}
+         FROM report_device_places p WHERE p.account_id = ?1
+         UNION ALL SELECT site_id, 0, 0, count(*), 0, 0 ${seenInHourBefore("?5", "?2")} GROUP BY site_id
+         UNION ALL SELECT site_id, 0, 0, 0, count(*), 0 ${seenInHourBefore("?6", "?3")} GROUP BY site_id
+         UNION ALL SELECT site_id, 0, 0, 0, 0, count(*) ${seenInHourBefore("?7", "?4")} GROUP BY site_id
        )
-       SELECT site AS siteId, sum(radios * (bucket = 'day')) AS day, sum(radios * (bucket = 'week')) AS week,
-         sum(radios * (bucket = 'month')) AS month, sum(radios * (bucket = 'older')) AS older,
-         sum(radios * (bucket = 'never')) AS never
+       SELECT site AS siteId, sum(total) - sum(s1) AS day, sum(s1) - sum(s7) AS week, sum(s7) - sum(s30) AS month,
+         sum(s30) - sum(never) AS older, sum(never) AS never
        FROM parts GROUP BY site`,
       accountId,
-      ago(1),
-      ago(7),
-      ago(30),
-      d1,
-      d7,
-      d30,
+      c1,
+      c7,
+      c30,
+      hourOfInstant(c1),
+      hourOfInstant(c7),
+      hourOfInstant(c30),
     ),
     siteNames(db, accountId),
   ]);

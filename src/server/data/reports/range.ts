@@ -45,6 +45,18 @@ const DAY = 86_400_000;
 const hourKey = (ms: number) => new Date(ms).toISOString().slice(0, 13);
 const dayKey = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
+/** The whole UTC hours [firstHour, endHour) inside the instants [start, end), in ms. */
+export function wholeHours(start: string, end: string) {
+  const from = Date.parse(start);
+  const to = Date.parse(end);
+  const firstHour = Math.min(Math.ceil(from / HOUR) * HOUR, to);
+  const endHour = Math.max(firstHour, Math.floor(to / HOUR) * HOUR);
+  return { from, to, firstHour, endHour };
+}
+
+/** The UTC hour key ('YYYY-MM-DDTHH') of the running-total tables (migration 0023). */
+export const hourOf = (ms: number) => new Date(ms).toISOString().slice(0, 13);
+
 /**
  * Spans cut for the roll-ups as three VALUES tables: `spans(key)`; `pieces(key, grain, lo, hi)`,
  * the roll-up rows lo ≤ bucket < hi of each span: its whole UTC days (grain 'd') and the whole
@@ -63,10 +75,7 @@ export function spanTables(spans: Span[], totals: boolean): string {
     if (!/^[\w-]{1,10}$/.test(key) || !ISO_INSTANT.test(start) || !ISO_INSTANT.test(end)) {
       throw new Error("unexpected span boundary");
     }
-    const from = Date.parse(start);
-    const to = Date.parse(end);
-    const firstHour = Math.min(Math.ceil(from / HOUR) * HOUR, to);
-    const endHour = Math.max(firstHour, Math.floor(to / HOUR) * HOUR);
+    const { from, to, firstHour, endHour } = wholeHours(start, end);
     const firstDay = Math.ceil(firstHour / DAY) * DAY;
     const endDay = Math.floor(endHour / DAY) * DAY;
     const piece = (grain: string, lo: string, hi: string) => {

@@ -1,0 +1,29 @@
+// Radios by site and revision from the running totals of migration 0023: report_device_places
+// (how many radios each site × revision group has) and report_device_seen_upto (how many of them
+// were last seen in or before an hour; never seen counts as before every hour).
+
+/**
+ * SQL for the radios of the group `p` (a report_device_places row) last seen before the hour
+ * `hour` (a 'YYYY-MM-DDTHH' parameter), never-seen included: one index seek. With `hour` = ''
+ * it is exactly the never-seen ones.
+ */
+export function seenBefore(hour: string): string {
+  return `ifnull((SELECT u.radios FROM report_device_seen_upto u
+    WHERE u.account_id = p.account_id AND u.site_id = p.site_id AND u.revision = p.revision AND u.hour < ${hour}
+    ORDER BY u.hour DESC LIMIT 1), 0)`;
+}
+
+/** SQL for the radios of each group that never checked in. */
+export const neverSeen = `ifnull((SELECT u.radios FROM report_device_seen_upto u
+    WHERE u.account_id = p.account_id AND u.site_id = p.site_id AND u.revision = p.revision AND u.hour = ''), 0)`;
+
+/**
+ * SQL `FROM … WHERE …` for the radios of the account (?1) seen in a cutoff's own hour before the
+ * cutoff (an index range of devices_account_seen_place): `hour` and `cutoff` are parameters.
+ */
+export function seenInHourBefore(hour: string, cutoff: string): string {
+  return `FROM devices WHERE account_id = ?1 AND status = 'active' AND last_seen_at >= ${hour} AND last_seen_at < ${cutoff}`;
+}
+
+/** The UTC hour key ('YYYY-MM-DDTHH') an instant falls in. */
+export const hourOfInstant = (instant: string) => instant.slice(0, 13);
