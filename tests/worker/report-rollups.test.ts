@@ -77,6 +77,12 @@ const pairs: [string, string][] = [
     "SELECT account_id, grain, bucket, entity_type, creates, updates, deletes FROM report_activity_kinds",
     grains.map(([grain, length, type]) => activityCounts(grain, length, type.replace("type", "entity_type"))).join(" UNION ALL "),
   ],
+  [
+    "SELECT deployment_id, second, radios FROM report_deployment_reach_upto",
+    `SELECT deployment_id, second, sum(radios) OVER (PARTITION BY deployment_id ORDER BY second)
+     FROM (SELECT deployment_id, substr(updated_at, 1, 19) AS second, count(*) AS radios FROM deployment_devices
+           WHERE state IN ('applied', 'already_in_sync') GROUP BY 1, 2)`,
+  ],
   // Running totals (migration 0023): a row at exactly each hour that holds items, with the
   // items at or before it; so the rows equal a running sum over the grouped rows.
   [
@@ -417,6 +423,51 @@ describe("reports that count the rows near a cutoff", () => {
       const [three] = (await deploymentsReport(db, account, range, "deployment", directUpTo)).rows;
       // 50 % of 3 = the 2nd radio; 90 % and 100 % = the 3rd, which never came.
       expect(three).toMatchObject({ reached50: 86_400, reached90: null, reached100: null });
+    }
+  });
+});
+
+describe("deployment milestones through running totals by second", () => {
+  it("find the same k-th radio as stepping over them, with many radios in one minute and in one second", async () => {
+    const started = Date.parse(ago(DAY).slice(0, 16)) + MINUTE; // a whole minute
+    const uids = ["ROLL-01", "ROLL-02", "ROLL-03", "ROLL-04", "ROLL-05", "ROLL-06", "ROLL-09", "ROLL-11", "ROLL-12"];
+    // Two in one second, three more in the same minute, the rest in the next minute; one failed.
+    const offsets = [1_200, 1_700, 5_000, 30_250, 59_999, 60_000, 61_500, 61_501, 119_000];
+    await db.batch([
+      db
+        .prepare(
+          `INSERT INTO deployments (id, account_id, org_id, number, revision_id, state, plan, switchover, targeted, created_by, created_at, started_at)
+           VALUES ('dep_roll_2', ?, ?, 2, 'rev_roll_2', 'finished', '{"phases":[]}', '{"mode":"delivery"}', 9, 'test', ?, ?)`,
+        )
+        .bind(account, org, new Date(started).toISOString(), new Date(started).toISOString()),
+      ...uids.map((uid, i) =>
+        db
+          .prepare(
+            "INSERT INTO deployment_devices (deployment_id, uid, phase, state, code, updated_at) VALUES ('dep_roll_2', ?, 0, ?, '', ?)",
+          )
+          .bind(
+            uid,
+            i === 6 ? "failed" : i % 2 ? "already_in_sync" : "applied",
+            new Date(started + (offsets[i] ?? 0)).toISOString(),
+          ),
+      ),
+    ]);
+    await expectRollupsMatch();
+    const range = { from: ago(10 * DAY).slice(0, 10), to: ago(-DAY).slice(0, 10), timeZone: "UTC" };
+    for (let targeted = 1; targeted <= 10; targeted++) {
+      await db.prepare("UPDATE deployments SET targeted = ? WHERE id = 'dep_roll_2'").bind(targeted).run();
+      const milestonesOf = async (directUpTo: number) => {
+        const row = (await deploymentsReport(db, account, range, "deployment", directUpTo)).rows.find(
+          (r) => r.deployment === "#2",
+        );
+        return [row?.reached50, row?.reached90, row?.reached100];
+      };
+      const stepped = await milestonesOf(DIRECT_MILESTONES_UP_TO);
+      expect(await milestonesOf(0), `targeted ${targeted}`).toEqual(stepped);
+      // 8 radios had it: of 8, the 4th at 30.25 s, the 8th (90 % and 100 %) at 119 s; of 10, the
+      // 5th at 59.999 s, and a 9th or 10th never came.
+      if (targeted === 8) expect(stepped).toEqual([30, 119, 119]);
+      if (targeted === 10) expect(stepped).toEqual([60, null, null]);
     }
   });
 });

@@ -14,15 +14,17 @@ export const DIRECT_MILESTONES_UP_TO = 2_000;
 // The ?2-th radio (by the time it said so) that applied the deployment ?1 or already had it.
 const byOffset = `SELECT updated_at AS at FROM deployment_devices
   WHERE deployment_id = ?1 AND state IN ('applied', 'already_in_sync') ORDER BY updated_at LIMIT 1 OFFSET ?2 - 1`;
-const byMinute = `WITH upto AS (
-    SELECT minute, sum(radios) OVER (ORDER BY minute) - radios AS before FROM report_deployment_reach WHERE deployment_id = ?1
-  ), reached AS (
-    SELECT minute, before FROM upto WHERE before < ?2 ORDER BY minute DESC LIMIT 1
+const bySecond = `WITH second AS (
+    SELECT second, radios FROM report_deployment_reach_upto WHERE deployment_id = ?1 AND radios >= ?2 ORDER BY radios LIMIT 1
+  ), before AS (
+    SELECT second.second, ifnull((SELECT u.radios FROM report_deployment_reach_upto u
+      WHERE u.deployment_id = ?1 AND u.second < second.second ORDER BY u.second DESC LIMIT 1), 0) AS radios
+    FROM second
   )
   SELECT at FROM (
-    SELECT x.updated_at AS at, reached.before + row_number() OVER (ORDER BY x.updated_at) AS k
-    FROM reached JOIN deployment_devices x ON x.deployment_id = ?1 AND x.state IN ('applied', 'already_in_sync')
-      AND x.updated_at >= reached.minute AND x.updated_at < reached.minute || ';'
+    SELECT x.updated_at AS at, before.radios + row_number() OVER (ORDER BY x.updated_at) AS k
+    FROM before JOIN deployment_devices x ON x.deployment_id = ?1 AND x.state IN ('applied', 'already_in_sync')
+      AND x.updated_at >= before.second AND x.updated_at < before.second || ';'
   ) WHERE k = ?2`;
 
 type DeploymentRow = { id: string; number: number; state: string; targeted: number; startedAt: string | null };
@@ -128,20 +130,25 @@ export async function deploymentsReport(
     start,
     end,
   );
-  // When the k-th radio had it: k = the share of the radios targeted, rounded up. Up to a few
-  // thousand radios that had it, one probe of deployment_devices_reached that steps over k - 1
-  // entries is cheapest; beyond, the minute the k-th falls in comes from summing
-  // report_deployment_reach (radios per minute, migration 0021), then one probe inside that
-  // minute, so the cost stops growing with the fleet. Both exact; one batch either way.
-  const probes = deployments.flatMap((d) => {
+  // When the k-th radio had it: k = the share of the radios targeted, rounded up; never when
+  // fewer than k radios had it (no probe). Up to a few thousand radios that had it, one probe of
+  // deployment_devices_reached that steps over k - 1 entries is cheapest; beyond, the second the
+  // k-th falls in is one seek of report_deployment_reach_upto (running totals by second,
+  // migration 0023), then one probe steps over the radios of that second, so the cost stops
+  // growing with the fleet. Both exact; one batch either way.
+  const wanted = deployments.flatMap((d) => {
     const had = outcomeOf(counts.filter((c) => c.deploymentId === d.id)).applied;
-    const sql = had <= directUpTo ? byOffset : byMinute;
-    return milestones.map((share) => db.prepare(sql).bind(d.id, Math.max(1, Math.ceil(share * d.targeted))));
+    return milestones.map((share) => {
+      const k = Math.max(1, Math.ceil(share * d.targeted));
+      return { id: d.id, k, sql: d.targeted > 0 && k <= had ? (had <= directUpTo ? byOffset : bySecond) : null };
+    });
   });
-  const reached = probes.length ? await db.batch<{ at: string }>(probes) : [];
+  const probes = wanted.filter((w) => w.sql !== null);
+  const results = probes.length ? await db.batch<{ at: string }>(probes.map((w) => db.prepare(w.sql ?? "").bind(w.id, w.k))) : [];
+  const reached = wanted.map((w) => (w.sql === null ? undefined : results[probes.indexOf(w)]?.results[0]?.at));
   const rows = deployments.map((d, i) => {
     const outcome = outcomeOf(counts.filter((c) => c.deploymentId === d.id));
-    const at = (j: number) => (d.targeted > 0 ? reached[i * milestones.length + j]?.results[0]?.at : undefined);
+    const at = (j: number) => reached[i * milestones.length + j];
     return {
       deployment: `#${d.number}`,
       state: d.state,
