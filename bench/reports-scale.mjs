@@ -289,6 +289,13 @@ export async function cachedDatabase(name, accounts) {
     );
     await rename(tmp, target);
   };
+  // Each file is about 1 GB at 100,000 radios: keep only the one in use and the one it was made from.
+  const keepOnly = async (...files) => {
+    for (const f of readdirSync(CACHE_DIR)) {
+      const file = join(CACHE_DIR, f);
+      if (f.startsWith(`${key}-`) && !files.some((keep) => file === keep || file === `${keep}.json`)) await rm(file, { force: true });
+    }
+  };
   if (existsSync(target) && existsSync(`${target}.json`) && fresh(target)) {
     const sqlite = openCached(target);
     return {
@@ -325,6 +332,7 @@ export async function cachedDatabase(name, accounts) {
       JSON.stringify({ generatedAt, generatedTime, migrations: current.map(({ name: n, hash }) => ({ name: n, hash })) }),
     );
     await rename(tmp, target);
+    await keepOnly(target, older.file);
     const sqlite = openCached(target);
     return {
       sqlite,
@@ -339,6 +347,7 @@ export async function cachedDatabase(name, accounts) {
   const made = await database(name, accounts);
   const generatedTime = performance.now() - started;
   await save(made.sqlite, generatedAt, generatedTime);
+  await keepOnly(target);
   made.sqlite.close();
   const sqlite = openCached(target);
   return { sqlite, db: d1(sqlite), name, generated: generatedTime, cached: "made", generatedAt };
