@@ -4,15 +4,15 @@
 -- A running-total table holds, per group, rows (hour, total): "the group's items whose hour is
 -- at or before this hour". Rows exist only at hours where an item is; the total at any hour h is
 -- the row of the latest hour ≤ h (one index seek), and the items of a stretch [a, b) of whole
--- hours are total(< b) − total(< a). Hours are 'YYYY-MM-DDTHH' (UTC); '' (before every hour) is
--- "never seen". Adding an item at hour k: a row at k (copy of the total before k) if there is none,
+-- hours are total(< b) − total(< a). Hours are 'YYYY-MM-DDTHH' (UTC). Adding an item at hour k: a row at k (copy of the total before k) if there is none,
 -- then +1 on the rows at or after k; removing: −1 on those rows, and the row at k is dropped when
 -- it has become equal to the one before it. So totals rise strictly from row to row, and a group
 -- with no items left has no rows. Items nearly always arrive at the newest hour (a check-in, a
 -- change made now), so a write touches one or two rows.
 --
--- 1. Active radios by site and reported revision: totals (report_device_places) and running
---    totals by the UTC hour last seen (report_device_seen_upto). Last seen and compliance read
+-- 1. Active radios by site and reported revision: totals and the never-seen ones
+--    (report_device_places; a new radio that has not checked in touches only this row) and
+--    running totals of the others by the UTC hour last seen (report_device_seen_upto). Last seen and compliance read
 --    sites × revisions rows per cutoff and count one by one only the radios seen in the cutoff's
 --    own hour before the cutoff. The day-grained report_device_seen (0021) stays as it was.
 CREATE TABLE report_device_places (
@@ -20,6 +20,7 @@ CREATE TABLE report_device_places (
   site_id     TEXT NOT NULL,
   revision    TEXT NOT NULL,
   radios      INTEGER NOT NULL,
+  never       INTEGER NOT NULL,
   PRIMARY KEY (account_id, site_id, revision)
 ) WITHOUT ROWID;
 
@@ -35,19 +36,19 @@ CREATE TABLE report_device_seen_upto (
 CREATE TRIGGER report_device_totals_insert AFTER INSERT ON devices
 WHEN NEW.account_id IS NOT NULL AND NEW.status = 'active'
 BEGIN
-  INSERT INTO report_device_places (account_id, site_id, revision, radios)
-    VALUES (NEW.account_id, ifnull(NEW.site_id, ''), ifnull(NEW.reported_revision, ''), 1)
-    ON CONFLICT DO UPDATE SET radios = radios + 1;
+  INSERT INTO report_device_places (account_id, site_id, revision, radios, never)
+    VALUES (NEW.account_id, ifnull(NEW.site_id, ''), ifnull(NEW.reported_revision, ''), 1, NEW.last_seen_at IS NULL)
+    ON CONFLICT DO UPDATE SET radios = radios + 1, never = never + excluded.never;
   INSERT INTO report_device_seen_upto (account_id, site_id, revision, hour, radios)
-    SELECT NEW.account_id, ifnull(NEW.site_id, ''), ifnull(NEW.reported_revision, ''), ifnull(substr(NEW.last_seen_at, 1, 13), ''),
+    SELECT NEW.account_id, ifnull(NEW.site_id, ''), ifnull(NEW.reported_revision, ''), substr(NEW.last_seen_at, 1, 13),
       ifnull((SELECT u.radios FROM report_device_seen_upto u
               WHERE u.account_id = NEW.account_id AND u.site_id = ifnull(NEW.site_id, '') AND u.revision = ifnull(NEW.reported_revision, '')
-                AND u.hour < ifnull(substr(NEW.last_seen_at, 1, 13), '') ORDER BY u.hour DESC LIMIT 1), 0)
-    WHERE 1
+                AND u.hour < substr(NEW.last_seen_at, 1, 13) ORDER BY u.hour DESC LIMIT 1), 0)
+    WHERE NEW.last_seen_at IS NOT NULL
     ON CONFLICT DO NOTHING;
   UPDATE report_device_seen_upto SET radios = radios + 1
     WHERE account_id = NEW.account_id AND site_id = ifnull(NEW.site_id, '') AND revision = ifnull(NEW.reported_revision, '')
-      AND hour >= ifnull(substr(NEW.last_seen_at, 1, 13), '');
+      AND hour >= substr(NEW.last_seen_at, 1, 13);
 END;
 
 CREATE TRIGGER report_device_totals_delete AFTER DELETE ON devices
@@ -55,14 +56,14 @@ WHEN OLD.account_id IS NOT NULL AND OLD.status = 'active'
 BEGIN
   UPDATE report_device_seen_upto SET radios = radios - 1
     WHERE account_id = OLD.account_id AND site_id = ifnull(OLD.site_id, '') AND revision = ifnull(OLD.reported_revision, '')
-      AND hour >= ifnull(substr(OLD.last_seen_at, 1, 13), '');
+      AND hour >= substr(OLD.last_seen_at, 1, 13);
   DELETE FROM report_device_seen_upto
     WHERE account_id = OLD.account_id AND site_id = ifnull(OLD.site_id, '') AND revision = ifnull(OLD.reported_revision, '')
-      AND hour = ifnull(substr(OLD.last_seen_at, 1, 13), '')
+      AND hour = substr(OLD.last_seen_at, 1, 13)
       AND radios = ifnull((SELECT u.radios FROM report_device_seen_upto u
               WHERE u.account_id = OLD.account_id AND u.site_id = ifnull(OLD.site_id, '') AND u.revision = ifnull(OLD.reported_revision, '')
-                AND u.hour < ifnull(substr(OLD.last_seen_at, 1, 13), '') ORDER BY u.hour DESC LIMIT 1), 0);
-  UPDATE report_device_places SET radios = radios - 1
+                AND u.hour < substr(OLD.last_seen_at, 1, 13) ORDER BY u.hour DESC LIMIT 1), 0);
+  UPDATE report_device_places SET radios = radios - 1, never = never - (OLD.last_seen_at IS NULL)
     WHERE account_id = OLD.account_id AND site_id = ifnull(OLD.site_id, '') AND revision = ifnull(OLD.reported_revision, '');
   DELETE FROM report_device_places
     WHERE account_id = OLD.account_id AND site_id = ifnull(OLD.site_id, '') AND revision = ifnull(OLD.reported_revision, '') AND radios = 0;
@@ -78,33 +79,33 @@ BEGIN
   UPDATE report_device_seen_upto SET radios = radios - 1
     WHERE OLD.account_id IS NOT NULL AND OLD.status = 'active'
       AND account_id = OLD.account_id AND site_id = ifnull(OLD.site_id, '') AND revision = ifnull(OLD.reported_revision, '')
-      AND hour >= ifnull(substr(OLD.last_seen_at, 1, 13), '');
+      AND hour >= substr(OLD.last_seen_at, 1, 13);
   DELETE FROM report_device_seen_upto
     WHERE account_id = OLD.account_id AND site_id = ifnull(OLD.site_id, '') AND revision = ifnull(OLD.reported_revision, '')
-      AND hour = ifnull(substr(OLD.last_seen_at, 1, 13), '')
+      AND hour = substr(OLD.last_seen_at, 1, 13)
       AND radios = ifnull((SELECT u.radios FROM report_device_seen_upto u
               WHERE u.account_id = OLD.account_id AND u.site_id = ifnull(OLD.site_id, '') AND u.revision = ifnull(OLD.reported_revision, '')
-                AND u.hour < ifnull(substr(OLD.last_seen_at, 1, 13), '') ORDER BY u.hour DESC LIMIT 1), 0);
-  UPDATE report_device_places SET radios = radios - 1
+                AND u.hour < substr(OLD.last_seen_at, 1, 13) ORDER BY u.hour DESC LIMIT 1), 0);
+  UPDATE report_device_places SET radios = radios - 1, never = never - (OLD.last_seen_at IS NULL)
     WHERE OLD.account_id IS NOT NULL AND OLD.status = 'active'
       AND account_id = OLD.account_id AND site_id = ifnull(OLD.site_id, '') AND revision = ifnull(OLD.reported_revision, '');
   DELETE FROM report_device_places
     WHERE account_id = OLD.account_id AND site_id = ifnull(OLD.site_id, '') AND revision = ifnull(OLD.reported_revision, '') AND radios = 0;
-  INSERT INTO report_device_places (account_id, site_id, revision, radios)
-    SELECT NEW.account_id, ifnull(NEW.site_id, ''), ifnull(NEW.reported_revision, ''), 1
+  INSERT INTO report_device_places (account_id, site_id, revision, radios, never)
+    SELECT NEW.account_id, ifnull(NEW.site_id, ''), ifnull(NEW.reported_revision, ''), 1, NEW.last_seen_at IS NULL
     WHERE NEW.account_id IS NOT NULL AND NEW.status = 'active'
-    ON CONFLICT DO UPDATE SET radios = radios + 1;
+    ON CONFLICT DO UPDATE SET radios = radios + 1, never = never + excluded.never;
   INSERT INTO report_device_seen_upto (account_id, site_id, revision, hour, radios)
-    SELECT NEW.account_id, ifnull(NEW.site_id, ''), ifnull(NEW.reported_revision, ''), ifnull(substr(NEW.last_seen_at, 1, 13), ''),
+    SELECT NEW.account_id, ifnull(NEW.site_id, ''), ifnull(NEW.reported_revision, ''), substr(NEW.last_seen_at, 1, 13),
       ifnull((SELECT u.radios FROM report_device_seen_upto u
               WHERE u.account_id = NEW.account_id AND u.site_id = ifnull(NEW.site_id, '') AND u.revision = ifnull(NEW.reported_revision, '')
-                AND u.hour < ifnull(substr(NEW.last_seen_at, 1, 13), '') ORDER BY u.hour DESC LIMIT 1), 0)
-    WHERE NEW.account_id IS NOT NULL AND NEW.status = 'active'
+                AND u.hour < substr(NEW.last_seen_at, 1, 13) ORDER BY u.hour DESC LIMIT 1), 0)
+    WHERE NEW.account_id IS NOT NULL AND NEW.status = 'active' AND NEW.last_seen_at IS NOT NULL
     ON CONFLICT DO NOTHING;
   UPDATE report_device_seen_upto SET radios = radios + 1
     WHERE NEW.account_id IS NOT NULL AND NEW.status = 'active'
       AND account_id = NEW.account_id AND site_id = ifnull(NEW.site_id, '') AND revision = ifnull(NEW.reported_revision, '')
-      AND hour >= ifnull(substr(NEW.last_seen_at, 1, 13), '');
+      AND hour >= substr(NEW.last_seen_at, 1, 13);
 END;
 
 -- 2. Configuration changes by person: totals (report_activity_persons, which also lists the
@@ -245,13 +246,13 @@ END;
 
 -- Backfill from the rows already there.
 INSERT INTO report_device_places
-  SELECT account_id, ifnull(site_id, ''), ifnull(reported_revision, ''), count(*)
+  SELECT account_id, ifnull(site_id, ''), ifnull(reported_revision, ''), count(*), sum(last_seen_at IS NULL)
   FROM devices WHERE account_id IS NOT NULL AND status = 'active' GROUP BY 1, 2, 3;
 INSERT INTO report_device_seen_upto
   SELECT account_id, site_id, revision, hour, sum(radios) OVER (PARTITION BY account_id, site_id, revision ORDER BY hour)
   FROM (SELECT account_id, ifnull(site_id, '') AS site_id, ifnull(reported_revision, '') AS revision,
-          ifnull(substr(last_seen_at, 1, 13), '') AS hour, count(*) AS radios
-        FROM devices WHERE account_id IS NOT NULL AND status = 'active' GROUP BY 1, 2, 3, 4);
+          substr(last_seen_at, 1, 13) AS hour, count(*) AS radios
+        FROM devices WHERE account_id IS NOT NULL AND status = 'active' AND last_seen_at IS NOT NULL GROUP BY 1, 2, 3, 4);
 INSERT INTO report_activity_persons
   SELECT account_id, actor_email, count(*) FROM activity_logs WHERE account_id IS NOT NULL GROUP BY 1, 2;
 INSERT INTO report_activity_people_upto

@@ -86,16 +86,16 @@ const pairs: [string, string][] = [
   // Running totals (migration 0023): a row at exactly each hour that holds items, with the
   // items at or before it; so the rows equal a running sum over the grouped rows.
   [
-    "SELECT account_id, site_id, revision, radios FROM report_device_places",
-    `SELECT account_id, ifnull(site_id, ''), ifnull(reported_revision, ''), count(*) FROM devices
+    "SELECT account_id, site_id, revision, radios, never FROM report_device_places",
+    `SELECT account_id, ifnull(site_id, ''), ifnull(reported_revision, ''), count(*), sum(last_seen_at IS NULL) FROM devices
      WHERE account_id IS NOT NULL AND status = 'active' GROUP BY 1, 2, 3`,
   ],
   [
     "SELECT account_id, site_id, revision, hour, radios FROM report_device_seen_upto",
     `SELECT account_id, site_id, revision, hour, sum(radios) OVER (PARTITION BY account_id, site_id, revision ORDER BY hour)
      FROM (SELECT account_id, ifnull(site_id, '') AS site_id, ifnull(reported_revision, '') AS revision,
-             ifnull(substr(last_seen_at, 1, 13), '') AS hour, count(*) AS radios
-           FROM devices WHERE account_id IS NOT NULL AND status = 'active' GROUP BY 1, 2, 3, 4)`,
+             substr(last_seen_at, 1, 13) AS hour, count(*) AS radios
+           FROM devices WHERE account_id IS NOT NULL AND status = 'active' AND last_seen_at IS NOT NULL GROUP BY 1, 2, 3, 4)`,
   ],
   [
     "SELECT account_id, actor_email, changes FROM report_activity_persons",
@@ -335,6 +335,9 @@ describe("roll-ups equal direct counts", () => {
       db.prepare("UPDATE devices SET last_seen_at = ? WHERE uid = 'ROLL-03'").bind(ago(15 * MINUTE + 30_000)),
       db.prepare("UPDATE devices SET last_seen_at = ?, reported_revision = 'rev_roll_2' WHERE uid = 'ROLL-09'").bind(ago(MINUTE)),
       db.prepare("UPDATE devices SET status = 'retired', retired_at = ? WHERE uid = 'ROLL-08'").bind(ago(0)),
+      // A first check-in, and a last-seen time cleared (never seen again).
+      db.prepare("UPDATE devices SET last_seen_at = ? WHERE uid = 'ROLL-10'").bind(ago(20 * DAY)),
+      db.prepare("UPDATE devices SET last_seen_at = NULL WHERE uid = 'OTHER-1'"),
       db.prepare("UPDATE devices SET account_id = ?, site_id = NULL, location_id = NULL WHERE uid = 'ROLL-07'").bind(other),
       db.prepare("UPDATE deployment_devices SET state = 'applied', updated_at = ? WHERE uid = 'ROLL-05'").bind(ago(DAY)),
       db.prepare("UPDATE deployment_devices SET state = 'failed', code = 'E3' WHERE uid = 'ROLL-04'"),
@@ -353,6 +356,8 @@ describe("roll-ups equal direct counts", () => {
       db.prepare("DELETE FROM commands WHERE id = 'cmd_roll_5'"),
       db.prepare("DELETE FROM activity_logs WHERE id = 'act_roll_1'"),
       db.prepare("DELETE FROM devices WHERE uid = 'ROLL-10'"),
+      device("ROLL-13", account, "site_roll_a", null, null, null),
+      db.prepare("DELETE FROM devices WHERE uid = 'ROLL-13'"),
     ]);
     await expectRollupsMatch();
     const gone = await db

@@ -1,21 +1,19 @@
 // Radios by site and revision from the running totals of migration 0023: report_device_places
-// (how many radios each site × revision group has) and report_device_seen_upto (how many of them
-// were last seen in or before an hour; never seen counts as before every hour).
+// (how many radios each site × revision group has, and how many never checked in) and
+// report_device_seen_upto (how many of the others were last seen in or before an hour).
 
 /**
  * SQL for the radios of the group `p` (a report_device_places row) last seen before the hour
- * `hour` (a 'YYYY-MM-DDTHH' parameter), never-seen included: one index seek. With `hour` = ''
- * it is exactly the never-seen ones.
+ * `hour` (a 'YYYY-MM-DDTHH' parameter), never-seen included: one index seek.
  */
 export function seenBefore(hour: string): string {
-  return `ifnull((SELECT u.radios FROM report_device_seen_upto u
+  return `p.never + ifnull((SELECT u.radios FROM report_device_seen_upto u
     WHERE u.account_id = p.account_id AND u.site_id = p.site_id AND u.revision = p.revision AND u.hour < ${hour}
     ORDER BY u.hour DESC LIMIT 1), 0)`;
 }
 
 /** SQL for the radios of each group that never checked in. */
-export const neverSeen = `ifnull((SELECT u.radios FROM report_device_seen_upto u
-    WHERE u.account_id = p.account_id AND u.site_id = p.site_id AND u.revision = p.revision AND u.hour = ''), 0)`;
+export const neverSeen = "p.never";
 
 /**
  * SQL `FROM … WHERE …` for the radios of the account (?1) seen in a cutoff's own hour before the
