@@ -14,7 +14,7 @@
 --    (report_device_places; a new radio that has not checked in touches only this row) and
 --    running totals of the others by the UTC hour last seen (report_device_seen_upto). Last seen and compliance read
 --    sites × revisions rows per cutoff and count one by one only the radios seen in the cutoff's
---    own hour before the cutoff. The day-grained report_device_seen (0021) stays as it was.
+--    own hour before the cutoff. They replace the day-grained report_device_seen (0021; see 4).
 CREATE TABLE report_device_places (
   account_id  TEXT NOT NULL,
   site_id     TEXT NOT NULL,
@@ -192,8 +192,8 @@ END;
 -- 3. Radios that have a deployment (applied or already in sync), running totals by the UTC
 --    second they said so, indexed by the total: the second the k-th radio falls in is one seek
 --    (the first row whose total reaches k), then one probe steps over the radios of that second
---    only. Replaces summing report_deployment_reach (0021) minute by minute and stepping over
---    the radios of a minute (hundreds in a large fleet).
+--    only. Replaces summing report_deployment_reach (0021; see 4) minute by minute and stepping
+--    over the radios of a minute (hundreds in a large fleet).
 CREATE TABLE report_deployment_reach_upto (
   deployment_id  TEXT NOT NULL,
   second         TEXT NOT NULL,
@@ -243,6 +243,131 @@ BEGIN
   UPDATE report_deployment_reach_upto SET radios = radios + 1
     WHERE NEW.state IN ('applied', 'already_in_sync') AND deployment_id = NEW.deployment_id AND second >= substr(NEW.updated_at, 1, 19);
 END;
+
+-- 4. The roll-ups these replace, which no report reads any more: radios by the UTC day last seen
+--    (report_device_seen), radios reaching a deployment per minute (report_deployment_reach) and
+--    changes per person per hour and day (report_activity_people). Their triggers are made again
+--    without them (the same statements for the roll-ups that stay), then the tables go.
+DROP TRIGGER report_devices_insert;
+CREATE TRIGGER report_devices_insert AFTER INSERT ON devices
+WHEN NEW.account_id IS NOT NULL AND NEW.status = 'active'
+BEGIN
+  INSERT INTO report_device_counts (account_id, site_id, location_id, model, firmware, radios)
+    VALUES (NEW.account_id, ifnull(NEW.site_id, ''), ifnull(NEW.location_id, ''), NEW.model, NEW.firmware, 1)
+    ON CONFLICT DO UPDATE SET radios = radios + 1;
+END;
+
+DROP TRIGGER report_devices_delete;
+CREATE TRIGGER report_devices_delete AFTER DELETE ON devices
+WHEN OLD.account_id IS NOT NULL AND OLD.status = 'active'
+BEGIN
+  UPDATE report_device_counts SET radios = radios - 1
+    WHERE account_id = OLD.account_id AND site_id = ifnull(OLD.site_id, '') AND location_id = ifnull(OLD.location_id, '')
+      AND model = OLD.model AND firmware = OLD.firmware;
+  DELETE FROM report_device_counts
+    WHERE account_id = OLD.account_id AND site_id = ifnull(OLD.site_id, '') AND location_id = ifnull(OLD.location_id, '')
+      AND model = OLD.model AND firmware = OLD.firmware AND radios = 0;
+END;
+
+DROP TRIGGER report_devices_update_seen;
+
+DROP TRIGGER report_deployment_devices_insert;
+CREATE TRIGGER report_deployment_devices_insert AFTER INSERT ON deployment_devices
+BEGIN
+  INSERT INTO report_deployment_counts (deployment_id, phase, state, code, radios)
+    VALUES (NEW.deployment_id, NEW.phase, NEW.state, NEW.code, 1)
+    ON CONFLICT DO UPDATE SET radios = radios + 1;
+END;
+
+DROP TRIGGER report_deployment_devices_delete;
+CREATE TRIGGER report_deployment_devices_delete AFTER DELETE ON deployment_devices
+BEGIN
+  UPDATE report_deployment_counts SET radios = radios - 1
+    WHERE deployment_id = OLD.deployment_id AND phase = OLD.phase AND state = OLD.state AND code = OLD.code;
+  DELETE FROM report_deployment_counts
+    WHERE deployment_id = OLD.deployment_id AND phase = OLD.phase AND state = OLD.state AND code = OLD.code AND radios = 0;
+END;
+
+DROP TRIGGER report_deployment_devices_update;
+CREATE TRIGGER report_deployment_devices_update AFTER UPDATE OF deployment_id, phase, state, code, updated_at ON deployment_devices
+BEGIN
+  UPDATE report_deployment_counts SET radios = radios - 1
+    WHERE deployment_id = OLD.deployment_id AND phase = OLD.phase AND state = OLD.state AND code = OLD.code;
+  DELETE FROM report_deployment_counts
+    WHERE deployment_id = OLD.deployment_id AND phase = OLD.phase AND state = OLD.state AND code = OLD.code AND radios = 0;
+  INSERT INTO report_deployment_counts (deployment_id, phase, state, code, radios)
+    VALUES (NEW.deployment_id, NEW.phase, NEW.state, NEW.code, 1)
+    ON CONFLICT DO UPDATE SET radios = radios + 1;
+END;
+
+DROP TRIGGER report_activity_insert;
+CREATE TRIGGER report_activity_insert AFTER INSERT ON activity_logs WHEN NEW.account_id IS NOT NULL
+BEGIN
+  INSERT INTO report_activity_kinds (account_id, grain, bucket, entity_type, creates, updates, deletes)
+    SELECT NEW.account_id, k.grain, k.bucket, k.label, NEW.action = 'create', NEW.action = 'update', NEW.action = 'delete'
+    FROM (SELECT 'h' AS grain, substr(NEW.created_at, 1, 13) AS bucket, NEW.entity_type AS label UNION ALL
+      SELECT 'ht', substr(NEW.created_at, 1, 13), '' UNION ALL
+      SELECT 'd', substr(NEW.created_at, 1, 10), NEW.entity_type UNION ALL
+      SELECT 'dt', substr(NEW.created_at, 1, 10), '') k
+    WHERE NEW.account_id IS NOT NULL
+    ON CONFLICT DO UPDATE SET creates = creates + excluded.creates, updates = updates + excluded.updates, deletes = deletes + excluded.deletes;
+END;
+
+DROP TRIGGER report_activity_delete;
+CREATE TRIGGER report_activity_delete AFTER DELETE ON activity_logs WHEN OLD.account_id IS NOT NULL
+BEGIN
+  UPDATE report_activity_kinds SET creates = creates - (OLD.action = 'create'), updates = updates - (OLD.action = 'update'),
+      deletes = deletes - (OLD.action = 'delete')
+    WHERE account_id = OLD.account_id AND grain = 'h' AND bucket = substr(OLD.created_at, 1, 13) AND entity_type = OLD.entity_type;
+  DELETE FROM report_activity_kinds WHERE account_id = OLD.account_id AND grain = 'h' AND bucket = substr(OLD.created_at, 1, 13) AND entity_type = OLD.entity_type AND creates + updates + deletes = 0;
+  UPDATE report_activity_kinds SET creates = creates - (OLD.action = 'create'), updates = updates - (OLD.action = 'update'),
+      deletes = deletes - (OLD.action = 'delete')
+    WHERE account_id = OLD.account_id AND grain = 'ht' AND bucket = substr(OLD.created_at, 1, 13) AND entity_type = '';
+  DELETE FROM report_activity_kinds WHERE account_id = OLD.account_id AND grain = 'ht' AND bucket = substr(OLD.created_at, 1, 13) AND entity_type = '' AND creates + updates + deletes = 0;
+  UPDATE report_activity_kinds SET creates = creates - (OLD.action = 'create'), updates = updates - (OLD.action = 'update'),
+      deletes = deletes - (OLD.action = 'delete')
+    WHERE account_id = OLD.account_id AND grain = 'd' AND bucket = substr(OLD.created_at, 1, 10) AND entity_type = OLD.entity_type;
+  DELETE FROM report_activity_kinds WHERE account_id = OLD.account_id AND grain = 'd' AND bucket = substr(OLD.created_at, 1, 10) AND entity_type = OLD.entity_type AND creates + updates + deletes = 0;
+  UPDATE report_activity_kinds SET creates = creates - (OLD.action = 'create'), updates = updates - (OLD.action = 'update'),
+      deletes = deletes - (OLD.action = 'delete')
+    WHERE account_id = OLD.account_id AND grain = 'dt' AND bucket = substr(OLD.created_at, 1, 10) AND entity_type = '';
+  DELETE FROM report_activity_kinds WHERE account_id = OLD.account_id AND grain = 'dt' AND bucket = substr(OLD.created_at, 1, 10) AND entity_type = '' AND creates + updates + deletes = 0;
+END;
+
+DROP TRIGGER report_activity_update;
+CREATE TRIGGER report_activity_update AFTER UPDATE OF account_id, created_at, actor_email, entity_type, action ON activity_logs
+WHEN OLD.account_id IS NOT NEW.account_id OR OLD.created_at IS NOT NEW.created_at OR OLD.actor_email IS NOT NEW.actor_email
+  OR OLD.entity_type IS NOT NEW.entity_type OR OLD.action IS NOT NEW.action
+BEGIN
+  UPDATE report_activity_kinds SET creates = creates - (OLD.action = 'create'), updates = updates - (OLD.action = 'update'),
+      deletes = deletes - (OLD.action = 'delete')
+    WHERE account_id = OLD.account_id AND grain = 'h' AND bucket = substr(OLD.created_at, 1, 13) AND entity_type = OLD.entity_type;
+  DELETE FROM report_activity_kinds WHERE account_id = OLD.account_id AND grain = 'h' AND bucket = substr(OLD.created_at, 1, 13) AND entity_type = OLD.entity_type AND creates + updates + deletes = 0;
+  UPDATE report_activity_kinds SET creates = creates - (OLD.action = 'create'), updates = updates - (OLD.action = 'update'),
+      deletes = deletes - (OLD.action = 'delete')
+    WHERE account_id = OLD.account_id AND grain = 'ht' AND bucket = substr(OLD.created_at, 1, 13) AND entity_type = '';
+  DELETE FROM report_activity_kinds WHERE account_id = OLD.account_id AND grain = 'ht' AND bucket = substr(OLD.created_at, 1, 13) AND entity_type = '' AND creates + updates + deletes = 0;
+  UPDATE report_activity_kinds SET creates = creates - (OLD.action = 'create'), updates = updates - (OLD.action = 'update'),
+      deletes = deletes - (OLD.action = 'delete')
+    WHERE account_id = OLD.account_id AND grain = 'd' AND bucket = substr(OLD.created_at, 1, 10) AND entity_type = OLD.entity_type;
+  DELETE FROM report_activity_kinds WHERE account_id = OLD.account_id AND grain = 'd' AND bucket = substr(OLD.created_at, 1, 10) AND entity_type = OLD.entity_type AND creates + updates + deletes = 0;
+  UPDATE report_activity_kinds SET creates = creates - (OLD.action = 'create'), updates = updates - (OLD.action = 'update'),
+      deletes = deletes - (OLD.action = 'delete')
+    WHERE account_id = OLD.account_id AND grain = 'dt' AND bucket = substr(OLD.created_at, 1, 10) AND entity_type = '';
+  DELETE FROM report_activity_kinds WHERE account_id = OLD.account_id AND grain = 'dt' AND bucket = substr(OLD.created_at, 1, 10) AND entity_type = '' AND creates + updates + deletes = 0;
+  INSERT INTO report_activity_kinds (account_id, grain, bucket, entity_type, creates, updates, deletes)
+    SELECT NEW.account_id, k.grain, k.bucket, k.label, NEW.action = 'create', NEW.action = 'update', NEW.action = 'delete'
+    FROM (SELECT 'h' AS grain, substr(NEW.created_at, 1, 13) AS bucket, NEW.entity_type AS label UNION ALL
+      SELECT 'ht', substr(NEW.created_at, 1, 13), '' UNION ALL
+      SELECT 'd', substr(NEW.created_at, 1, 10), NEW.entity_type UNION ALL
+      SELECT 'dt', substr(NEW.created_at, 1, 10), '') k
+    WHERE NEW.account_id IS NOT NULL
+    ON CONFLICT DO UPDATE SET creates = creates + excluded.creates, updates = updates + excluded.updates, deletes = deletes + excluded.deletes;
+END;
+
+DROP TABLE report_device_seen;
+DROP TABLE report_deployment_reach;
+DROP TABLE report_activity_people;
 
 -- Backfill from the rows already there.
 INSERT INTO report_device_places

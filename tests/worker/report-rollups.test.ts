@@ -40,18 +40,8 @@ const pairs: [string, string][] = [
      WHERE account_id IS NOT NULL AND status = 'active' GROUP BY 1, 2, 3, 4, 5`,
   ],
   [
-    "SELECT account_id, site_id, seen_day, revision, radios FROM report_device_seen",
-    `SELECT account_id, ifnull(site_id, ''), ifnull(substr(last_seen_at, 1, 10), ''), ifnull(reported_revision, ''), count(*)
-     FROM devices WHERE account_id IS NOT NULL AND status = 'active' GROUP BY 1, 2, 3, 4`,
-  ],
-  [
     "SELECT deployment_id, phase, state, code, radios FROM report_deployment_counts",
     "SELECT deployment_id, phase, state, code, count(*) FROM deployment_devices GROUP BY 1, 2, 3, 4",
-  ],
-  [
-    "SELECT deployment_id, minute, radios FROM report_deployment_reach",
-    `SELECT deployment_id, substr(updated_at, 1, 16), count(*) FROM deployment_devices
-     WHERE state IN ('applied', 'already_in_sync') GROUP BY 1, 2`,
   ],
   [
     `SELECT account_id, grain, bucket, type, succeeded, failed, expired, cancelled, waiting, delivered, round(deliver_seconds, 3)
@@ -64,13 +54,6 @@ const pairs: [string, string][] = [
              round(total((julianday(delivered_at) - julianday(created_at)) * 86400.0), 3)
            FROM commands WHERE account_id IS NOT NULL GROUP BY 1, 2, 3, 4`,
       )
-      .join(" UNION ALL "),
-  ],
-  [
-    "SELECT account_id, grain, bucket, actor_email, creates, updates, deletes FROM report_activity_people",
-    grains
-      .filter(([grain]) => grain.length === 1)
-      .map(([grain, length]) => activityCounts(grain, length, "actor_email"))
       .join(" UNION ALL "),
   ],
   [
@@ -363,7 +346,7 @@ describe("roll-ups equal direct counts", () => {
     const gone = await db
       .prepare(
         `SELECT (SELECT count(*) FROM report_command_counts WHERE grain = 'h' AND bucket = '2026-03-11T18' AND type = 'locate') AS commandHour,
-           (SELECT count(*) FROM report_device_seen WHERE account_id = ?1 AND seen_day = '') AS neverSeen`,
+           (SELECT ifnull(sum(never), 0) FROM report_device_places WHERE account_id = ?1) AS neverSeen`,
       )
       .bind(account)
       .first<{ commandHour: number; neverSeen: number }>();
