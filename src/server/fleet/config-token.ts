@@ -56,9 +56,7 @@ function keyOf(configured: string | undefined): Promise<CryptoKey> {
   const secret = configured || (isolateSecret ??= crypto.randomUUID() + crypto.randomUUID());
   let key = keys.get(secret);
   if (!key) {
-    key = crypto.subtle.importKey("raw", new TextEncoder().encode(secret), { name: "HMAC", hash: "SHA-256" }, false, [
-      "sign",
-    ]);
+    key = crypto.subtle.importKey("raw", new TextEncoder().encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
     keys.set(secret, key);
   }
   return key;
@@ -79,7 +77,10 @@ async function macOf(configuredKey: string | undefined, s: Signed): Promise<stri
 }
 
 /** The token for a radio's current config ETag (a radio without an account gets the plain ETag). */
-export async function signConfigToken(configuredKey: string | undefined, s: Omit<Signed, "accountId"> & { accountId: string | null }) {
+export async function signConfigToken(
+  configuredKey: string | undefined,
+  s: Omit<Signed, "accountId"> & { accountId: string | null },
+) {
   if (!s.accountId) return s.etag;
   const mac = await macOf(configuredKey, { ...s, accountId: s.accountId });
   return `"${s.etag.slice(1, -1)}.${s.accountId}.${s.version}.${mac}"`;
@@ -92,7 +93,13 @@ export async function verifyConfigToken(
   secretHash: string,
   token: ConfigToken,
 ): Promise<boolean> {
-  const expected = await macOf(configuredKey, { uid, accountId: token.accountId, etag: token.etag, version: token.version, secretHash });
+  const expected = await macOf(configuredKey, {
+    uid,
+    accountId: token.accountId,
+    etag: token.etag,
+    version: token.version,
+    secretHash,
+  });
   let diff = expected.length ^ token.mac.length;
   for (let i = 0; i < expected.length; i++) diff |= expected.charCodeAt(i) ^ token.mac.charCodeAt(i);
   return diff === 0;
