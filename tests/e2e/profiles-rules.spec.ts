@@ -113,6 +113,7 @@ test.describe("with JavaScript, in English", () => {
     page,
     baseURL,
   }) => {
+    test.slow(); // a whole journey of many pages: its budget follows its length
     const errors = watchErrors(page);
     await signIn(page, baseURL);
     const channelsName = unique("Dock channels");
@@ -335,6 +336,7 @@ test.describe("without JavaScript", () => {
   test.use({ javaScriptEnabled: false });
 
   test("ajoute des profils et une règle, et réordonne avec les boutons", async ({ page, baseURL }) => {
+    test.slow(); // a whole journey of many pages: its budget follows its length
     // Chosen before signing in: this browser's choice only. Chosen while signed in, it would be
     // kept with the shared demo user and follow it into other specs' browsers.
     await chooseLanguage(page, baseURL, "fr-CA");

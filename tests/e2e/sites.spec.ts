@@ -98,6 +98,7 @@ for (const [javaScript, language] of [
       page,
       baseURL,
     }) => {
+      test.slow(); // a whole journey of many pages: its budget follows its length
       const errors = watchErrors(page);
       const t = (key: string, values?: Record<string, string | number>) => say(language, key, values);
       await page.context().addCookies([{ name: "lang", value: language, url: baseURL ?? "" }]);

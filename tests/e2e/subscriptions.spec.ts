@@ -55,6 +55,7 @@ for (const javaScriptEnabled of [true, false]) {
       page,
       baseURL,
     }) => {
+      test.slow(); // a whole journey of many pages: its budget follows its length
       const plan = unique("Fleet Basic");
       await signIn(page, baseURL, "owner@example.com");
       await page.goto(`/settings/subscriptions?orgId=${METRO}`);
