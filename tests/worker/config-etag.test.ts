@@ -226,6 +226,20 @@ describe("every change a radio must see moves the fleet version", () => {
     expect([200, 304]).toContain(rolled.status);
   });
 
+  it("a deployment action or a report done in this isolate is seen at once, without waiting S", async () => {
+    const uid = radios[1] ?? "";
+    await setNetwork("9.9.9.9");
+    const token = await tokenOf(uid);
+    expect((await config(uid, token)).calls).toBe(0);
+    const { id } = await api<{ id: string }>("deployments.create", { accountId }, cookie);
+    const afterDeploy = await config(uid, token);
+    expect(afterDeploy.status).toBe(200);
+    const fresh = afterDeploy.etag;
+    expect((await config(uid, fresh)).calls).toBe(0);
+    await device(`/deployments/${id}/status`, radios[0] ?? "", { body: { state: "delivered" } });
+    expect((await config(uid, fresh)).calls).toBeGreaterThan(0);
+  });
+
   it("a secret change and retiring answer 401 to the old credentials once the version moved", async () => {
     const uid = radios[4] ?? "";
     const device4 = await env.DB.prepare("SELECT version FROM devices WHERE uid = ?").bind(uid).first<{ version: number }>();

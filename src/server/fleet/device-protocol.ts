@@ -20,6 +20,7 @@ import { rearmCommandClockOnce } from "./command-clock";
 import { commandForRadio, reportCommand } from "./command-reports";
 import {
   currentFleetVersion,
+  forgetFleetVersion,
   noteFleetVersion,
   parseTokens,
   plainEtags,
@@ -361,6 +362,8 @@ deviceProtocol.post("/deployments/:id/status", async (c) => {
     writes.push(reportedRevisionStatement(db, state.radio.uid, deployment.revisionId, at));
   }
   await batch(db, writes);
+  // The report moved the account's fleet version: this isolate re-reads it at once.
+  forgetFleetVersion(deployment.accountId);
   if (isFinal(report.state)) await evaluateThresholds({ db, env: c.env }, deployment, phase, report.state);
   return json({ deploymentId: deployment.id, state: report.state, changed: true });
 });
