@@ -53,7 +53,8 @@ let isolateSecret: string | undefined;
 const keys = new Map<string, Promise<CryptoKey>>();
 
 function keyOf(configured: string | undefined): Promise<CryptoKey> {
-  const secret = configured || (isolateSecret ??= crypto.randomUUID() + crypto.randomUUID());
+  if (!configured && !isolateSecret) isolateSecret = crypto.randomUUID() + crypto.randomUUID();
+  const secret = configured || isolateSecret || "";
   let key = keys.get(secret);
   if (!key) {
     key = crypto.subtle.importKey("raw", new TextEncoder().encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
