@@ -22,6 +22,7 @@ import { measureMobileLoad, mobileTable } from "./mobile-load.mjs";
 import { formatTable, markdownTable } from "./report.mjs";
 import { measureReports, reportsBudgets, writeReportsResults } from "./reports-scale.mjs";
 import { BENCH_CONFIG, buildApp, ROOT, startServer } from "./server.mjs";
+import { measureSignedInThroughput, signedInLines } from "./signed-in-throughput.mjs";
 import { measureSsrThroughput, ssrSummaryLines, ssrTable } from "./ssr-throughput.mjs";
 
 const major = Number(process.versions.node.split(".")[0]);
@@ -75,6 +76,8 @@ async function main() {
 
   say(`[2/6] SSR throughput (${elapsed()})`);
   const ssr = await measureSsrThroughput({ baseUrl: server.url, serverPid: server.pid, log: say });
+  say(`[2b/6] Signed-in pages against a signed-in no-op (${elapsed()})`);
+  const signedIn = await measureSignedInThroughput({ baseUrl: server.url, serverPid: server.pid, log: say });
 
   say(`[3/6] Mobile load (${elapsed()})`);
   const mobile = await measureMobileLoad({ baseUrl: server.url, browser, log: say });
@@ -110,6 +113,7 @@ async function main() {
   const budgets = [
     ...jsBytes.budgets,
     ...ssr.budgets,
+    ...signedIn.budgets,
     commandBudget,
     ...(scale ? inventoryBudgets(inventory) : []).map((c) => ({
       name: `inventory ${c.name}`,
@@ -149,6 +153,8 @@ async function main() {
   say(`\n== SSR throughput (autocannon, ${ssr.durationS} s × 2 rounds each, interleaved; /proc CPU of the server) ==`);
   say(formatTable(tables.ssr));
   for (const line of ssrLines) say(line);
+  say(`\n== Signed-in pages against a signed-in no-op (autocannon, ${signedIn.durationS} s rounds, interleaved) ==`);
+  for (const line of signedInLines(signedIn)) say(line);
   say(
     `\n== Mobile load (CPU ×${mobile.profile.cpuSlowdown}, ${mobile.profile.latencyMs} ms latency, ` +
       `${mobile.profile.downloadKbps} kbps down / ${mobile.profile.uploadKbps} kbps up, ` +
@@ -161,16 +167,16 @@ async function main() {
   await mkdir(RESULTS, { recursive: true });
   await writeFile(
     join(RESULTS, "latest.json"),
-    `${JSON.stringify({ meta, jsBytes, ssr, mobile, commands, budgets }, null, 2)}\n`,
+    `${JSON.stringify({ meta, jsBytes, ssr, signedIn, mobile, commands, budgets }, null, 2)}\n`,
   );
-  await writeFile(join(RESULTS, "latest.md"), markdown({ meta, jsBytes, ssr, mobile, tables, ssrLines, budgetLines }));
+  await writeFile(join(RESULTS, "latest.md"), markdown({ meta, jsBytes, ssr, signedIn, mobile, tables, ssrLines, budgetLines }));
   say(`\nWrote bench/results/latest.json and bench/results/latest.md (${elapsed()} in all)`);
 
   const failed = budgets.filter((b) => !b.pass).length;
   if (failed && process.env.BENCH_STRICT === "1") process.exitCode = 1;
 }
 
-function markdown({ meta, jsBytes, ssr, mobile, tables, ssrLines, budgetLines }) {
+function markdown({ meta, jsBytes, ssr, signedIn, mobile, tables, ssrLines, budgetLines }) {
   const p = mobile.profile;
   return `# Benchmark results
 
@@ -202,6 +208,16 @@ each request (not part of a deployed Worker). autocannon shares the machine's co
 ${markdownTable(tables.ssr)}
 
 ${ssrLines.map((line) => `- ${line}`).join("\n")}
+
+### Signed-in pages against a signed-in no-op
+
+The demo owner's session on every request; the no-op is GET /healthz with that session (the session
+middleware's one D1 call, then "ok"). autocannon, ${signedIn.connections} connections, ${signedIn.durationS} s per round, the no-op and
+each page in turn, twice; a page's ratio is its req/s over the no-op's mean req/s of the same run.
+
+${signedInLines(signedIn)
+  .map((line) => `- ${line}`)
+  .join("\n")}
 
 ## 3. Mobile load
 

@@ -30,12 +30,13 @@ function runAutocannon(options) {
   });
 }
 
-async function round(baseUrl, kind, { connections, duration, rootPid }) {
+/** One autocannon round on `path` (TARGETS[kind] by default), with the server's CPU read around it. */
+export async function round(baseUrl, kind, { connections, duration, rootPid, path = TARGETS[kind], headers = {} }) {
   const before = rootPid ? serverCpu(rootPid) : null;
   const machineBefore = machineBusyMs();
   const selfBefore = process.cpuUsage();
   const started = performance.now();
-  const result = await runAutocannon({ url: `${baseUrl}${TARGETS[kind]}`, connections, duration });
+  const result = await runAutocannon({ url: `${baseUrl}${path}`, connections, duration, headers });
   const wallMs = performance.now() - started;
   const after = rootPid ? serverCpu(rootPid) : null;
   const selfCpu = process.cpuUsage(selfBefore);
@@ -55,7 +56,7 @@ async function round(baseUrl, kind, { connections, duration, rootPid }) {
       : null;
   return {
     kind,
-    path: TARGETS[kind],
+    path,
     connections,
     durationS: duration,
     wallMs,

@@ -3,6 +3,7 @@ import { Hono } from "hono";
 import { csrf } from "hono/csrf";
 import { HTTPException } from "hono/http-exception";
 import { z } from "zod";
+import { coalescingReads } from "@/server/data/read-coalescing";
 import { requestScoped } from "@/server/data/request-memo";
 import { notFoundPage } from "../routes/not-found";
 import type { RouteContext } from "../routes/types";
@@ -88,9 +89,10 @@ export function createApp() {
   const app = new Hono<AppEnv>();
 
   // Each request its own database handle, so reads repeated within it (tenant checks) are
-  // asked once, and a write in it empties that memo (src/server/data/request-memo.ts).
+  // asked once, a write in it empties that memo (src/server/data/request-memo.ts), and reads
+  // asked for side by side travel as one batch (src/server/data/read-coalescing.ts).
   app.use(async (c, next) => {
-    c.env = { ...c.env, DB: requestScoped(c.env.DB) };
+    c.env = { ...c.env, DB: requestScoped(coalescingReads(c.env.DB)) };
     await next();
   });
   // First, so that whatever answers without reading a body, the body is read before the answer leaves.

@@ -2,6 +2,7 @@ import { TRPCError } from "@trpc/server";
 import type { Context } from "hono";
 import { api } from "./api/procedures-route";
 import type { AppEnv } from "./env";
+import { pendingChangesOf } from "./pending-changes";
 
 export type AccountDetails = Awaited<ReturnType<ReturnType<typeof api>["accounts"]["details"]>>;
 
@@ -61,4 +62,18 @@ export async function currentAccountOf(c: Context<AppEnv>): Promise<CurrentAccou
     if (!expected) console.error("current account lookup failed", error);
     return null;
   }
+}
+
+/**
+ * Inside an account's workspace, starts reading what the shell will show (the account and the
+ * banner's count of changes to deploy) while the page reads its own data: the reads leave
+ * together as one D1 batch (src/server/data/read-coalescing.ts) instead of one after another.
+ * Both answers are kept for the request; nothing here may fail the page.
+ */
+export function prefetchAccountContext(c: Context<AppEnv>): void {
+  const pathname = new URL(c.req.url).pathname;
+  const accountId = pathname.startsWith("/accounts/edit/") ? null : accountIdInPath(pathname);
+  if (!c.get("user") || !accountId) return;
+  accountDetails(c, accountId).catch(() => undefined);
+  void pendingChangesOf(c)(accountId);
 }

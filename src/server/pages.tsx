@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import { routes } from "../routes/table";
 import type { FormState, RouteContext, RouteDefinition } from "../routes/types";
+import { prefetchAccountContext } from "./current-account";
 import type { AppEnv } from "./env";
 import { AppError } from "./errors";
 import { translatorFor } from "./i18n/i18n";
@@ -22,6 +23,7 @@ async function showRoute(
   const user = c.get("user");
   if (route.access === "signed-in" && !user && signInRoute) return showRoute(c, signInRoute, { status: 401 });
   if (route.permission && !user?.permissions[route.permission]) throw new AppError("FORBIDDEN");
+  prefetchAccountContext(c);
   const data = route.page.load ? await route.page.load(c) : undefined;
   if (data instanceof Response) return data;
   const { Component } = route.page;

@@ -1,3 +1,4 @@
+import { TRPCError } from "@trpc/server";
 import type { Context } from "hono";
 import { api } from "./api/procedures-route";
 import type { AppEnv } from "./env";
@@ -24,7 +25,9 @@ export function pendingChangesOf(c: Context<AppEnv>): (accountId: string) => Pro
         .then(
           (result) => result.count,
           (error: unknown) => {
-            console.error("pending changes lookup failed", error);
+            // Another tenant's or an unknown account: the page itself says so.
+            const expected = error instanceof TRPCError && ["NOT_FOUND", "FORBIDDEN", "BAD_REQUEST"].includes(error.code);
+            if (!expected) console.error("pending changes lookup failed", error);
             return 0;
           },
         );

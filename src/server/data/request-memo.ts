@@ -1,4 +1,5 @@
 import type { D1Database, D1PreparedStatement } from "../cloudflare";
+import { WRITES } from "./read-coalescing";
 
 /**
  * A per-request memo of reads (DESIGN.md §8: few D1 round trips per page). A page's load and
@@ -12,7 +13,6 @@ import type { D1Database, D1PreparedStatement } from "../cloudflare";
  */
 
 const ORIGINAL = Symbol("statement before the write watch");
-const WRITES = /\b(INSERT|UPDATE|DELETE|REPLACE)\b/i;
 
 type Memo = Map<string, Promise<unknown>>;
 type Watched = D1PreparedStatement & { [ORIGINAL]?: D1PreparedStatement };

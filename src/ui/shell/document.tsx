@@ -26,6 +26,8 @@ export function Document({ title, signedIn, headerControls, children }: Document
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
         {/* biome-ignore lint/security/noDangerouslySetInnerHtml: our own build's CSS, inlined so first paint waits for nothing else */}
         <style nonce={nonce} dangerouslySetInnerHTML={{ __html: assets.inlineStyles }} />
+        {/* First paint waits until the page's content is parsed, not just the header: one layout and one paint instead of two (slow phones paint the header, then lay out again). */}
+        <link rel="expect" href="#main" blocking="render" />
       </head>
       <body
         className="flex min-h-screen flex-col"
