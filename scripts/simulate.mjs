@@ -71,12 +71,18 @@ async function checkIn(radio) {
   const body = result.json;
   radio.poll = body.pollSeconds;
   if (body.configEtag !== radio.etag) {
-    const config = await call(radio, "/config", undefined, radio.etag ? { "If-None-Match": radio.etag } : {});
+    // Told that something moved: `no-cache` takes the server's full path, so a fleet version an
+    // isolate cached a few seconds ago cannot answer 304 (docs/device-protocol.md); still a 304
+    // when the configuration itself is unchanged, with the new ETag to keep.
+    const config = await call(
+      radio,
+      "/config",
+      undefined,
+      radio.etag ? { "If-None-Match": radio.etag, "Cache-Control": "no-cache" } : {},
+    );
     if (config.status === 304) stats.notModified++;
-    else {
-      stats.configs++;
-      radio.etag = config.headers.get("etag");
-    }
+    else stats.configs++;
+    if (config.status === 200 || config.status === 304) radio.etag = config.headers.get("etag");
   } else stats.notModified++;
   const d = body.deployment;
   if (d && d.yourState === "pending" && answer !== "none") {

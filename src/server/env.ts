@@ -18,6 +18,8 @@ export type Env = {
   /** A secret: set with `wrangler secret put MAIL_API_KEY`. */
   MAIL_API_KEY?: string;
   MAIL_FROM?: string;
+  /** The key that signs config ETags (a secret: `wrangler secret put DEVICE_ETAG_KEY`); unset, a random key per isolate. */
+  DEVICE_ETAG_KEY?: string;
   /** Single sign-on with the default identity provider: a secret, `wrangler secret put DEFAULT_IDENTITY_PROVIDER_CLIENT_SECRET`. */
   DEFAULT_IDENTITY_PROVIDER_CLIENT_SECRET?: string;
   /** Passkeys: the relying party id (a domain) and the comma-separated origins they are used at. */

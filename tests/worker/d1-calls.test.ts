@@ -2,6 +2,7 @@ import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "@/server/app";
 import type { D1Database } from "@/server/cloudflare";
+import { type Counted, counting } from "./d1-counting";
 import { createAccount, createOrganization, createUser, sessionCookie } from "./fixtures";
 import { ORIGIN } from "./helpers";
 
@@ -9,42 +10,6 @@ import { ORIGIN } from "./helpers";
 // as few calls as possible). Each statement run alone (first/all/run/raw) is one call; a
 // db.batch of any length is one. The budgets are today's counts: a change that adds a round
 // trip to one of these pages fails here, and should batch it instead or lower another.
-
-type Counted = { calls: number; statements: string[] };
-
-/** The test D1 binding, counting what reaches the database. */
-function counting(db: D1Database, counted: Counted): D1Database {
-  const wrapStatement = (statement: object, sql: string): object =>
-    new Proxy(statement, {
-      get(target, property) {
-        const value = Reflect.get(target, property);
-        if (property === "bind")
-          return (...params: unknown[]) => wrapStatement((value as (...p: unknown[]) => object).apply(target, params), sql);
-        if (property === "first" || property === "all" || property === "run" || property === "raw") {
-          return (...args: unknown[]) => {
-            counted.calls += 1;
-            counted.statements.push(sql.replace(/\s+/g, " ").slice(0, 90));
-            return (value as (...a: unknown[]) => unknown).apply(target, args);
-          };
-        }
-        return typeof value === "function" ? value.bind(target) : value;
-      },
-    });
-  return new Proxy(db, {
-    get(target, property) {
-      if (property === "prepare") return (sql: string) => wrapStatement(target.prepare(sql), sql);
-      if (property === "batch") {
-        return (statements: unknown[]) => {
-          counted.calls += 1;
-          counted.statements.push(`batch of ${statements.length}`);
-          return target.batch(statements as never);
-        };
-      }
-      const value = Reflect.get(target, property);
-      return typeof value === "function" ? value.bind(target) : value;
-    },
-  });
-}
 
 async function callsOf(path: string, cookie: string): Promise<Counted> {
   const counted: Counted = { calls: 0, statements: [] };

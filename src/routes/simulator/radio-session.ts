@@ -116,6 +116,8 @@ export async function simulate(
     running = body.deployment.revision.id;
     await call(c, input.uid, input.secret, "/check-in", { reportedRevision: running });
   }
+  // Without If-None-Match: a click (or a push) means "look now", so the full path answers, never
+  // a 304 from an isolate's cached fleet version (docs/device-protocol.md, GET /config).
   const config = await call(c, input.uid, input.secret, "/config");
   log.push(`config → ${config.status}`);
   return {

@@ -2,6 +2,7 @@ import type { D1PreparedStatement } from "../cloudflare";
 import { waitingCommandsJsonSql } from "./commands";
 import { type Db, statement } from "./db";
 import { deviceReportsJsonSql, recentDeploymentsJsonSql } from "./deployments";
+import { fleetVersionSql } from "./fleet-versions";
 
 /**
  * What the device protocol reads and writes about a radio (DESIGN.md §7). A check-in is one
@@ -38,12 +39,18 @@ const radioColumns = `dv.uid, dv.org_id, dv.account_id, dv.site_id, dv.location_
   dv.deployed_model, dv.deployed_tags, dv.attributes_changed_at, dv.redirect_url, dv.redirect_confirmed_at, dv.rollout_bucket`;
 
 /** The radio with what it follows, each set of rows as a JSON array (`null` commands: not asked for). */
-export type RadioStateRow = RadioRow & { deployments_json: string; reports_json: string; commands_json: string | null };
+export type RadioStateRow = RadioRow & {
+  deployments_json: string;
+  reports_json: string;
+  commands_json: string | null;
+  fleet_version: number;
+};
 
 /**
  * Everything a check-in or a config call reads, in ONE statement (the protocol's hot path,
  * DESIGN.md §8): the radio's row (its secret hash, status, attributes), its account's recent
- * deployments, its own reports and, when asked, its waiting commands. Each statement of a
+ * deployments, its own reports, its account's fleet version (the signed ETag carries it) and,
+ * when asked, its waiting commands. Each statement of a
  * batch adds to the call's cost (a workerd profile: one 4.5 ms, the batch of three or four it
  * replaces 6–7.5 ms). No row: no such radio.
  */
@@ -53,7 +60,8 @@ export function radioStateStatement(db: Db, uid: string, withCommands: boolean):
     `SELECT ${radioColumns},
        ${recentDeploymentsJsonSql("dv.account_id")} AS deployments_json,
        ${deviceReportsJsonSql("dv.uid")} AS reports_json,
-       ${withCommands ? waitingCommandsJsonSql("dv.uid") : "NULL"} AS commands_json
+       ${withCommands ? waitingCommandsJsonSql("dv.uid") : "NULL"} AS commands_json,
+       ${fleetVersionSql("dv.account_id")} AS fleet_version
      FROM devices dv WHERE dv.uid = ?`,
     uid,
   );

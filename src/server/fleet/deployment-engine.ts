@@ -33,6 +33,7 @@ import {
 } from "../data/deployments";
 import { contentHashOf, findRevisionByHash, insertRevisionStatement, snapshotAccountConfig } from "../data/revisions";
 import type { Env } from "../env";
+import { forgetFleetVersion } from "./config-token";
 import { armClock } from "./deployment-clock";
 import { notifyShards } from "./live";
 
@@ -75,6 +76,8 @@ function logStatement(
 
 /** Notifies connected radios of the account; `upToBucket` for the opened phases only. */
 async function announce(env: Env, d: Deployment, reason: "deployment" | "pause" | "cancel") {
+  // This isolate re-reads the account's fleet version at once (other isolates within 10 s).
+  forgetFleetVersion(d.accountId);
   // An account without radios has nobody to tell.
   if (d.targeted === 0) return;
   const shares = d.plan.phases.map((p) => p.share);

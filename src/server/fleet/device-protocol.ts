@@ -18,6 +18,16 @@ import { revisionContent } from "../data/revisions";
 import type { AppEnv } from "../env";
 import { rearmCommandClockOnce } from "./command-clock";
 import { commandForRadio, reportCommand } from "./command-reports";
+import {
+  currentFleetVersion,
+  forgetFleetVersion,
+  noteFleetVersion,
+  parseTokens,
+  plainEtags,
+  signConfigToken,
+  verifyConfigToken,
+  wantsFullPath,
+} from "./config-token";
 import { armClock } from "./deployment-clock";
 import { evaluateThresholds } from "./deployment-engine";
 import { shardOf } from "./live";
@@ -83,16 +93,17 @@ export function subprotocolCredentials(header: string | undefined): { uid: strin
   }
 }
 
+type Authenticated = RadioState & { secretHash: string; fleetVersion: number };
+
+type Context = { req: { header(name: string): string | undefined }; env: AppEnv["Bindings"] };
+
 /** The radio named by the credentials, with its state, or null for any kind of refusal. */
-async function authenticate(
-  c: { req: { header(name: string): string | undefined }; env: AppEnv["Bindings"] },
-  allowSubprotocol = false,
-  withCommands = true,
-): Promise<RadioState | null> {
+async function authenticate(c: Context, allowSubprotocol = false, withCommands = true): Promise<Authenticated | null> {
   const credentials =
     credentialsOf(c.req.header("authorization")) ??
     (allowSubprotocol ? subprotocolCredentials(c.req.header("sec-websocket-protocol")) : null);
   if (!credentials) return null;
+  const readAt = Date.now();
   const [loaded, hash] = await Promise.all([
     loadRadio(c.env.DB, credentials.uid, { withCommands }),
     sha256Hex(credentials.secret),
@@ -100,8 +111,42 @@ async function authenticate(
   const radio = loaded.radio;
   // Hash compared even for unknown radios, so the answer takes the same time.
   const matches = sameText(hash, radio?.secret_hash ?? "0".repeat(64));
+  // The fleet version came with the radio's row: the 304 path's cache takes it for free.
+  if (radio?.account_id) noteFleetVersion(radio.account_id, loaded.fleetVersion, readAt);
   if (!radio || !matches || radio.status !== "active") return null;
-  return radioState(radio, loaded.deployments, loaded.reports, loaded.commands);
+  return {
+    ...radioState(radio, loaded.deployments, loaded.reports, loaded.commands),
+    secretHash: hash,
+    fleetVersion: loaded.fleetVersion,
+  };
+}
+
+/** The ETag a radio is given: its config's ETag signed with its credentials and fleet version. */
+function configToken(c: Context, state: Authenticated): Promise<string> {
+  return signConfigToken(c.env.DEVICE_ETAG_KEY, {
+    uid: state.radio.uid,
+    accountId: state.radio.account_id,
+    etag: state.etag,
+    version: state.fleetVersion,
+    secretHash: state.secretHash,
+  });
+}
+
+/**
+ * GET /config's 304 without D1: a signed token this radio was given, presented with the same
+ * credentials, at the account's current fleet version (cached per isolate, config-token.ts).
+ * Anything else (no or bad token, another version, `no-cache`) takes the full path.
+ */
+async function notModifiedWithoutD1(c: Context): Promise<Response | null> {
+  const known = c.req.header("if-none-match");
+  if (!known || wantsFullPath(c.req.header("cache-control"), c.req.header("pragma"))) return null;
+  const token = parseTokens(known)[0];
+  const credentials = credentialsOf(c.req.header("authorization"));
+  if (!token || !credentials) return null;
+  const hash = await sha256Hex(credentials.secret);
+  if (!(await verifyConfigToken(c.env.DEVICE_ETAG_KEY, credentials.uid, hash, token))) return null;
+  if ((await currentFleetVersion(c.env.DB, token.accountId)) !== token.version) return null;
+  return new Response(null, { status: 304, headers: { etag: token.raw, "cache-control": "private, no-cache" } });
 }
 
 /** A JSON body of at most MAX_BODY_BYTES, or a failure. An empty body is `{}`. */
@@ -234,7 +279,7 @@ deviceProtocol.post("/check-in", async (c) => {
   return json({
     uid: state.radio.uid,
     desiredRevision: state.desired ? { id: state.desired.revisionId, number: state.desired.revisionNumber } : null,
-    configEtag: state.etag,
+    configEtag: await configToken(c, state),
     deployment: deploymentView(state),
     commands: state.commands.map(commandForRadio),
     redirect: redirectOf(state.radio),
@@ -245,11 +290,13 @@ deviceProtocol.post("/check-in", async (c) => {
 });
 
 deviceProtocol.get("/config", async (c) => {
+  const notModified = await notModifiedWithoutD1(c);
+  if (notModified) return notModified;
   const state = await authenticate(c, false, false);
   if (!state) return unauthorized();
-  const headers = { etag: state.etag, "cache-control": "private, no-cache" };
-  const known = c.req.header("if-none-match");
-  if (known?.split(",").some((tag) => tag.trim().replace(/^W\//, "") === state.etag)) {
+  const headers = { etag: await configToken(c, state), "cache-control": "private, no-cache" };
+  // The full path: a 304 whenever the underlying ETag is unchanged (a plain one, or any token's).
+  if (plainEtags(c.req.header("if-none-match")).includes(state.etag)) {
     return new Response(null, { status: 304, headers });
   }
   const d = state.desired;
@@ -315,6 +362,8 @@ deviceProtocol.post("/deployments/:id/status", async (c) => {
     writes.push(reportedRevisionStatement(db, state.radio.uid, deployment.revisionId, at));
   }
   await batch(db, writes);
+  // The report moved the account's fleet version: this isolate re-reads it at once.
+  forgetFleetVersion(deployment.accountId);
   if (isFinal(report.state)) await evaluateThresholds({ db, env: c.env }, deployment, phase, report.state);
   return json({ deploymentId: deployment.id, state: report.state, changed: true });
 });

@@ -43,13 +43,21 @@ export async function loadRadio(
   db: Db,
   uid: string,
   { withCommands = true }: { withCommands?: boolean } = {},
-): Promise<{ radio: RadioRow | null; deployments: Deployment[]; reports: Map<string, DeviceReport>; commands: Command[] }> {
+): Promise<{
+  radio: RadioRow | null;
+  deployments: Deployment[];
+  reports: Map<string, DeviceReport>;
+  commands: Command[];
+  /** The account's fleet version as of this read (0: no account or no row yet). */
+  fleetVersion: number;
+}> {
   // One statement (the config call, the 304 hot path, leaves out the command queue).
   const row = await radioStateStatement(db, uid, withCommands).first<RadioStateRow>();
-  if (!row) return { radio: null, deployments: [], reports: new Map(), commands: [] };
-  const { deployments_json, reports_json, commands_json, ...radio } = row;
+  if (!row) return { radio: null, deployments: [], reports: new Map(), commands: [], fleetVersion: 0 };
+  const { deployments_json, reports_json, commands_json, fleet_version, ...radio } = row;
   return {
     radio,
+    fleetVersion: fleet_version ?? 0,
     // An aggregate promises no order: newest first, as desiredDeployment expects.
     deployments: rowsOf<DeploymentRow>(deployments_json)
       .map(toDeployment)
