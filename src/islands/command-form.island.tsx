@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Button } from "../ui/button";
 import { type Messages, translate } from "./runtime/messages";
 import { useEnhancedForm } from "./runtime/use-form";
@@ -49,7 +49,18 @@ export default function CommandForm({
   const [type, setType] = useState(values.type && types.includes(values.type) ? values.type : (types[0] ?? "ping"));
   const [text, setText] = useState(values.text ?? "");
   const [enhanced, setEnhanced] = useState(false);
-  useEffect(() => setEnhanced(true), []);
+  const formRef = useRef<HTMLFormElement>(null);
+  useEffect(() => {
+    // On a slow phone the form is usable before it hydrates: what was chosen or typed meanwhile
+    // is still in the page (hydration leaves it) and stays the person's, rather than the next
+    // render putting back the server's first type and hiding the stun confirmation.
+    const posted = formRef.current ? new FormData(formRef.current) : null;
+    const chosen = posted?.get("type");
+    if (typeof chosen === "string" && types.includes(chosen)) setType(chosen);
+    const typed = posted?.get("text");
+    if (typeof typed === "string" && typed) setText(typed);
+    setEnhanced(true);
+  }, [types]);
   const form = useEnhancedForm({
     networkErrorText: t("identityForm.networkError"),
     validate: (v) => {
@@ -73,6 +84,7 @@ export default function CommandForm({
     ) : null;
   return (
     <form
+      ref={formRef}
       method="post"
       action={action}
       onSubmit={form.onSubmit}

@@ -106,6 +106,34 @@ test("an admin stuns a radio, which then obeys nothing but revive", async ({ bro
   await context.close();
 });
 
+test("a stun chosen and confirmed before the form's script has loaded stays chosen once it runs", async ({
+  browser,
+  baseURL,
+}) => {
+  const context = await browser.newContext({ baseURL });
+  const page = await context.newPage();
+  await signIn(page, baseURL, "admin@example.com");
+  // The page's scripts wait until the choice is made, as on a slow phone.
+  let release: () => void = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route(/\/assets\/.*\.js$/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto(`${REGISTRY}/HD-0005/send-command`, { waitUntil: "commit" });
+  await page.getByRole("radio", { name: /^Stun/ }).check();
+  await page.getByLabel(/To stun, type the radio's uid/).fill("HD-0005");
+  release();
+  // Hydrated: the other types' fields are hidden, the stun and its confirmation are still there.
+  await expect(page.getByLabel("Message text")).toHaveCount(0);
+  await expect(page.getByRole("radio", { name: /^Stun/ })).toBeChecked();
+  await expect(page.getByLabel(/To stun, type the radio's uid/)).toHaveValue("HD-0005");
+  await expect(page.getByRole("button", { name: "Send command" })).toBeVisible();
+  await context.close();
+});
+
 test("without JavaScript a message goes out by a plain form and arrives at the radio's next check-in; a queued one can be cancelled", async ({
   browser,
   baseURL,
