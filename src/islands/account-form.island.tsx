@@ -58,12 +58,14 @@ export default function AccountForm({
   const t = (key: string) => translate(messages, key);
   const formElement = useRef<HTMLFormElement>(null);
 
-  // A new account most likely runs where its maker sits: start from the browser's time zone.
+  // A new account most likely runs where its maker sits: start from the browser's time zone,
+  // unless the person already chose one (on a slow phone, before this ran).
   useEffect(() => {
     const local = Intl.DateTimeFormat().resolvedOptions().timeZone;
     const select = formElement.current?.elements.namedItem("timezone");
     const fresh = mode === "add" && values.timezone === "UTC" && Object.keys(serverErrors).length === 0;
-    if (fresh && select instanceof HTMLSelectElement && timeZones.some((zone) => zone.value === local)) {
+    const untouched = select instanceof HTMLSelectElement && select.value === values.timezone;
+    if (fresh && untouched && timeZones.some((zone) => zone.value === local)) {
       select.value = local;
     }
   }, [mode, values.timezone, timeZones, serverErrors]);

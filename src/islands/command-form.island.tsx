@@ -1,7 +1,8 @@
-import { useEffect, useRef, useState } from "react";
+import { useRef, useState } from "react";
 import { Button } from "../ui/button";
 import { type Messages, translate } from "./runtime/messages";
 import { useEnhancedForm } from "./runtime/use-form";
+import { useFormSeed } from "./runtime/use-form-seed";
 
 export type CommandFormProps = {
   messages: Messages;
@@ -48,19 +49,15 @@ export default function CommandForm({
   const t = (key: string, v?: Record<string, string | number>) => translate(messages, key, v);
   const [type, setType] = useState(values.type && types.includes(values.type) ? values.type : (types[0] ?? "ping"));
   const [text, setText] = useState(values.text ?? "");
-  const [enhanced, setEnhanced] = useState(false);
   const formRef = useRef<HTMLFormElement>(null);
-  useEffect(() => {
-    // On a slow phone the form is usable before it hydrates: what was chosen or typed meanwhile
-    // is still in the page (hydration leaves it) and stays the person's, rather than the next
-    // render putting back the server's first type and hiding the stun confirmation.
-    const posted = formRef.current ? new FormData(formRef.current) : null;
-    const chosen = posted?.get("type");
-    if (typeof chosen === "string" && types.includes(chosen)) setType(chosen);
-    const typed = posted?.get("text");
-    if (typeof typed === "string" && typed) setText(typed);
-    setEnhanced(true);
-  }, [types]);
+  // A type chosen (or a message typed) before hydration stays the person's, rather than the next
+  // render putting back the server's first type and hiding the stun confirmation.
+  const enhanced = useFormSeed(formRef, (read) => {
+    const chosen = read("type")?.value;
+    if (chosen && types.includes(chosen)) setType(chosen);
+    const typed = read("text")?.value;
+    if (typed !== undefined) setText(typed);
+  });
   const form = useEnhancedForm({
     networkErrorText: t("identityForm.networkError"),
     validate: (v) => {

@@ -8,6 +8,7 @@ import { ErrorSummary } from "../ui/error-summary";
 import { Field, SelectField, TextareaField } from "../ui/field";
 import { type Messages, translate } from "./runtime/messages";
 import { type FieldErrors, summaryTexts, useEnhancedForm } from "./runtime/use-form";
+import { useFormSeed } from "./runtime/use-form-seed";
 
 /** One part of a site's or location's settings: inherited, or overridden at this level. */
 export type PartInheritance = {
@@ -129,15 +130,18 @@ function Overridable({
   part,
   inheritance,
   enhanced,
+  override,
+  setOverride,
   children,
 }: {
   part: NetworkPart;
   inheritance?: NetworkInheritance;
   enhanced: boolean;
+  override: boolean;
+  setOverride: (override: boolean) => void;
   children: ReactNode;
 }) {
   const info = inheritance?.parts[part];
-  const [override, setOverride] = useState(info?.override ?? true);
   if (!inheritance || !info) return children;
   const idle = enhanced && !override;
   return (
@@ -187,7 +191,10 @@ export default function NetworkConfigForm({
   const t: Translate = (key, values) => translate(messages, key, values);
   const [wifi, setWifi] = useState(model.wifi);
   const [endpoints, setEndpoints] = useState(model.endpoints);
-  const [enhanced, setEnhanced] = useState(false);
+  // Which parts this level overrides (sites and locations), by part.
+  const [overrides, setOverrides] = useState(() =>
+    Object.fromEntries(Object.entries(inheritance?.parts ?? {}).map(([part, info]) => [part, info.override])),
+  );
   const formElement = useRef<HTMLFormElement>(null);
   const nextKey = useRef(0);
   const focusAfterAdd = useRef<string | null>(null);
@@ -204,7 +211,27 @@ export default function NetworkConfigForm({
   });
   const { errors, onSubmit } = form;
 
-  useEffect(() => setEnhanced(true), []);
+  // What the person did before hydration stays: an override ticked (its fields stay shown and
+  // posted), a network's security chosen, a Remove ticked (the row goes, as its button does).
+  const enhanced = useFormSeed(formElement, (read) => {
+    setOverrides((all) =>
+      Object.fromEntries(Object.entries(all).map(([part, on]) => [part, read(`override.${part}`)?.checked ?? on])),
+    );
+    const kept = <Row,>(list: Row[], prefix: string) => list.filter((_, n) => !read(`${prefix}.${n}.remove`)?.checked);
+    const chosen = wifi.map((row, n) => {
+      const security = read(`wifi.${n}.security`)?.value as WifiSecurity | undefined;
+      return security && wifiSecurity.includes(security) ? { ...row, security } : row;
+    });
+    setWifi(kept(chosen, "wifi"));
+    setEndpoints(kept(endpoints, "endpoints"));
+  });
+  const part = (name: NetworkPart) => ({
+    part: name,
+    inheritance,
+    enhanced,
+    override: overrides[name] ?? true,
+    setOverride: (on: boolean) => setOverrides((all) => ({ ...all, [name]: on })),
+  });
   useEffect(() => {
     if (!focusAfterAdd.current) return;
     const field = formElement.current?.elements.namedItem(focusAfterAdd.current);
@@ -265,7 +292,7 @@ export default function NetworkConfigForm({
       <fieldset className="flex flex-col gap-4">
         <Legend>{t("accounts.network.wifiHeading")}</Legend>
         <p className="text-sm text-slate-600">{t("accounts.network.wifiLead")}</p>
-        <Overridable part="wifi" inheritance={inheritance} enhanced={enhanced}>
+        <Overridable {...part("wifi")}>
           {errors.wifi && (
             <p id="field-wifi" className="text-sm font-medium text-red-700">
               {errors.wifi}
@@ -343,7 +370,7 @@ export default function NetworkConfigForm({
 
       <fieldset className="flex flex-col gap-4">
         <Legend>{t("accounts.network.lteHeading")}</Legend>
-        <Overridable part="lte" inheritance={inheritance} enhanced={enhanced}>
+        <Overridable {...part("lte")}>
           <div className="grid gap-4 sm:grid-cols-3">
             <Field
               label={t("accounts.network.apn")}
@@ -378,7 +405,7 @@ export default function NetworkConfigForm({
       <fieldset className="flex flex-col gap-4">
         <Legend>{t("accounts.network.serversHeading")}</Legend>
         <div className="grid gap-4 sm:grid-cols-2">
-          <Overridable part="dnsServers" inheritance={inheritance} enhanced={enhanced}>
+          <Overridable {...part("dnsServers")}>
             <TextareaField
               label={t("accounts.network.dns")}
               name="dnsServers"
@@ -389,7 +416,7 @@ export default function NetworkConfigForm({
               error={errors.dnsServers}
             />
           </Overridable>
-          <Overridable part="ntpServers" inheritance={inheritance} enhanced={enhanced}>
+          <Overridable {...part("ntpServers")}>
             <TextareaField
               label={t("accounts.network.ntp")}
               name="ntpServers"
@@ -406,7 +433,7 @@ export default function NetworkConfigForm({
       <fieldset className="flex flex-col gap-4">
         <Legend>{t("accounts.network.endpointsHeading")}</Legend>
         <p className="text-sm text-slate-600">{t("accounts.network.endpointsLead")}</p>
-        <Overridable part="endpoints" inheritance={inheritance} enhanced={enhanced}>
+        <Overridable {...part("endpoints")}>
           {errors.endpoints && (
             <p id="field-endpoints" className="text-sm font-medium text-red-700">
               {errors.endpoints}

@@ -6,6 +6,7 @@ import { ErrorSummary } from "../ui/error-summary";
 import { Field, SelectField } from "../ui/field";
 import { type Messages, translate } from "./runtime/messages";
 import { type FieldErrors, summaryTexts, useEnhancedForm } from "./runtime/use-form";
+import { useFormSeed } from "./runtime/use-form-seed";
 
 const NAME_MAX_LENGTH = 120;
 
@@ -112,7 +113,6 @@ export default function ProfileForm(props: ProfileFormProps) {
   const { messages, action, reloadHref, cancelHref, submitLabel, type, spec, model } = props;
   const t = (key: string, values?: Record<string, string | number>) => translate(messages, key, values);
   const [rows, setRows] = useState<Row[]>(() => model.rows.map((values, index) => ({ key: `r${index}`, values })));
-  const [enhanced, setEnhanced] = useState(false);
   const rowsRef = useRef(rows);
   rowsRef.current = rows;
   const nextKey = useRef(0);
@@ -127,7 +127,10 @@ export default function ProfileForm(props: ProfileFormProps) {
   const { errors, onSubmit } = form;
   const rowsSpec = spec.rows;
 
-  useEffect(() => setEnhanced(true), []);
+  // A row whose Remove was ticked before hydration goes, as its button (which replaces the box) does.
+  const enhanced = useFormSeed(formElement, (read) => {
+    if (rowsSpec) setRows(rows.filter((_, n) => !read(`${rowsSpec.name}.${n}.remove`)?.checked));
+  });
   useEffect(() => {
     if (!focusAfterAdd.current) return;
     const field = formElement.current?.elements.namedItem(focusAfterAdd.current);

@@ -7,6 +7,7 @@ import { ErrorSummary } from "../ui/error-summary";
 import { controlClass, Field } from "../ui/field";
 import { type Messages, translate } from "./runtime/messages";
 import { type FieldErrors, summaryTexts, useEnhancedForm } from "./runtime/use-form";
+import { useFormSeed } from "./runtime/use-form-seed";
 
 const NAME_MAX_LENGTH = 120;
 
@@ -88,7 +89,6 @@ export default function RuleForm(props: RuleFormProps) {
   const { messages, model, sites, locations, deletedPlaces, profileGroups, maxSlots } = props;
   const t = (key: string, values?: Record<string, string | number>) => translate(messages, key, values);
   const [slots, setSlots] = useState<Slot[]>(() => model.profileIds.map((value, index) => ({ key: `s${index}`, value })));
-  const [enhanced, setEnhanced] = useState(false);
   const nextKey = useRef(0);
   const focusSlot = useRef<string | null>(null);
   const formElement = useRef<HTMLFormElement>(null);
@@ -102,7 +102,10 @@ export default function RuleForm(props: RuleFormProps) {
   const checkedSites = new Set(model.siteIds);
   const checkedLocations = new Set(model.locationIds);
 
-  useEffect(() => setEnhanced(true), []);
+  // Profiles chosen before hydration stay chosen, rather than the next render putting back the server's.
+  const enhanced = useFormSeed(formElement, (read) => {
+    setSlots(slots.map((slot, n) => ({ ...slot, value: read(`profile.${n}`)?.value ?? slot.value })));
+  });
   useEffect(() => {
     if (!focusSlot.current) return;
     const target = formElement.current?.querySelector<HTMLElement>(focusSlot.current);

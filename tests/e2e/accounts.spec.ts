@@ -1,4 +1,5 @@
 import { expect, type Page, test } from "./client-address";
+import { holdScripts } from "./slow-scripts";
 
 // The accounts screens as a person meets them, with JavaScript and without: adding an
 // account, finding it by search, editing its General tab, a stale edit from a second page,
@@ -261,6 +262,40 @@ test.describe("in French", () => {
     await page.goto(`/accounts?q=${encodeURIComponent(name)}`);
     await expect(main(page).getByText(`1 compte correspond à « ${name} »`)).toBeVisible();
     await expect(main(page).getByRole("row").filter({ hasText: name })).toContainText("Essentiel");
+  });
+});
+
+test.describe("in Toronto", () => {
+  test.use({ timezoneId: "America/Toronto" });
+
+  test("a new account starts from the browser's time zone", async ({ page, baseURL }) => {
+    await signIn(page, baseURL);
+    await page.goto("/accounts/add");
+    await settle(page, true);
+    await expect(page.getByLabel("Time zone")).toHaveValue("America/Toronto");
+  });
+
+  test("on a slow phone, a time zone chosen before the form's script has loaded is the one the account gets", async ({
+    page,
+    baseURL,
+  }) => {
+    await signIn(page, baseURL);
+    const name = uniqueName("Slow Ferry");
+    const release = await holdScripts(page);
+    await page.goto("/accounts/add", { waitUntil: "commit" });
+    await page.getByLabel("Account name").fill(name);
+    await page.getByLabel("Time zone").selectOption("Europe/Lisbon");
+    release();
+    // Hydrated (the island's effects have run once the page is quiet).
+    await settle(page, true);
+    await expect(page.getByLabel("Time zone")).toHaveValue("Europe/Lisbon");
+    // One more render (the pending post), and the server gets the person's zone.
+    await page.getByRole("button", { name: "Add account" }).click();
+    await expect(page).toHaveURL(/\/accounts\/acc_[a-z0-9]+$/);
+    await expectFlash(page, `Account “${name}” added.`);
+    const id = new URL(page.url()).pathname.split("/").at(-1) ?? "";
+    await page.goto(`/accounts/edit/${id}/general`);
+    await expect(page.getByLabel("Time zone")).toHaveValue("Europe/Lisbon");
   });
 });
 

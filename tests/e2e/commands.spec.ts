@@ -1,5 +1,6 @@
 import { expect, type Page, test } from "./client-address";
 import { withRadio } from "./radio-lock";
+import { holdScripts } from "./slow-scripts";
 
 // Commands to radios (issue 13), as people meet them: a technician pings, locates and messages
 // a demo radio and watches each reach the simulator (the radio's live connection brings them at
@@ -114,14 +115,7 @@ test("a stun chosen and confirmed before the form's script has loaded stays chos
   const page = await context.newPage();
   await signIn(page, baseURL, "admin@example.com");
   // The page's scripts wait until the choice is made, as on a slow phone.
-  let release: () => void = () => {};
-  const held = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  await page.route(/\/assets\/.*\.js$/, async (route) => {
-    await held;
-    await route.continue();
-  });
+  const release = await holdScripts(page);
   await page.goto(`${REGISTRY}/HD-0005/send-command`, { waitUntil: "commit" });
   await page.getByRole("radio", { name: /^Stun/ }).check();
   await page.getByLabel(/To stun, type the radio's uid/).fill("HD-0005");

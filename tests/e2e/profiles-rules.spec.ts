@@ -1,4 +1,5 @@
 import { expect, type Page, test } from "./client-address";
+import { holdScripts } from "./slow-scripts";
 
 // Profiles and rules of "Harbor Demo Fleet" as a configurator meets them: a channels profile
 // and a device settings profile, a rule assigning both, two rules reordered (by keyboard with
@@ -328,6 +329,101 @@ test.describe("with JavaScript, in English", () => {
       await expectBefore(page, ruleB, ruleA);
     } finally {
       await cleanUp(page, baseURL, [ruleA, ruleB], [deviceName]);
+    }
+  });
+});
+
+test.describe("on a slow phone, before the form's script has loaded", () => {
+  const deviceSettings = {
+    brightness: 3,
+    backlight: "10",
+    volumeMin: 2,
+    volumeMax: 12,
+    powerSave: "standard",
+    gpsIntervalSeconds: 60,
+    menuLanguage: "en",
+  };
+
+  test("a contact whose Remove was ticked is gone once the script runs, and the save leaves it out", async ({
+    page,
+    baseURL,
+  }) => {
+    await signIn(page, baseURL);
+    const name = unique("Slow contacts");
+    try {
+      const profile = await call<{ id: string }>(page, baseURL, "profiles.add", {
+        accountId: ACCOUNT,
+        name,
+        type: "contacts",
+        settings: {
+          contacts: [
+            { name: "Dock office", callType: "group", id: 101 },
+            { name: "Old crane", callType: "private", id: 202 },
+          ],
+        },
+      });
+      const release = await holdScripts(page);
+      await page.goto(`${PROFILES}/edit/${profile.id}`, { waitUntil: "commit" });
+      await page.getByRole("group", { name: "Contact 2", exact: true }).getByLabel("Remove").check();
+      release();
+      // Hydrated: Remove is a button (it was a box without the script).
+      const first = page.getByRole("group", { name: "Contact 1", exact: true });
+      await expect(first.getByRole("button", { name: "Remove Contact 1" })).toBeVisible();
+      // One more render: a row added in place (after the kept one and the page's empty one).
+      await page.getByRole("button", { name: "Add another contact" }).click();
+      await expect(page.getByRole("group", { name: "Contact 3", exact: true }).getByLabel("Name")).toBeFocused();
+      await expect(first.getByLabel("Name")).toHaveValue("Dock office");
+      await expect(page.locator('input[value="Old crane"]')).toHaveCount(0);
+      await page.getByRole("button", { name: "Save changes" }).click();
+      await expectConfirmation(page, `Profile “${name}” saved.`);
+      const details = await page.request.get(
+        `/api/profiles.details?input=${encodeURIComponent(JSON.stringify({ id: profile.id }))}`,
+      );
+      const saved = ((await details.json()) as { result: { data: { settings: { contacts: { name: string }[] } } } }).result.data;
+      expect(saved.settings.contacts.map((contact) => contact.name)).toEqual(["Dock office"]);
+    } finally {
+      await cleanUp(page, baseURL, [], [name]);
+    }
+  });
+
+  test("a profile chosen for a new rule stays chosen once the script runs, and the rule assigns it", async ({
+    page,
+    baseURL,
+  }) => {
+    await signIn(page, baseURL);
+    const deviceName = unique("Slow radios");
+    const buttonsName = unique("Slow buttons");
+    const ruleName = unique("Slow rule");
+    try {
+      await call(page, baseURL, "profiles.add", {
+        accountId: ACCOUNT,
+        name: deviceName,
+        type: "device",
+        settings: deviceSettings,
+      });
+      await call(page, baseURL, "profiles.add", {
+        accountId: ACCOUNT,
+        name: buttonsName,
+        type: "buttons",
+        settings: { side1: "monitor", side2: "scan", top: "none", emergency: "emergency-alarm" },
+      });
+      const release = await holdScripts(page);
+      await page.goto(`${RULES}/add`, { waitUntil: "commit" });
+      await page.getByLabel("Rule name").fill(ruleName);
+      await page.getByLabel("Profile 1").selectOption({ label: deviceName });
+      release();
+      // Hydrated: slots can be moved in place.
+      await expect(page.getByRole("button", { name: "Move up Profile 1" })).toBeVisible();
+      // One more render: a second slot added in place, and a profile chosen in it.
+      await page.getByRole("button", { name: "Add another profile" }).click();
+      await page.getByLabel("Profile 2").selectOption({ label: buttonsName });
+      await expect(page.getByLabel("Profile 1").locator("option:checked")).toHaveText(deviceName);
+      await page.getByRole("button", { name: "Add rule" }).click();
+      await expectConfirmation(page, `Rule “${ruleName}” added.`);
+      const row = main(page).getByRole("row").filter({ hasText: ruleName });
+      await expect(row.getByRole("listitem")).toHaveText([deviceName, buttonsName]);
+    } finally {
+      await cleanUp(page, baseURL, [ruleName], [deviceName, buttonsName]);
     }
   });
 });

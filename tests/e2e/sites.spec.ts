@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { type APIRequestContext, expect, type Page, test } from "./client-address";
+import { holdScripts } from "./slow-scripts";
 
 // Sites and locations in the demo account "Harbor Field Crews", as a configurator meets them:
 // a site with a Wi-Fi network of its own, a location in it that overrides DNS and shows what
@@ -252,6 +253,49 @@ for (const [javaScript, language] of [
     });
   });
 }
+
+test("overrides ticked, a network's security chosen and servers typed before the form's script has loaded stay once it runs", async ({
+  page,
+  baseURL,
+}) => {
+  const t = (key: string, values?: Record<string, string | number>) => say("en", key, values);
+  await signIn(page.request, baseURL, "configurator@example.com");
+  const siteId = await createSiteByApi(page.request, baseURL, uniqueName("Slow phone"));
+  const ssid = `Slow-${Math.random().toString(36).slice(2, 8)}`;
+  const override = (part: string) => page.getByLabel(t("network.inherit.override.site", { part: t(`network.parts.${part}`) }));
+  const security = page.getByLabel(t("accounts.network.security")).first();
+  const dns = page.getByLabel(t("accounts.network.dns"), { exact: true });
+
+  // A slow phone: the person ticks, chooses and types while the page's scripts are still coming.
+  const release = await holdScripts(page);
+  await page.goto(`${ACCOUNT}/sites/${siteId}/network`, { waitUntil: "commit" });
+  await override("wifi").check();
+  await page.getByLabel(t("accounts.network.ssid")).first().fill(ssid);
+  await security.selectOption("open");
+  await override("dnsServers").check();
+  await dns.fill("10.9.8.7");
+  release();
+  // Hydrated: a network's Remove is a button and the no-JavaScript hint is gone.
+  await expect(page.getByRole("button", { name: t("accounts.network.removeNetwork") })).toBeVisible();
+  await expect(page.getByText(t("network.inherit.hint")).first()).toBeHidden();
+  // One more render (an override ticked and unticked) keeps all of it.
+  await override("ntpServers").check();
+  await override("ntpServers").uncheck();
+  await expect(override("wifi")).toBeChecked();
+  await expect(security).toHaveValue("open");
+  await expect(page.getByLabel(t("accounts.network.passphrase")).first()).toBeDisabled();
+  await expect(override("dnsServers")).toBeChecked();
+  await expect(dns).toHaveValue("10.9.8.7");
+
+  // And the server gets it.
+  await submitAndWait(page, page.getByRole("button", { name: t("accounts.network.submit") }));
+  await expectFlash(page, true, t("accounts.networkSaved"));
+  await expect(effectiveRow(page, "wifi")).toContainText(ssid);
+  await expect(effectiveRow(page, "wifi")).toContainText(t("network.source.here"));
+  await expect(effectiveRow(page, "dnsServers")).toContainText("10.9.8.7");
+  await expect(effectiveRow(page, "dnsServers")).toContainText(t("network.source.here"));
+  await expect(security).toHaveValue("open");
+});
 
 test("a technician may not open a site's General tab and does not see Sites", async ({ page, baseURL, playwright }) => {
   const configurator = await playwright.request.newContext({ baseURL });
