@@ -1,8 +1,7 @@
 import { useRef, useState } from "react";
 import { Button } from "../ui/button";
 import { type Messages, translate } from "./runtime/messages";
-import { useEnhancedForm } from "./runtime/use-form";
-import { useFormSeed } from "./runtime/use-form-seed";
+import { useEnhancedForm, useFormSeed } from "./runtime/use-form";
 
 export type CommandFormProps = {
   messages: Messages;

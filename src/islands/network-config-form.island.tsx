@@ -7,8 +7,7 @@ import { Button } from "../ui/button";
 import { ErrorSummary } from "../ui/error-summary";
 import { Field, SelectField, TextareaField } from "../ui/field";
 import { type Messages, translate } from "./runtime/messages";
-import { type FieldErrors, summaryTexts, useEnhancedForm } from "./runtime/use-form";
-import { useFormSeed } from "./runtime/use-form-seed";
+import { type FieldErrors, summaryTexts, useEnhancedForm, useFormSeed } from "./runtime/use-form";
 
 /** One part of a site's or location's settings: inherited, or overridden at this level. */
 export type PartInheritance = {
@@ -130,18 +129,18 @@ function Overridable({
   part,
   inheritance,
   enhanced,
-  override,
-  setOverride,
   children,
 }: {
   part: NetworkPart;
   inheritance?: NetworkInheritance;
   enhanced: boolean;
-  override: boolean;
-  setOverride: (override: boolean) => void;
   children: ReactNode;
 }) {
   const info = inheritance?.parts[part];
+  const [override, setOverride] = useState(info?.override ?? true);
+  // Ticked or unticked before hydration, the box stays as the person left it (and its fields shown or not).
+  const box = useRef<HTMLInputElement>(null);
+  useEffect(() => setOverride(box.current?.checked ?? true), []);
   if (!inheritance || !info) return children;
   const idle = enhanced && !override;
   return (
@@ -159,6 +158,7 @@ function Overridable({
       <label className="flex items-center gap-2 text-sm font-medium text-slate-900">
         <input
           type="checkbox"
+          ref={box}
           name={`override.${part}`}
           checked={override}
           onChange={(event) => setOverride(event.currentTarget.checked)}
@@ -191,10 +191,6 @@ export default function NetworkConfigForm({
   const t: Translate = (key, values) => translate(messages, key, values);
   const [wifi, setWifi] = useState(model.wifi);
   const [endpoints, setEndpoints] = useState(model.endpoints);
-  // Which parts this level overrides (sites and locations), by part.
-  const [overrides, setOverrides] = useState(() =>
-    Object.fromEntries(Object.entries(inheritance?.parts ?? {}).map(([part, info]) => [part, info.override])),
-  );
   const formElement = useRef<HTMLFormElement>(null);
   const nextKey = useRef(0);
   const focusAfterAdd = useRef<string | null>(null);
@@ -211,26 +207,13 @@ export default function NetworkConfigForm({
   });
   const { errors, onSubmit } = form;
 
-  // What the person did before hydration stays: an override ticked (its fields stay shown and
-  // posted), a network's security chosen, a Remove ticked (the row goes, as its button does).
+  // A network's security chosen, or a Remove ticked, before hydration stays (the row goes, as its button does).
   const enhanced = useFormSeed(formElement, (read) => {
-    setOverrides((all) =>
-      Object.fromEntries(Object.entries(all).map(([part, on]) => [part, read(`override.${part}`)?.checked ?? on])),
-    );
-    const kept = <Row,>(list: Row[], prefix: string) => list.filter((_, n) => !read(`${prefix}.${n}.remove`)?.checked);
-    const chosen = wifi.map((row, n) => {
-      const security = read(`wifi.${n}.security`)?.value as WifiSecurity | undefined;
-      return security && wifiSecurity.includes(security) ? { ...row, security } : row;
-    });
-    setWifi(kept(chosen, "wifi"));
-    setEndpoints(kept(endpoints, "endpoints"));
-  });
-  const part = (name: NetworkPart) => ({
-    part: name,
-    inheritance,
-    enhanced,
-    override: overrides[name] ?? true,
-    setOverride: (on: boolean) => setOverrides((all) => ({ ...all, [name]: on })),
+    const kept = (prefix: string) => (_: unknown, n: number) => !read(`${prefix}.${n}.remove`)?.checked;
+    // A select holds one of its options: the security read is one of wifiSecurity.
+    const security = (row: WifiRow, n: number) => (read(`wifi.${n}.security`)?.value ?? row.security) as WifiSecurity;
+    setWifi(wifi.map((row, n) => ({ ...row, security: security(row, n) })).filter(kept("wifi")));
+    setEndpoints(endpoints.filter(kept("endpoints")));
   });
   useEffect(() => {
     if (!focusAfterAdd.current) return;
@@ -292,7 +275,7 @@ export default function NetworkConfigForm({
       <fieldset className="flex flex-col gap-4">
         <Legend>{t("accounts.network.wifiHeading")}</Legend>
         <p className="text-sm text-slate-600">{t("accounts.network.wifiLead")}</p>
-        <Overridable {...part("wifi")}>
+        <Overridable part="wifi" inheritance={inheritance} enhanced={enhanced}>
           {errors.wifi && (
             <p id="field-wifi" className="text-sm font-medium text-red-700">
               {errors.wifi}
@@ -370,7 +353,7 @@ export default function NetworkConfigForm({
 
       <fieldset className="flex flex-col gap-4">
         <Legend>{t("accounts.network.lteHeading")}</Legend>
-        <Overridable {...part("lte")}>
+        <Overridable part="lte" inheritance={inheritance} enhanced={enhanced}>
           <div className="grid gap-4 sm:grid-cols-3">
             <Field
               label={t("accounts.network.apn")}
@@ -405,7 +388,7 @@ export default function NetworkConfigForm({
       <fieldset className="flex flex-col gap-4">
         <Legend>{t("accounts.network.serversHeading")}</Legend>
         <div className="grid gap-4 sm:grid-cols-2">
-          <Overridable {...part("dnsServers")}>
+          <Overridable part="dnsServers" inheritance={inheritance} enhanced={enhanced}>
             <TextareaField
               label={t("accounts.network.dns")}
               name="dnsServers"
@@ -416,7 +399,7 @@ export default function NetworkConfigForm({
               error={errors.dnsServers}
             />
           </Overridable>
-          <Overridable {...part("ntpServers")}>
+          <Overridable part="ntpServers" inheritance={inheritance} enhanced={enhanced}>
             <TextareaField
               label={t("accounts.network.ntp")}
               name="ntpServers"
@@ -433,7 +416,7 @@ export default function NetworkConfigForm({
       <fieldset className="flex flex-col gap-4">
         <Legend>{t("accounts.network.endpointsHeading")}</Legend>
         <p className="text-sm text-slate-600">{t("accounts.network.endpointsLead")}</p>
-        <Overridable {...part("endpoints")}>
+        <Overridable part="endpoints" inheritance={inheritance} enhanced={enhanced}>
           {errors.endpoints && (
             <p id="field-endpoints" className="text-sm font-medium text-red-700">
               {errors.endpoints}

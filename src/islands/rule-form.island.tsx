@@ -6,8 +6,7 @@ import { Button, ButtonLink } from "../ui/button";
 import { ErrorSummary } from "../ui/error-summary";
 import { controlClass, Field } from "../ui/field";
 import { type Messages, translate } from "./runtime/messages";
-import { type FieldErrors, summaryTexts, useEnhancedForm } from "./runtime/use-form";
-import { useFormSeed } from "./runtime/use-form-seed";
+import { type FieldErrors, summaryTexts, useEnhancedForm, useFormSeed } from "./runtime/use-form";
 
 const NAME_MAX_LENGTH = 120;
 

@@ -371,9 +371,9 @@ test.describe("on a slow phone, before the form's script has loaded", () => {
       await expect(first.getByRole("button", { name: "Remove Contact 1" })).toBeVisible();
       // One more render: a row added in place (after the kept one and the page's empty one).
       await page.getByRole("button", { name: "Add another contact" }).click();
-      await expect(page.getByRole("group", { name: "Contact 3", exact: true }).getByLabel("Name")).toBeFocused();
-      await expect(first.getByLabel("Name")).toHaveValue("Dock office");
       await expect(page.locator('input[value="Old crane"]')).toHaveCount(0);
+      await expect(first.getByLabel("Name")).toHaveValue("Dock office");
+      await expect(page.getByRole("group", { name: "Contact 3", exact: true }).getByLabel("Name")).toBeFocused();
       await page.getByRole("button", { name: "Save changes" }).click();
       await expectConfirmation(page, `Profile “${name}” saved.`);
       const details = await page.request.get(

@@ -1,4 +1,4 @@
-import { type FormEvent, useCallback, useRef, useState } from "react";
+import { type FormEvent, type RefObject, useCallback, useEffect, useRef, useState } from "react";
 import { flushSync } from "react-dom";
 import { type ErrorSummaryTexts, errorSummaryKeys, focusErrorSummary } from "@/ui/error-summary";
 import { type Messages, translate } from "./messages";
@@ -99,4 +99,28 @@ export function useEnhancedForm({ validate, networkErrorText, initialErrors = {}
   );
 
   return { errors, pending, onSubmit, onChange, fromServer };
+}
+
+/**
+ * A form control by name, as the person left it: an input, select or textarea, or same-named
+ * radios (a RadioNodeList, whose value is the chosen one and which has no `checked`).
+ */
+export type ReadControl = (name: string) => { value: string; checked?: boolean } | null;
+
+/**
+ * On a slow phone the server's form is usable before its island hydrates. Hydration leaves what
+ * the person chose or typed in the page, but state initialised from the server's props would put
+ * the server's values back at the next render (a select reverts, a box unticks, a section the
+ * person opened hides). Once hydrated, this hands `seed` the form's controls as they are, so the
+ * island takes them into its state. Returns whether that has happened: the island is enhanced.
+ */
+export function useFormSeed(form: RefObject<HTMLFormElement | null>, seed: (read: ReadControl) => void): boolean {
+  const [enhanced, setEnhanced] = useState(false);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, after hydration; later renders own the form
+  useEffect(() => {
+    const controls = form.current?.elements;
+    if (controls) seed((name) => controls.namedItem(name) as HTMLInputElement | null);
+    setEnhanced(true);
+  }, []);
+  return enhanced;
 }
