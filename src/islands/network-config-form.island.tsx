@@ -52,11 +52,14 @@ function isBlankWifi(values: Record<string, string>, n: number): boolean {
   return !values[`wifi.${n}.id`] && !(values[`wifi.${n}.ssid`] ?? "").trim() && !values[`wifi.${n}.passphrase`];
 }
 
-/** The client rules (the schema's, from network-rules.ts); the server checks them again. */
+/**
+ * The client rules (the schema's, from network-rules.ts); the server checks them again. Rows
+ * removed are not in the state (with JavaScript there are no Remove boxes to look at).
+ */
 function validate(values: Record<string, string>, rows: WifiRow[], endpoints: EndpointRow[], t: Translate): FieldErrors {
   const errors: FieldErrors = {};
   rows.forEach((row, n) => {
-    if (values[`wifi.${n}.remove`] !== undefined || isBlankWifi(values, n)) return;
+    if (isBlankWifi(values, n)) return;
     const ssid = (values[`wifi.${n}.ssid`] ?? "").trim();
     const passphrase = values[`wifi.${n}.passphrase`] ?? "";
     const priority = (values[`wifi.${n}.priority`] ?? "").trim();
@@ -78,7 +81,7 @@ function validate(values: Record<string, string>, rows: WifiRow[], endpoints: En
   endpoints.forEach((_, n) => {
     const name = (values[`endpoints.${n}.name`] ?? "").trim();
     const url = (values[`endpoints.${n}.url`] ?? "").trim();
-    if (values[`endpoints.${n}.remove`] !== undefined || (!name && !url)) return;
+    if (!name && !url) return;
     if (!name) errors[`endpoints.${n}.name`] = t(fieldMessage("endpointName", "required"));
     else if (name.length > limits.endpointName) errors[`endpoints.${n}.name`] = t(fieldMessage("endpointName", "tooLong"));
     if (!isUrl(url)) errors[`endpoints.${n}.url`] = t("validation.UrlInvalid");
@@ -140,7 +143,7 @@ function Overridable({
   const [override, setOverride] = useState(info?.override ?? true);
   // Ticked or unticked before hydration, the box stays as the person left it (and its fields shown or not).
   const box = useRef<HTMLInputElement>(null);
-  useEffect(() => setOverride(box.current?.checked ?? true), []);
+  useEffect(() => setOverride(!!box.current?.checked), []);
   if (!inheritance || !info) return children;
   const idle = enhanced && !override;
   return (
