@@ -254,7 +254,7 @@ for (const [javaScript, language] of [
   });
 }
 
-test("overrides ticked, a network's security chosen and servers typed before the form's script has loaded stay once it runs", async ({
+test("overrides ticked, a network's security chosen, servers typed and a network's Remove ticked before the form's script has loaded stay once it runs", async ({
   page,
   baseURL,
 }) => {
@@ -294,6 +294,19 @@ test("overrides ticked, a network's security chosen and servers typed before the
   await expect(effectiveRow(page, "dnsServers")).toContainText("10.9.8.7");
   await expect(effectiveRow(page, "dnsServers")).toContainText(t("network.source.here"));
   await expect(security).toHaveValue("open");
+
+  // Without the script a saved network has a Remove box; ticked then, the network goes.
+  const releaseAgain = await holdScripts(page);
+  await page.reload({ waitUntil: "commit" });
+  const network = page.getByRole("group", { name: t("accounts.network.networkLegend", { number: 1 }), exact: true });
+  await network.getByRole("checkbox", { name: t("accounts.network.removeNetwork") }).check();
+  releaseAgain();
+  await expect(page.getByText(t("network.inherit.hint"))).toHaveCount(0);
+  await expect(page.getByLabel(t("accounts.network.ssid")).first()).not.toHaveValue(ssid);
+  await submitAndWait(page, page.getByRole("button", { name: t("accounts.network.submit") }));
+  await expectFlash(page, true, t("accounts.networkSaved"));
+  await expect(effectiveRow(page, "wifi")).not.toContainText(ssid);
+  await expect(effectiveRow(page, "dnsServers")).toContainText("10.9.8.7");
 });
 
 test("a technician may not open a site's General tab and does not see Sites", async ({ page, baseURL, playwright }) => {
