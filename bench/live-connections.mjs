@@ -29,9 +29,11 @@ import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildApp, ROOT, serverRootPid, startServer } from "./server.mjs";
 
-const OWN = { port: process.env.LIVE_PORT ?? "8795", distDir: ".builds/live-bench", persistTo: ".builds/live-bench-state" };
+const OWN = { port: Number(process.env.LIVE_PORT ?? 8795), distDir: ".builds/live-bench", persistTo: ".builds/live-bench-state" };
 const ownServer = !process.env.BENCH_URL;
-const base = (process.env.BENCH_URL ?? `http://localhost:${OWN.port}`).replace(/\/$/, "");
+// Its own server: the radios and the API calls reach the Worker alone on the next port
+// (scripts/start.mjs DIRECT_PORT), as deployed, not through Miniflare's proxy Workers.
+const base = (process.env.BENCH_URL ?? `http://localhost:${OWN.port + 1}`).replace(/\/$/, "");
 if (!/^http:\/\/(localhost|127\.0\.0\.1)(:\d+)?$/.test(base)) throw new Error(`${base}: loopback only`);
 const persistTo = ownServer ? OWN.persistTo : (process.env.PERSIST_TO ?? ".wrangler/state");
 const asked = Number(process.env.LIVE_COUNT ?? 10_000);
@@ -74,8 +76,24 @@ const megabytes = () => {
   const rssKb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${workerdPid}/status`, "utf8"))?.[1] ?? 0);
   return Math.round(rssKb / 1024);
 };
+/** CPU time (user + system, ms) of the server's workerd and of this process (the radios). */
+const CLOCK_TICKS_PER_S = 100;
+const cpuMs = () => {
+  const stat = readFileSync(`/proc/${workerdPid}/stat`, "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  const usage = process.cpuUsage();
+  return {
+    server: ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_S,
+    radios: (usage.user + usage.system) / 1000,
+  };
+};
+const cpuSince = (before) => {
+  const now = cpuMs();
+  return `CPU used meanwhile: workerd ${(now.server - before.server).toFixed(0)} ms, the radios (this process) ${(now.radios - before.radios).toFixed(0)} ms`;
+};
 const openFiles = () => readdirSync(`/proc/${workerdPid}/fd`).length;
-const fileLimit = () => Number(/Max open files\s+(\d+)/.exec(readFileSync(`/proc/${workerdPid}/limits`, "utf8"))?.[1] ?? Infinity);
+const fileLimit = () =>
+  Number(/Max open files\s+(\d+)/.exec(readFileSync(`/proc/${workerdPid}/limits`, "utf8"))?.[1] ?? Infinity);
 
 async function signIn() {
   const response = await fetch(`${base}/api/sign-in`, {
@@ -140,39 +158,58 @@ SELECT printf('LIVE-%06d', i + 1), '${ORG}', '${ACCOUNT}', 'Northwind', 'LIVE-BE
   const radios = [];
   try {
     // Wake every shard first (a shard keeps a few files open: its SQLite database), then
-    // measure what one more socket costs the server.
+    // measure what one more socket costs the server; then open the rest in batches that leave
+    // the server room: a socket being opened holds one more file until its upgrade is done, and
+    // a workerd out of files crashes ("accept(): Too many open files") instead of refusing.
     const startedOpening = performance.now();
     const probe = Math.min(asked, 400);
     await openMany(0, Math.floor(probe / 2), radios);
     const filesBefore = openFiles();
     await openMany(Math.floor(probe / 2), probe, radios);
     const perSocket = (openFiles() - filesBefore) / (probe - Math.floor(probe / 2));
-    const margin = 64; // sign-in, the API calls, the D1 and Durable Object files still to open
+    const margin = 128; // sign-in, the API calls, D1 and Durable Object files still to open
     const fits = Math.floor((fileLimit() - openFiles() - margin) / perSocket) + radios.length;
-    const count = Math.min(asked, fits);
     console.log(
-      `each socket costs workerd ${perSocket.toFixed(2)} open files; ${fits.toLocaleString("en")} sockets fit under its limit of ${fileLimit()}` +
-        (count < asked ? ` → connecting ${count.toLocaleString("en")}, not the ${asked.toLocaleString("en")} asked` : ""),
+      `each socket costs workerd ${perSocket.toFixed(2)} open files; about ${fits.toLocaleString("en")} sockets fit under its limit of ${fileLimit()}` +
+        (fits < asked ? `: connecting as many as fit, not the ${asked.toLocaleString("en")} asked` : ""),
     );
-    await openMany(probe, count, radios);
+    for (let next = probe; next < asked; ) {
+      const room = Math.floor((fileLimit() - openFiles() - margin) / (perSocket + 1));
+      const batch = Math.min(openAtOnce, room, asked - next);
+      if (batch <= 0) break;
+      await openMany(next, next + batch, radios);
+      next += batch;
+    }
+    const count = radios.length;
+    // Compression is the client's offer (Node's WebSocket offers permessage-deflate) and the server's choice.
+    console.log(`WebSocket extensions the server accepted: ${radios[0]?.socket.extensions || "none"}`);
     const openedIn = performance.now() - startedOpening;
     console.log(
-      `connected: ${radios.length.toLocaleString("en")} of ${count.toLocaleString("en")} in ${(openedIn / 1000).toFixed(1)} s; workerd ${megabytes()} MB, ${openFiles()} open files; load ${load()}`,
+      `connected: ${count.toLocaleString("en")} of ${asked.toLocaleString("en")} asked in ${(openedIn / 1000).toFixed(1)} s; workerd ${megabytes()} MB, ${openFiles()} open files; load ${load()}`,
     );
     if (process.env.LIVE_HOLD_S) await new Promise((r) => setTimeout(r, Number(process.env.LIVE_HOLD_S) * 1000));
 
     // Heartbeats: every radio pings at once; the shard answers without waking (auto-response).
+    const cpuBeforePings = cpuMs();
     const pongs = await Promise.all(
       radios.map(
         (radio) =>
           new Promise((resolve) => {
             const started = performance.now();
-            radio.pong = () => resolve(performance.now() - started);
+            const timer = setTimeout(() => resolve(null), 30_000);
+            radio.pong = () => {
+              clearTimeout(timer);
+              resolve(performance.now() - started);
+            };
             radio.socket.send('{"type":"ping"}');
           }),
       ),
+    ).then((all) => all.filter((ms) => ms !== null));
+    if (pongs.length < radios.length)
+      throw new Error(`${radios.length - pongs.length} radios did not answer a heartbeat in 30 s`);
+    console.log(
+      `heartbeat round trip (all at once): p50 ${percentile(pongs, 50).toFixed(0)} ms, p95 ${percentile(pongs, 95).toFixed(0)} ms; ${cpuSince(cpuBeforePings)}`,
     );
-    console.log(`heartbeat round trip (all at once): p50 ${percentile(pongs, 50).toFixed(0)} ms, p95 ${percentile(pongs, 95).toFixed(0)} ms`);
 
     const cookie = await signIn();
     const api = async (procedure, input) => {
@@ -188,6 +225,7 @@ SELECT printf('LIVE-%06d', i + 1), '${ORG}', '${ACCOUNT}', 'Northwind', 'LIVE-BE
     /** From the click until every connected radio has been told. */
     async function timeToTell(label, click) {
       for (const radio of radios) radio.told = null;
+      const cpuBefore = cpuMs();
       const clicked = performance.now();
       const result = await click();
       const answered = performance.now() - clicked;
@@ -195,7 +233,7 @@ SELECT printf('LIVE-%06d', i + 1), '${ORG}', '${ACCOUNT}', 'Northwind', 'LIVE-BE
       while (radios.some((radio) => radio.told === null) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
       const told = radios.filter((radio) => radio.told !== null).map((radio) => radio.told - clicked);
       console.log(
-        `${label}: API answered in ${answered.toFixed(0)} ms; ${told.length.toLocaleString("en")} of ${radios.length.toLocaleString("en")} radios told, ${summary(told)} after the click`,
+        `${label}: API answered in ${answered.toFixed(0)} ms; ${told.length.toLocaleString("en")} of ${radios.length.toLocaleString("en")} radios told, ${summary(told)} after the click; ${cpuSince(cpuBefore)}`,
       );
       return result;
     }
@@ -224,7 +262,8 @@ try {
       console.log(`Building into ${OWN.distDir} …`);
       buildApp({ distDir: OWN.distDir });
     }
-    server = await startServer({ port: OWN.port, distDir: OWN.distDir, persistTo: OWN.persistTo });
+    process.env.DIRECT_PORT = String(OWN.port + 1);
+    server = await startServer({ port: String(OWN.port), distDir: OWN.distDir, persistTo: OWN.persistTo });
     console.log(`server on ${server.url} after ${(server.startMs / 1000).toFixed(1)} s`);
   }
   await measure();
