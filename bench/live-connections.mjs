@@ -243,7 +243,8 @@ SELECT printf('LIVE-%06d', i + 1), '${ORG}', '${ACCOUNT}', 'Northwind', 'LIVE-BE
     await api("sites.add", { accountId: ACCOUNT, name: `Bench site ${Date.now()}` });
     const deployment = await timeToTell("deployment to all radios", () => api("deployments.create", { accountId: ACCOUNT }));
     await timeToTell("pause of that deployment", () => api("deployments.act", { id: deployment.id, action: "pause" }));
-    await api("deployments.act", { id: deployment.id, action: "cancel" });
+    // Its cancel tells the radios too (and must be heard before the next figure starts).
+    await timeToTell("cancel of that deployment", () => api("deployments.act", { id: deployment.id, action: "cancel" }));
     // One bulk command to every bench radio: its rows are written first, then one message per shard.
     await timeToTell("bulk ping command", () =>
       api("commands.sendBulk", { accountId: ACCOUNT, selection: { filter: { model: "LIVE-BENCH", search: "" } }, type: "ping" }),

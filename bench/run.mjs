@@ -9,6 +9,8 @@
 // BENCH_STRICT=1 makes a failed budget exit 1 (by default budgets are reported, exit 0).
 // BENCH_SERVER_ONLY=1 stops after [4/6]: the scale benchmarks have scripts of their own
 // (bench/inventory.mjs, bench/list-scale.mjs, bench/reports-scale.mjs) and take the longest.
+// Not run here: `npm run bench:live` (bench/live-connections.mjs, 10,000 live WebSockets against
+// a server of its own; minutes of both cores and ~1.5 GB) and `npm run bench:fleet`.
 import { execFileSync } from "node:child_process";
 import { mkdir, writeFile } from "node:fs/promises";
 import { cpus, loadavg } from "node:os";
