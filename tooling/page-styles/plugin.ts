@@ -119,9 +119,14 @@ export async function pageSheets(root: string): Promise<PageSheets> {
 }
 
 export function pageStyles({ root }: PageStylesOptions): Plugin {
+  // Computed once per process (a few seconds): Vitest may load the module in several workers.
+  let computed: Promise<PageSheets> | null = null;
   return {
     name: "page-styles",
     resolveId: (source) => (source === id ? `\0${id}` : undefined),
+    watchChange: () => {
+      computed = null;
+    },
     async load(source) {
       if (source !== `\0${id}`) return;
       // The Worker's build, and the workerd tests (so they can check every route has its sheet).
@@ -136,7 +141,8 @@ export function pageStyles({ root }: PageStylesOptions): Plugin {
           "export const full = 0;",
         ].join("\n");
       }
-      const { modules, sheets, full } = await pageSheets(root);
+      computed ??= pageSheets(root);
+      const { modules, sheets, full } = await computed;
       const packed = packSheets(sheets);
       return [
         ...modules.map(({ file }, index) => `import * as page${index} from ${JSON.stringify(`/${relative(root, file)}`)};`),
