@@ -61,8 +61,16 @@ function layout(root: string) {
       srcDir: src,
       // The registry imports every island; a page brings only the islands it names (<Island name="…">).
       cut: (file: string) => (file.endsWith("/islands/registry.ts") ? [] : null),
-      extra: (_file: string, text: string) => {
+      extra: (file: string, text: string) => {
         const found: string[] = [];
+        // An island named by an expression could not be followed: the build says so rather than guess.
+        for (const match of text.matchAll(/<Island\b(?![\w.])/g)) {
+          if (!/^\s+name="[a-z0-9-]+"/.test(text.slice((match.index ?? 0) + match[0].length))) {
+            throw new Error(
+              `${relative(root, file)}: <Island name=…> must be a plain string, so its page's CSS includes the island's classes`,
+            );
+          }
+        }
         for (const match of text.matchAll(/\bname(?:=|:)\s*\{?\s*["']([a-z0-9-]+)["']/g)) {
           if (match[1] && islandNames.has(match[1])) found.push(join(src, "islands", `${match[1]}.island.tsx`));
         }
