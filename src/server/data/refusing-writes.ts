@@ -1,0 +1,29 @@
+import type { D1Database } from "../cloudflare";
+import { WRITES } from "./read-coalescing";
+
+/** A write asked for before the session has said who is asking. */
+export class WriteBeforeSession extends Error {
+  constructor(query: string) {
+    super(`a write before the session was confirmed: ${query.slice(0, 60)}`);
+  }
+}
+
+/**
+ * The database `db` for work done on a hint of who is asking (src/server/middleware/session.ts):
+ * reads as usual, and every write refused where it is prepared, so nothing is written for
+ * someone the session may not confirm. The work is then done again, once it has.
+ */
+export function refusingWrites(db: D1Database): D1Database {
+  return new Proxy(db, {
+    get(target, property) {
+      if (property === "prepare") {
+        return (query: string) => {
+          if (WRITES.test(query)) throw new WriteBeforeSession(query);
+          return target.prepare(query);
+        };
+      }
+      const value = Reflect.get(target, property, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}
