@@ -139,7 +139,11 @@ test.describe("states that add classes after the page loads", () => {
       await noScript.addCookies(await page.context().cookies());
       const plain = await noScript.newPage();
       await plain.goto("/accounts/acc_harbor_demo/rules/add");
+      // Without JavaScript the refusal is a new page: wait for the post's answer, then read it.
+      const answer = plain.waitForResponse((response) => response.request().method() === "POST");
       await submitEmpty(plain.locator("main form").filter({ has: plain.locator("[name=name]") }));
+      expect((await answer).status()).toBe(400);
+      await plain.waitForLoadState();
       await expect(plain.getByRole("alert").first()).toBeVisible();
       await expectEveryClassStyled(plain, "the rule form refused without JavaScript");
     } finally {
