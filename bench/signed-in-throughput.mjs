@@ -33,9 +33,9 @@ export const SIGNED_IN_PAGES = [
 const pairsOf = (response) => response.headers.getSetCookie().map((cookie) => cookie.split(";")[0]);
 
 /**
- * The demo owner's cookies as a browser holds them: the session from one JSON sign-in, and the
- * session hint the first signed-in page leaves (src/server/auth/session-hint.ts), which lets
- * later pages read the session and their data in one D1 round trip.
+ * The demo owner's cookies as a browser holds them after one JSON sign-in and its first page:
+ * the session, and the session hint (src/server/auth/session-hint.ts) with which pages read the
+ * session and their data in one D1 round trip.
  */
 async function browserCookies(baseUrl) {
   const response = await fetch(`${baseUrl}/api/sign-in`, {
@@ -45,12 +45,12 @@ async function browserCookies(baseUrl) {
   });
   const body = await response.json();
   if (!body.ok) throw new Error(`the demo owner could not sign in: ${JSON.stringify(body)}`);
-  const session = pairsOf(response).join("; ");
-  const firstPage = await fetch(`${baseUrl}/welcome`, { headers: { cookie: session } });
+  const jar = new Map(pairsOf(response).map((pair) => [pair.split("=")[0], pair]));
+  const firstPage = await fetch(`${baseUrl}/welcome`, { headers: { cookie: [...jar.values()].join("; ") } });
   await firstPage.text();
-  const hint = pairsOf(firstPage).filter((pair) => pair.startsWith("__Host-who="));
-  if (hint.length === 0) throw new Error("the first signed-in page left no session hint");
-  return [session, ...hint].join("; ");
+  for (const pair of pairsOf(firstPage)) jar.set(pair.split("=")[0], pair);
+  if (!jar.has("__Host-who")) throw new Error("neither signing in nor the first page left a session hint");
+  return [...jar.values()].join("; ");
 }
 
 /** The page answers 200 for the cookie (not the sign-in form, not an error): else the figures mean nothing. */
