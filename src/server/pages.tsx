@@ -54,6 +54,7 @@ async function showRoute(
     failed: status >= 400 && Object.keys(form?.errors ?? {}).length > 0,
     status,
     toaster: route.page.toaster,
+    styleSource: route.page,
     body: <Component data={data} params={c.req.param()} form={form} />,
   });
 }
