@@ -130,6 +130,12 @@ test.describe("states that add classes after the page loads", () => {
       await form.locator("button[type=submit]").first().click();
     };
     await page.goto("/accounts/acc_harbor_demo/rules/add");
+    // A click before React owns the island is a plain post (a new page): wait until it does.
+    await page.waitForFunction(() =>
+      [...document.querySelectorAll("[data-island='rule-form']")].some((island) =>
+        Object.keys(island).some((key) => key.startsWith("__reactContainer")),
+      ),
+    );
     await submitEmpty(page.locator("[data-island='rule-form'] form"));
     await expect(page.getByRole("alert").first()).toBeVisible();
     await expectEveryClassStyled(page, "the rule form with its island's messages");
