@@ -3,7 +3,8 @@
 // (session lookup only), same server ≥ 0.5×").
 //
 // The no-op is GET /healthz with the session cookie: the session middleware reads the session
-// (one D1 call) and the route answers "ok", so it is exactly "session lookup only". The pages
+// (one D1 call) and the route answers "ok", so it is exactly "session lookup only". Both send
+// the cookies a browser holds after its first signed-in page: the session and its hint. The pages
 // are /accounts, the demo account's home, its sites list and its activity log, as the demo
 // owner. autocannon drives each in turn, interleaved with the no-op (noop, pages…, noop,
 // pages…) because this machine is shared and noisy; a page's ratio is its req/s over the mean
@@ -29,8 +30,14 @@ export const SIGNED_IN_PAGES = [
   { name: "activity log", path: `/accounts/${ACCOUNT}/activity-logs` },
 ];
 
-/** The demo owner's session cookie, from one JSON sign-in. */
-async function sessionCookie(baseUrl) {
+const pairsOf = (response) => response.headers.getSetCookie().map((cookie) => cookie.split(";")[0]);
+
+/**
+ * The demo owner's cookies as a browser holds them after one JSON sign-in and its first page:
+ * the session, and the session hint (src/server/auth/session-hint.ts) with which pages read the
+ * session and their data in one D1 round trip.
+ */
+async function browserCookies(baseUrl) {
   const response = await fetch(`${baseUrl}/api/sign-in`, {
     method: "POST",
     headers: { "content-type": "application/json", origin: new URL(baseUrl).origin },
@@ -38,10 +45,12 @@ async function sessionCookie(baseUrl) {
   });
   const body = await response.json();
   if (!body.ok) throw new Error(`the demo owner could not sign in: ${JSON.stringify(body)}`);
-  return response.headers
-    .getSetCookie()
-    .map((cookie) => cookie.split(";")[0])
-    .join("; ");
+  const jar = new Map(pairsOf(response).map((pair) => [pair.split("=")[0], pair]));
+  const firstPage = await fetch(`${baseUrl}/welcome`, { headers: { cookie: [...jar.values()].join("; ") } });
+  await firstPage.text();
+  for (const pair of pairsOf(firstPage)) jar.set(pair.split("=")[0], pair);
+  if (!jar.has("__Host-who")) throw new Error("neither signing in nor the first page left a session hint");
+  return [...jar.values()].join("; ");
 }
 
 /** The page answers 200 for the cookie (not the sign-in form, not an error): else the figures mean nothing. */
@@ -62,7 +71,7 @@ export async function measureSignedInThroughput({
   log = () => {},
 } = {}) {
   const rootPid = serverRootPid(baseUrl, serverPid);
-  const cookie = await sessionCookie(baseUrl);
+  const cookie = await browserCookies(baseUrl);
   const headers = { cookie };
   for (const page of SIGNED_IN_PAGES) await assertSignedIn(baseUrl, page.path, cookie);
   const options = { connections, rootPid, headers };

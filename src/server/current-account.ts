@@ -1,6 +1,6 @@
-import { TRPCError } from "@trpc/server";
 import type { Context } from "hono";
 import { api } from "./api/procedures-route";
+import { askedOnce, isRefusedAccount } from "./asked-once";
 import type { AppEnv } from "./env";
 import { pendingChangesOf } from "./pending-changes";
 
@@ -9,22 +9,11 @@ export type AccountDetails = Awaited<ReturnType<ReturnType<typeof api>["accounts
 /** The account a page is about, as the header shows it (switcher name, account settings link). */
 export type CurrentAccount = { id: string; name: string };
 
-// Per request, so a page's load and its header ask the database once.
-const asked = new WeakMap<Request, Map<string, Promise<AccountDetails>>>();
+const asked = new WeakMap<object, Map<string, Promise<AccountDetails>>>();
 
 /** accounts.details for this request and id, asked at most once; errors are the procedure's. */
 export function accountDetails(c: Context<AppEnv>, accountId: string): Promise<AccountDetails> {
-  let byId = asked.get(c.req.raw);
-  if (!byId) {
-    byId = new Map();
-    asked.set(c.req.raw, byId);
-  }
-  let details = byId.get(accountId);
-  if (!details) {
-    details = api(c).accounts.details({ id: accountId });
-    byId.set(accountId, details);
-  }
-  return details;
+  return askedOnce(asked, c, accountId, () => api(c).accounts.details({ id: accountId }));
 }
 
 function decoded(segment: string): string | null {
@@ -58,8 +47,7 @@ export async function currentAccountOf(c: Context<AppEnv>): Promise<CurrentAccou
     const account = await accountDetails(c, accountId);
     return { id: account._id, name: account.name };
   } catch (error) {
-    const expected = error instanceof TRPCError && (error.code === "NOT_FOUND" || error.code === "BAD_REQUEST");
-    if (!expected) console.error("current account lookup failed", error);
+    if (!isRefusedAccount(error)) console.error("current account lookup failed", error);
     return null;
   }
 }

@@ -74,5 +74,7 @@ export type AppEnv = {
     /** The signed-in user, or null; set by the session middleware. */
     user: import("./auth/sessions").SessionUser | null;
     session: import("./auth/sessions").CurrentSession | null;
+    /** Set while a signed-in page loads on the session hint, until it settles (middleware/session.ts). */
+    speculation?: import("./middleware/session").Speculation;
   };
 };

@@ -5,27 +5,46 @@ import { prefetchAccountContext } from "./current-account";
 import type { AppEnv } from "./env";
 import { AppError } from "./errors";
 import { translatorFor } from "./i18n/i18n";
+import { settleSession } from "./middleware/session";
 import { setFlash } from "./render/flash";
 import { renderPage } from "./render/render-page";
+import { markSignedInPage } from "./render/signed-in-pages";
 
 const signInRoute = routes.find((route) => route.path === "/sign-in");
 
+type Loaded = { data: unknown } | Response;
+
+/** Access first, then the page's data (signed-out visitors of a signed-in route get the sign-in form). */
+async function loadRoute(c: RouteContext, route: RouteDefinition): Promise<Loaded> {
+  const user = c.get("user");
+  if (route.access === "signed-in" && !user && signInRoute) return showRoute(c, signInRoute, { status: 401 });
+  if (route.permission && !user?.permissions[route.permission]) throw new AppError("FORBIDDEN");
+  prefetchAccountContext(c);
+  const data = route.page.load ? await route.page.load(c) : undefined;
+  return data instanceof Response ? data : { data };
+}
+
 /**
- * Renders a route's page: access first (signed-out visitors of a signed-in route get the
- * sign-in form at the same URL; a missing permission is the protected-route screen), then
- * its data, then the whole document, streamed.
+ * Renders a route's page: access, then its data, then the whole document, streamed. A page
+ * begun on the session hint (middleware/session.ts) renders only once the session has said it
+ * was loaded for the right person; else, or if its load wanted to write, it loads again.
  */
 async function showRoute(
   c: RouteContext,
   route: RouteDefinition,
   { form, status = 200 }: { form?: FormState; status?: number } = {},
 ): Promise<Response> {
-  const user = c.get("user");
-  if (route.access === "signed-in" && !user && signInRoute) return showRoute(c, signInRoute, { status: 401 });
-  if (route.permission && !user?.permissions[route.permission]) throw new AppError("FORBIDDEN");
-  prefetchAccountContext(c);
-  const data = route.page.load ? await route.page.load(c) : undefined;
-  if (data instanceof Response) return data;
+  const loading = loadRoute(c, route);
+  const speculation = c.get("speculation");
+  if (speculation) {
+    // Settled either way: a failure is the page's own only if the session confirms the guess.
+    await loading.catch(() => undefined);
+    const confirmed = await settleSession(c);
+    if (!confirmed || speculation.refusedWrite) return showRoute(c, route, { form, status });
+  }
+  const loaded = await loading;
+  if (loaded instanceof Response) return loaded;
+  const { data } = loaded;
   const { Component } = route.page;
   const t = translatorFor(c.get("language"), c.get("settings").brandNamespace);
   return renderPage(c, {
@@ -35,6 +54,7 @@ async function showRoute(
     failed: status >= 400 && Object.keys(form?.errors ?? {}).length > 0,
     status,
     toaster: route.page.toaster,
+    styleSource: route.page,
     body: <Component data={data} params={c.req.param()} form={form} />,
   });
 }
@@ -77,7 +97,9 @@ async function runAction(c: RouteContext, route: RouteDefinition) {
 export function pageRoutes(): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   for (const route of routes) {
-    app.get(route.path, (c) => showRoute(c, route));
+    const show = (c: RouteContext) => showRoute(c, route);
+    if (route.access === "signed-in") markSignedInPage(show);
+    app.get(route.path, show);
     if (route.page.action) app.post(route.path, (c) => runAction(c, route));
   }
   return app;

@@ -219,7 +219,7 @@ export async function signInWithPasskey(c: C, uniqueId: string, response: Authen
   });
   if (!recorded) return false;
   const previous = await readSession(c);
-  await startSession(c, user.id, "signed-in", previous ? [deleteSessionStatement(db, previous.record.id)] : []);
+  await startSession(c, user, "signed-in", previous ? [deleteSessionStatement(db, previous.record.id)] : []);
   await recordSignIn(db, user.id);
   return true;
 }

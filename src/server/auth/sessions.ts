@@ -17,6 +17,7 @@ import type { AppEnv } from "../env";
 import { clientAddress } from "./client-address";
 import { randomToken, sha256Hex } from "./crypto";
 import { permissionsOf } from "./roles";
+import { clearHint, syncHint } from "./session-hint";
 
 /** DESIGN.md §5 and issue 3: idle 15 minutes, absolute 12 hours, both enforced here. */
 export const IDLE_TIMEOUT_MS = 15 * 60_000;
@@ -55,19 +56,22 @@ function writeCookie(c: Context<AppEnv>, token: string, maxAgeSeconds: number) {
 
 export function clearSessionCookie(c: Context<AppEnv>) {
   deleteCookie(c, COOKIE, { prefix: "host", secure: true, path: "/" });
+  clearHint(c);
 }
 
 /**
  * Starts a session with a new token (a new one at every sign-in), optionally in the same
- * batch as other writes, e.g. ending the sign-in attempt it replaces.
+ * batch as other writes, e.g. ending the sign-in attempt it replaces. Given the whole user, a
+ * signed-in session also leaves its hint, so the first page after it reads beside the session.
  */
 export async function startSession(
   c: Context<AppEnv>,
-  userId: string,
+  who: string | User,
   stage: SessionStage,
   alongside: D1PreparedStatement[] = [],
   at = Date.now(),
 ): Promise<SessionRecord> {
+  const userId = typeof who === "string" ? who : who.id;
   const token = randomToken(16);
   const lifetime = stage === "signed-in" ? ABSOLUTE_LIFETIME_MS : PENDING_LIFETIME_MS;
   const record: SessionRecord = {
@@ -87,6 +91,9 @@ export async function startSession(
     }),
   ]);
   writeCookie(c, token, Math.floor(lifetime / 1000));
+  if (stage === "signed-in" && typeof who !== "string") {
+    syncHint(c, { record, user: who }, toSessionUser({ record, user: who }));
+  }
   return record;
 }
 
@@ -101,18 +108,20 @@ function isExpired(record: SessionRecord, at: number): boolean {
  * orphaned one is deleted on the way, and an idle one can never come back.
  */
 export async function readSession(c: Context<AppEnv>, at = Date.now()): Promise<CurrentSession | null> {
+  // The database as the read began: a page begun on the session hint swaps in one that refuses writes.
+  const db = c.env.DB;
   const token = getCookie(c, COOKIE, "host");
   if (!token || token.length > 64) return null;
-  const found = await findSessionAndUser(c.env.DB, await sha256Hex(token));
+  const found = await findSessionAndUser(db, await sha256Hex(token));
   const record = found.session;
   if (!record) return null;
   const user = isExpired(record, at) ? null : found.user;
   if (user?.status !== "active") {
-    await deleteSessionStatement(c.env.DB, record.id).run();
+    await deleteSessionStatement(db, record.id).run();
     return null;
   }
   if (record.stage === "signed-in" && at - Date.parse(record.lastSeenAt) > TOUCH_INTERVAL_MS) {
-    await touchSession(c.env.DB, record.id, new Date(at).toISOString());
+    await touchSession(db, record.id, new Date(at).toISOString());
   }
   return { record, user };
 }

@@ -60,7 +60,7 @@ export async function passwordStep(c: Context<AppEnv>, rawEmail: string, passwor
     await startSession(c, user.id, "needs-2fa", replaced);
     return { ok: true, twoFactorAuth: { required: true } };
   }
-  await startSession(c, user.id, "signed-in", replaced);
+  await startSession(c, user, "signed-in", replaced);
   await recordSignIn(db, user.id);
   return { ok: true };
 }
@@ -108,7 +108,7 @@ export async function verifyEmailCode(c: Context<AppEnv>, otp: string): Promise<
     return { ok: false };
   }
   if (!constantTimeEqual(await sha256Hex(otp.trim()), code.codeHash)) return { ok: false };
-  await startSession(c, attempt.user.id, "signed-in", [
+  await startSession(c, attempt.user, "signed-in", [
     deleteCodeStatement(db, attempt.record.id),
     deleteSessionStatement(db, attempt.record.id),
   ]);

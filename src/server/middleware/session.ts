@@ -1,9 +1,36 @@
-import type { MiddlewareHandler } from "hono";
-import { readSession, toSessionUser } from "../auth/sessions";
-import type { AppEnv } from "../env";
+import type { Context, MiddlewareHandler } from "hono";
+import { hintedUser, sameIdentity, syncHint } from "../auth/session-hint";
+import { type CurrentSession, readSession, type SessionUser, toSessionUser } from "../auth/sessions";
+import { refusingWrites } from "../data/refusing-writes";
+import type { AppEnv, Env } from "../env";
 import { upstreamOf, upstreamUser } from "../proxy/upstream";
+import { isSignedInPage } from "../render/signed-in-pages";
+import { chooseLanguage } from "./language";
 
-/** Reads the session: `session` is any live one (also a sign-in attempt), `user` only a signed-in one. */
+/**
+ * A signed-in page started on the session hint: the session's answer, the database to go back
+ * to, and whether the page tried to write meanwhile (then it loads again once confirmed).
+ */
+export type Speculation = { reading: Promise<CurrentSession | null>; database: Env["DB"]; refusedWrite: boolean };
+
+function adopt(c: Context<AppEnv>, current: CurrentSession | null): SessionUser | null {
+  const signedIn = current?.record.stage === "signed-in" ? current : null;
+  const user = signedIn ? toSessionUser(signedIn) : null;
+  c.set("session", current);
+  c.set("user", user);
+  // Written by the pages that use it (and by signing in), removed by any request once nobody is signed in.
+  if (!user || isSignedInPage(c)) syncHint(c, current, user);
+  return user;
+}
+
+/**
+ * Reads the session: `session` is any live one (also a sign-in attempt), `user` only a signed-in one.
+ *
+ * A signed-in page asked for with a session hint (src/server/auth/session-hint.ts) does not wait:
+ * the page starts loading as the hinted user while the session is read, so the session and the
+ * page's first reads leave as one D1 batch (DESIGN.md §8). Until `settleSession` the database
+ * refuses writes and `session` is null; the page settles before it renders anything.
+ */
 export const session: MiddlewareHandler<AppEnv> = async (c, next) => {
   const upstream = upstreamOf(c.env);
   if (upstream) {
@@ -12,9 +39,43 @@ export const session: MiddlewareHandler<AppEnv> = async (c, next) => {
     c.set("user", await upstreamUser(c, upstream));
     return next();
   }
-  const current = await readSession(c);
-  const signedIn = current?.record.stage === "signed-in" ? current : null;
-  c.set("session", current);
-  c.set("user", signedIn ? toSessionUser(signedIn) : null);
+  const hinted = isSignedInPage(c) ? hintedUser(c) : null;
+  if (!hinted) {
+    adopt(c, await readSession(c));
+    return next();
+  }
+  const speculation: Speculation = { reading: readSession(c), database: c.env.DB, refusedWrite: false };
+  c.env = {
+    ...c.env,
+    DB: refusingWrites(c.env.DB, () => {
+      speculation.refusedWrite = true;
+    }),
+  };
+  c.set("speculation", speculation);
+  c.set("session", null);
+  c.set("user", hinted);
   await next();
+  // Whatever answered, the session was read to its end (an expired one is deleted on the way).
+  await settleSession(c);
 };
+
+/**
+ * Ends a page's speculation: the session's own answer replaces the hint. True when the page's
+ * work so far was done for the person the session names (the same user, organisation, role and
+ * language); false when it must be done again, as that person or as nobody.
+ */
+export async function settleSession(c: Context<AppEnv>): Promise<boolean> {
+  const speculation = c.get("speculation");
+  if (!speculation) return true;
+  c.set("speculation", undefined);
+  c.env = { ...c.env, DB: speculation.database };
+  const hinted = c.get("user");
+  const user = adopt(c, await speculation.reading);
+  if (hinted && user && sameIdentity(hinted, user)) {
+    // The same object as during the load: what was remembered for it this request stays valid.
+    c.set("user", Object.assign(hinted, user));
+    return true;
+  }
+  c.set("language", chooseLanguage(c));
+  return false;
+}
