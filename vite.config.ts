@@ -3,6 +3,7 @@ import { cloudflare } from "@cloudflare/vite-plugin";
 import tailwindcss from "@tailwindcss/vite";
 import { defineConfig } from "vite";
 import { clientManifest, clientOutDir, distDir } from "./tooling/client-manifest.ts";
+import { pageStyles } from "./tooling/page-styles/plugin.ts";
 import { sonnerWithoutInjectedCss } from "./tooling/sonner-css.ts";
 
 /** The Worker's Vite environment: its wrangler name with dashes as underscores. */
@@ -20,6 +21,8 @@ export default defineConfig(({ command, isPreview }) => ({
     }),
     tailwindcss(),
     clientManifest(),
+    // Each page's own CSS, inlined by the Worker (src/server/render/page-styles.ts).
+    pageStyles({ root: fileURLToPath(new URL(".", import.meta.url)) }),
     sonnerWithoutInjectedCss(),
   ],
   environments: {
@@ -30,7 +33,7 @@ export default defineConfig(({ command, isPreview }) => ({
         // The server already sends <link rel="modulepreload"> for each island's chunks
         // (src/server/render/assets.ts), so Vite's own preload helper would only add bytes.
         modulePreload: false,
-        // The CSS is inlined into each page by the Worker (src/server/render/assets.ts), so it is no entry here.
+        // The CSS is inlined into each page by the Worker (src/server/render/page-styles.ts), so it is no entry here.
         rollupOptions: {
           // The toaster and the switcher panel are entries the shell imports by URL: keep their exports.
           preserveEntrySignatures: "exports-only",

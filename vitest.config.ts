@@ -2,6 +2,7 @@ import { fileURLToPath } from "node:url";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 import { clientManifest } from "./tooling/client-manifest.ts";
+import { pageStyles } from "./tooling/page-styles/plugin.ts";
 
 // The workerd tests: the Worker's own code in the Workers runtime, with the D1 migrations
 // applied. Kept apart from vite.config.ts: Vitest fails with the Cloudflare Vite plugin loaded.
@@ -11,6 +12,7 @@ export default defineConfig(async () => {
     resolve: { alias: { "@": fileURLToPath(new URL("./src", import.meta.url)) } },
     plugins: [
       clientManifest(),
+      pageStyles({ root: fileURLToPath(new URL(".", import.meta.url)) }),
       cloudflareTest({
         wrangler: { configPath: "./wrangler.toml" },
         miniflare: { bindings: { TEST_MIGRATIONS: migrations } },

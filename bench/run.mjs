@@ -1,6 +1,6 @@
 // `npm run bench`: build into .builds/bench, serve it in workerd on :8789 (local D1 in
 // .builds/bench-state), run the three benchmarks, print the figures, write them to
-// bench/results/latest.json and latest.md, and stop the server, whatever happens; then the
+// bench/results/latest.json and latest.md (the inline CSS per page: css-bytes.md), and stop the server, whatever happens; then the
 // list-scale benchmark (bench/list-scale.mjs → bench/results/list-scale.{json,md}).
 //
 // Each benchmark also runs alone against a running server: BENCH_URL=http://localhost:8789
@@ -9,12 +9,15 @@
 // BENCH_STRICT=1 makes a failed budget exit 1 (by default budgets are reported, exit 0).
 // BENCH_SERVER_ONLY=1 stops after [4/6]: the scale benchmarks have scripts of their own
 // (bench/inventory.mjs, bench/list-scale.mjs, bench/reports-scale.mjs) and take the longest.
+// Not run here: `npm run bench:live` (bench/live-connections.mjs, 10,000 live WebSockets against
+// a server of its own; minutes of both cores and ~1.5 GB) and `npm run bench:fleet`.
 import { execFileSync } from "node:child_process";
 import { mkdir, writeFile } from "node:fs/promises";
 import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
 import { launchChromium } from "./browser.mjs";
 import { measureCommandLatency } from "./commands-latency.mjs";
+import { measureCssBytes, writeCssBytes } from "./css-bytes.mjs";
 import { inventoryBudgets, measureInventory, writeInventoryResults } from "./inventory.mjs";
 import { jsBytesTable, jsChunksTable, measureJsBytes } from "./js-bytes.mjs";
 import { measureListScale, writeListScale } from "./list-scale.mjs";
@@ -73,6 +76,8 @@ async function main() {
 
   say(`\n[1/6] JavaScript bytes per page (${elapsed()})`);
   const jsBytes = await measureJsBytes({ baseUrl: server.url, browser });
+  say(`[1b/6] Inline CSS per page (${elapsed()})`);
+  say(await writeCssBytes(await measureCssBytes({ baseUrl: server.url, browser })));
 
   say(`[2/6] SSR throughput (${elapsed()})`);
   const ssr = await measureSsrThroughput({ baseUrl: server.url, serverPid: server.pid, log: say });

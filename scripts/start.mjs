@@ -6,6 +6,12 @@
 // static assets), so requests reach the Worker with nothing in between. `vite preview` (a Node
 // layer) and `wrangler dev` (a proxy Worker in front of the user Worker) both answered 500 under
 // bursts of concurrent requests (issue 9).
+//
+// DIRECT_PORT=<port> also serves the Worker alone on that port, as radios reach it deployed:
+// no Miniflare entry Worker, asset router or RPC proxy in front of it (each of those forwards
+// every WebSocket frame, and the entry Worker's own compatibility date switches on
+// permessage-deflate whatever this Worker's flags say), and no static assets. For the
+// live-connections benchmark (bench/live-connections.mjs); the pages still work on PORT.
 import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -25,7 +31,11 @@ migrateLocal();
 seedLocal();
 
 const { workerOptions, main } = unstable_getMiniflareWorkerOptions(builtConfig);
-const { modulesRules: _rules, ...worker } = workerOptions;
+const { modulesRules: _rules, ...configured } = workerOptions;
+const directPort = process.env.DIRECT_PORT ? Number(process.env.DIRECT_PORT) : null;
+// With static assets Miniflare routes a direct socket through its asset router, so the direct mode serves none.
+const { assets: _assets, ...withoutAssets } = configured;
+const worker = directPort ? { ...withoutAssets, unsafeDirectSockets: [{ host: "localhost", port: directPort }] } : configured;
 // The built Worker is plain ES modules: its entry first, then every chunk it may import.
 const workerDir = dirname(main);
 const chunks = readdirSync(workerDir, { recursive: true })
@@ -51,6 +61,7 @@ const server = new Miniflare(
 );
 const url = await server.ready;
 console.log(`Configuration Tool on ${url.href.replace("127.0.0.1", "localhost")}`);
+if (directPort) console.log(`the Worker alone (no assets, no proxy Workers) on http://localhost:${directPort}/`);
 
 let stopping = false;
 for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) {

@@ -81,6 +81,7 @@ function errorPage(c: RouteContext, error: unknown) {
     title: code === "FORBIDDEN" ? "errors.protected" : "errors.title",
     status: httpStatusOf[code],
     body: <ErrorScreen code={code} message={message} stack={stack} />,
+    styleSource: ErrorScreen,
   });
 }
 
@@ -124,7 +125,12 @@ export function createApp() {
   app.route("/", pageRoutes());
 
   app.notFound((c) =>
-    renderPage(c, { title: "notFound.title", status: 404, body: <notFoundPage.Component data={undefined} params={{}} /> }),
+    renderPage(c, {
+      title: "notFound.title",
+      status: 404,
+      body: <notFoundPage.Component data={undefined} params={{}} />,
+      styleSource: notFoundPage,
+    }),
   );
   app.onError((error, c) => errorPage(c, error));
   return app;

@@ -2,7 +2,6 @@ import { Hono } from "hono";
 import { routes } from "../routes/table";
 import type { FormState, RouteContext, RouteDefinition } from "../routes/types";
 import { prefetchAccountContext } from "./current-account";
-import { WriteBeforeSession } from "./data/refusing-writes";
 import type { AppEnv } from "./env";
 import { AppError } from "./errors";
 import { translatorFor } from "./i18n/i18n";
@@ -36,13 +35,12 @@ async function showRoute(
   { form, status = 200 }: { form?: FormState; status?: number } = {},
 ): Promise<Response> {
   const loading = loadRoute(c, route);
-  if (c.get("speculation")) {
-    const failure = await loading.then(
-      () => null,
-      (error: unknown) => error,
-    );
+  const speculation = c.get("speculation");
+  if (speculation) {
+    // Settled either way: a failure is the page's own only if the session confirms the guess.
+    await loading.catch(() => undefined);
     const confirmed = await settleSession(c);
-    if (!confirmed || failure instanceof WriteBeforeSession) return showRoute(c, route, { form, status });
+    if (!confirmed || speculation.refusedWrite) return showRoute(c, route, { form, status });
   }
   const loaded = await loading;
   if (loaded instanceof Response) return loaded;
@@ -56,6 +54,7 @@ async function showRoute(
     failed: status >= 400 && Object.keys(form?.errors ?? {}).length > 0,
     status,
     toaster: route.page.toaster,
+    styleSource: route.page,
     body: <Component data={data} params={c.req.param()} form={form} />,
   });
 }

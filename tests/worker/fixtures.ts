@@ -52,6 +52,23 @@ export async function sessionCookie(email: string, password = PASSWORD): Promise
   return `__Host-session=${token}`;
 }
 
+/**
+ * Signs in through the real call and returns the cookies a browser then holds: the session and
+ * the session hint (src/server/auth/session-hint.ts), with which signed-in pages read the
+ * session beside their data.
+ */
+export async function browserCookie(email: string, password = PASSWORD): Promise<string> {
+  const { request, ORIGIN } = await import("./helpers");
+  const response = await request("/api/sign-in", {
+    method: "POST",
+    body: JSON.stringify({ username: email, password }),
+    headers: { Origin: ORIGIN, "Content-Type": "application/json" },
+  });
+  const pairs = response.headers.getSetCookie().map((line) => line.split(";")[0]);
+  if (!pairs.some((pair) => pair?.startsWith("__Host-who="))) throw new Error(`no session hint for ${email}`);
+  return pairs.join("; ");
+}
+
 export async function createAccount(
   orgId: string,
   name = "Test Account",

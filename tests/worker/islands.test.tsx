@@ -21,6 +21,7 @@ function pageContext(): PageContext {
     currentPath: "/",
     nonce: "test-nonce",
     assets: assetTags,
+    styles: "",
     flash: null,
     user: null,
     islands: new IslandCollector(),

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createAccount, createOrganization, createUser, sessionCookie } from "./fixtures";
+import { browserCookie, createAccount, createOrganization, createUser, sessionCookie } from "./fixtures";
 import { ORIGIN, request } from "./helpers";
 
 // Honest navigation (issue 9, §5): an owner opens every page reachable by a link from the
@@ -67,7 +67,8 @@ beforeAll(async () => {
     headers: { Origin: ORIGIN, "Content-Type": "application/json", Cookie: await sessionCookie(owner.email) },
   });
   expect(renamed.status).toBe(200);
-  cookie = await sessionCookie(owner.email);
+  // As a browser holds them: every page is begun on the session hint (middleware/session.ts).
+  cookie = await browserCookie(owner.email);
 });
 
 describe("every link of every signed-in page, as an owner", () => {

@@ -167,3 +167,10 @@ it("tells only the radios of the opened phases, and the others when their phase 
   a.socket.close();
   b.socket.close();
 });
+
+it("sends radios uncompressed frames: the Worker runs without WebSocket compression", () => {
+  // A compressing socket keeps a zlib context and deflates every ~100-byte message: at 10,000
+  // radios that was most of a push's CPU and memory (bench/results/fleet.md).
+  const runtime = (globalThis as unknown as { Cloudflare?: { compatibilityFlags?: Record<string, boolean> } }).Cloudflare;
+  expect(runtime?.compatibilityFlags?.web_socket_compression).toBe(false);
+});

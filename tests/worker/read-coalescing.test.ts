@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { D1Database, D1PreparedStatement } from "@/server/cloudflare";
-import { coalescingReads } from "@/server/data/read-coalescing";
+import { coalescingReads, mayWrite } from "@/server/data/read-coalescing";
 
 /** A statement recording its own round trips, also once bound. */
 function recorded(statement: D1PreparedStatement, trips: string[]): D1PreparedStatement {
@@ -86,5 +86,28 @@ describe("reads asked side by side travel as one batch", () => {
     // A batch holding a write is the caller's transaction: sent as it is, never merged.
     await db.batch([db.prepare("DELETE FROM coalescing_probe"), db.prepare("SELECT count(*) AS n FROM coalescing_probe")]);
     expect(trips).toEqual(["run", "run", "batch:1", "batch:2"]);
+  });
+});
+
+describe("what counts as a write", () => {
+  it("a SELECT or WITH…SELECT reads, even when it names 'update' or \"delete\" as values or columns", () => {
+    expect(mayWrite("SELECT 1")).toBe(false);
+    expect(mayWrite("  select a.action = 'update', a.action = 'delete' FROM activity_logs a")).toBe(false);
+    expect(mayWrite(`WITH parts(label, updates) AS (SELECT 1, 2) SELECT sum(updates) AS "update" FROM parts`)).toBe(false);
+  });
+
+  it("INSERT, UPDATE, DELETE, REPLACE and WITH…INSERT write; anything unknown counts as a write", () => {
+    for (const query of [
+      "INSERT INTO t VALUES (1)",
+      "\n  update users SET name = 'x'",
+      "DELETE FROM sessions",
+      "REPLACE INTO t VALUES (1)",
+      "WITH picked AS MATERIALIZED (SELECT 1)\n INSERT INTO commands SELECT * FROM picked",
+      "WITH x AS (SELECT 1) UPDATE t SET a = 1",
+      "PRAGMA foreign_keys = ON",
+      "-- a comment first\nSELECT 1",
+    ]) {
+      expect(mayWrite(query), query).toBe(true);
+    }
   });
 });

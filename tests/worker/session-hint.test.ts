@@ -130,16 +130,22 @@ describe("the session hint", () => {
 });
 
 describe("work begun on the hint", () => {
-  it("may read but not write", async () => {
-    const db = refusingWrites(env.DB as D1Database);
+  it("may read but not write, and each refusal is heard however the work handles the error", async () => {
+    let refusals = 0;
+    const db = refusingWrites(env.DB as D1Database, () => {
+      refusals += 1;
+    });
     expect(await db.prepare("SELECT 1 AS one").first("one")).toBe(1);
-    for (const write of [
+    expect(await db.prepare("SELECT 'update' AS action").first("action")).toBe("update");
+    const writes = [
       "INSERT INTO sessions (id) VALUES ('x')",
       "update users set name = 'x'",
       "DELETE FROM accounts",
       "REPLACE INTO t VALUES (1)",
-    ]) {
+    ];
+    for (const write of writes) {
       expect(() => db.prepare(write)).toThrow(WriteBeforeSession);
     }
+    expect(refusals).toBe(writes.length);
   });
 });

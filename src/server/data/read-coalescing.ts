@@ -12,7 +12,18 @@ import type { D1Database, D1PreparedStatement, D1Result } from "../cloudflare";
  * is asked again alone, so every caller gets its own answer or its own error.
  */
 
-export const WRITES = /\b(INSERT|UPDATE|DELETE|REPLACE)\b/i;
+/**
+ * Whether a statement may write. It only reads if it starts with SELECT, or with WITH and no
+ * `)` closing a common table expression is followed by INSERT, UPDATE, DELETE or REPLACE: a
+ * word inside a read ('update' as a value, "delete" as a column name) does not make it a write.
+ * Anything else (PRAGMA, a leading comment) counts as a write: when in doubt, a write.
+ */
+export function mayWrite(query: string): boolean {
+  const start = query.trimStart().slice(0, 6).toUpperCase();
+  if (start === "SELECT") return false;
+  if (/^WITH\s/.test(start)) return /\)\s*(INSERT|UPDATE|DELETE|REPLACE)\b/i.test(query);
+  return true;
+}
 
 type Waiting = {
   statements: D1PreparedStatement[];
@@ -84,7 +95,7 @@ export function coalescingReads(db: D1Database): D1Database {
       if (property === "prepare") {
         return (query: string) => {
           const statement = target.prepare(query);
-          return WRITES.test(query) ? statement : readStatement(statement);
+          return mayWrite(query) ? statement : readStatement(statement);
         };
       }
       if (property === "batch") {

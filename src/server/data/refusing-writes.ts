@@ -1,5 +1,5 @@
 import type { D1Database } from "../cloudflare";
-import { WRITES } from "./read-coalescing";
+import { mayWrite } from "./read-coalescing";
 
 /** A write asked for before the session has said who is asking. */
 export class WriteBeforeSession extends Error {
@@ -11,14 +11,18 @@ export class WriteBeforeSession extends Error {
 /**
  * The database `db` for work done on a hint of who is asking (src/server/middleware/session.ts):
  * reads as usual, and every write refused where it is prepared, so nothing is written for
- * someone the session may not confirm. The work is then done again, once it has.
+ * someone the session may not confirm. `refused` hears of each refusal, however the work then
+ * handled the error, so that the work can be done again once the session has confirmed.
  */
-export function refusingWrites(db: D1Database): D1Database {
+export function refusingWrites(db: D1Database, refused: () => void = () => {}): D1Database {
   return new Proxy(db, {
     get(target, property) {
       if (property === "prepare") {
         return (query: string) => {
-          if (WRITES.test(query)) throw new WriteBeforeSession(query);
+          if (mayWrite(query)) {
+            refused();
+            throw new WriteBeforeSession(query);
+          }
           return target.prepare(query);
         };
       }

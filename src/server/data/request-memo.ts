@@ -1,5 +1,5 @@
 import type { D1Database, D1PreparedStatement } from "../cloudflare";
-import { WRITES } from "./read-coalescing";
+import { mayWrite } from "./read-coalescing";
 
 /**
  * A per-request memo of reads (DESIGN.md §8: few D1 round trips per page). A page's load and
@@ -51,7 +51,7 @@ export function requestScoped(db: D1Database): D1Database {
       if (property === "prepare") {
         return (query: string) => {
           const statement = target.prepare(query);
-          return WRITES.test(query) ? watchedStatement(statement, memo) : statement;
+          return mayWrite(query) ? watchedStatement(statement, memo) : statement;
         };
       }
       if (property === "batch") {

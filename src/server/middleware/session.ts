@@ -7,8 +7,11 @@ import { upstreamOf, upstreamUser } from "../proxy/upstream";
 import { isSignedInPage } from "../render/signed-in-pages";
 import { chooseLanguage } from "./language";
 
-/** A signed-in page started on the session hint: the session's answer, and the database to go back to. */
-export type Speculation = { reading: Promise<CurrentSession | null>; database: Env["DB"] };
+/**
+ * A signed-in page started on the session hint: the session's answer, the database to go back
+ * to, and whether the page tried to write meanwhile (then it loads again once confirmed).
+ */
+export type Speculation = { reading: Promise<CurrentSession | null>; database: Env["DB"]; refusedWrite: boolean };
 
 function adopt(c: Context<AppEnv>, current: CurrentSession | null): SessionUser | null {
   const signedIn = current?.record.stage === "signed-in" ? current : null;
@@ -41,8 +44,13 @@ export const session: MiddlewareHandler<AppEnv> = async (c, next) => {
     adopt(c, await readSession(c));
     return next();
   }
-  const speculation: Speculation = { reading: readSession(c), database: c.env.DB };
-  c.env = { ...c.env, DB: refusingWrites(c.env.DB) };
+  const speculation: Speculation = { reading: readSession(c), database: c.env.DB, refusedWrite: false };
+  c.env = {
+    ...c.env,
+    DB: refusingWrites(c.env.DB, () => {
+      speculation.refusedWrite = true;
+    }),
+  };
   c.set("speculation", speculation);
   c.set("session", null);
   c.set("user", hinted);

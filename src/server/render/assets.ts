@@ -1,5 +1,4 @@
 import manifest from "virtual:client-manifest";
-import styles from "@/ui/styles.css?inline";
 
 /** The source files the client build starts from (vite.config.ts lists the same). */
 export const clientEntrySource = "src/islands/runtime/client.ts";
@@ -10,11 +9,6 @@ export const signInScriptSource = "src/enhance/sign-in.ts";
 export const webAuthnSource = "src/islands/webauthn.ts";
 
 export type AssetTags = {
-  /**
-   * The page's whole stylesheet, inlined in <head> (issue 10 §3): Tailwind emits only the
-   * classes our sources use, a few KB gzip, so first paint needs no second round trip.
-   */
-  inlineStyles: string;
   /** The island bootstrap module; only pages with islands (forms) load it. */
   entryScript: string;
   /** The shell's one small plain script (menus, switcher, idle timer, toasts), on every page. */
@@ -51,7 +45,6 @@ const fileOf = (source: string) => `/${manifest?.[source]?.file ?? `missing-${so
 
 const built: AssetTags | null = manifest
   ? {
-      inlineStyles: styles,
       entryScript: fileOf(clientEntrySource),
       shellScript: fileOf(shellSource),
       shellModules: {
@@ -74,7 +67,6 @@ const built: AssetTags | null = manifest
   : null;
 
 const development: AssetTags = {
-  inlineStyles: styles,
   entryScript: `/${clientEntrySource}`,
   shellScript: `/${shellSource}`,
   shellModules: { toaster: `/${toasterSource}`, switcherPanel: `/${switcherPanelSource}`, webAuthn: `/${webAuthnSource}` },

@@ -16,6 +16,8 @@ export type PageContext = {
   currentPath: string;
   nonce: string;
   assets: AssetTags;
+  /** The page's CSS, inlined in <head> so first paint needs no second request (src/server/render/page-styles.ts). */
+  styles: string;
   flash: Flash | null;
   /** Who is signed in (header, greeting), or null. */
   user: SessionUser | null;

@@ -9,6 +9,7 @@ import { pendingChangesOf } from "../pending-changes";
 import { assetTags } from "./assets";
 import { takeFlash } from "./flash";
 import { IslandCollector, type PageContext, PageContextValue } from "./page-context";
+import { pageStylesOf } from "./page-styles";
 
 type RenderOptions = {
   /** Translation key of the page title. */
@@ -21,9 +22,14 @@ type RenderOptions = {
   /** Kept for callers of old: toasts now load with the first one shown, on any page. */
   toaster?: boolean;
   body: ReactNode;
+  /**
+   * What the page is rendered from (a route's page definition, an exported component): its
+   * module's CSS is inlined. Without it, the whole stylesheet.
+   */
+  styleSource?: unknown;
 };
 
-export function createPageContext(c: RouteContext): PageContext {
+export function createPageContext(c: RouteContext, styleSource?: unknown): PageContext {
   const settings = c.get("settings");
   const language = c.get("language");
   const url = new URL(c.req.url);
@@ -34,6 +40,7 @@ export function createPageContext(c: RouteContext): PageContext {
     currentPath: url.pathname + url.search,
     nonce: c.get("nonce"),
     assets: assetTags,
+    styles: pageStylesOf(styleSource),
     flash: takeFlash(c),
     user: c.get("user"),
     islands: new IslandCollector(),
@@ -45,9 +52,9 @@ export function createPageContext(c: RouteContext): PageContext {
 /** Renders a page inside the document shell and streams it. */
 export async function renderPage(
   c: RouteContext,
-  { title, titleText, status = 200, failed = false, body }: RenderOptions,
+  { title, titleText, status = 200, failed = false, body, styleSource }: RenderOptions,
 ): Promise<Response> {
-  const page = createPageContext(c);
+  const page = createPageContext(c, styleSource);
   page.currentAccount = await currentAccountOf(c);
   const stream = await renderToReadableStream(
     <PageContextValue value={page}>

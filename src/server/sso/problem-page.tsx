@@ -53,5 +53,6 @@ export function problemPage(c: RouteContext, reason: SsoProblem, provider = "") 
     title: "sso.problemTitle",
     status: statusOf[reason],
     body: <Problem reason={reason} provider={provider || String(c.req.param("identityProviderId") ?? "")} />,
+    styleSource: problemPage,
   });
 }

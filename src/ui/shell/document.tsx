@@ -16,7 +16,7 @@ type DocumentProps = {
 
 /** The whole HTML document around a page: one response holds everything needed for first paint. */
 export function Document({ title, signedIn, headerControls, children }: DocumentProps) {
-  const { language, settings, assets, t, nonce } = usePage();
+  const { language, settings, assets, styles, t, nonce } = usePage();
   return (
     <html lang={language}>
       <head>
@@ -24,8 +24,8 @@ export function Document({ title, signedIn, headerControls, children }: Document
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>{`${title} · ${settings.appTitle}`}</title>
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
-        {/* biome-ignore lint/security/noDangerouslySetInnerHtml: our own build's CSS, inlined so first paint waits for nothing else */}
-        <style nonce={nonce} dangerouslySetInnerHTML={{ __html: assets.inlineStyles }} />
+        {/* biome-ignore lint/security/noDangerouslySetInnerHtml: our own build's CSS for this page, inlined so first paint waits for nothing else */}
+        <style nonce={nonce} dangerouslySetInnerHTML={{ __html: styles }} />
         {/* First paint waits until the page's content is parsed, not just the header: one layout and one paint instead of two (slow phones paint the header, then lay out again). */}
         <link rel="expect" href="#main" blocking="render" />
       </head>
