@@ -54,12 +54,33 @@ void instance.init({
 
 export type Translate = TFunction;
 
+const translators = new Map<string, Translate>();
+
 /**
  * A translator for one language that looks in the brand's namespace first and then in
- * "default", so a vendor overrides any string by adding it to its own namespace.
+ * "default", so a vendor overrides any string by adding it to its own namespace. One per
+ * language and brand for the isolate; a key asked without options is looked up once (a page
+ * asks for a hundred strings, mostly the same on every page, and i18next resolves each anew).
  */
 export function translatorFor(language: Language, brandNamespace: string): Translate {
-  return instance.getFixedT(language, [brandNamespace, "default"]);
+  const id = `${language} ${brandNamespace}`;
+  let translate = translators.get(id);
+  if (!translate) {
+    const fixed = instance.getFixedT(language, [brandNamespace, "default"]) as unknown as (...args: unknown[]) => unknown;
+    const plain = new Map<string, unknown>();
+    const memoized = (key: unknown, ...rest: unknown[]) => {
+      if (rest.length > 0 || typeof key !== "string") return fixed(key, ...rest);
+      let text = plain.get(key);
+      if (text === undefined) {
+        text = fixed(key);
+        plain.set(key, text);
+      }
+      return text;
+    };
+    translate = memoized as unknown as Translate;
+    translators.set(id, translate);
+  }
+  return translate;
 }
 
 /** The strings an island declares, in one language, for its `messages` prop. */
