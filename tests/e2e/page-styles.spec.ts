@@ -127,7 +127,8 @@ test.describe("states that add classes after the page loads", () => {
     // The browser's own checks step aside, so the empty form reaches the island's and the server's.
     const submitEmpty = async (form: ReturnType<Page["locator"]>) => {
       await form.evaluate((element) => ((element as HTMLFormElement).noValidate = true));
-      await form.locator("button[type=submit]").first().click();
+      // The form's own submit, not a helper button such as "Add another profile" (an intent).
+      await form.locator("button[type=submit]:not([name=intent])").last().click();
     };
     await page.goto("/accounts/acc_harbor_demo/rules/add");
     // A click before React owns the island is a plain post (a new page): wait until it does.
