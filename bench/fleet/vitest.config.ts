@@ -2,6 +2,7 @@ import { fileURLToPath } from "node:url";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 import { clientManifest } from "../../tooling/client-manifest.ts";
+import { pageStyles } from "../../tooling/page-styles/plugin.ts";
 
 // `npm run bench:fleet`: the fleet benchmarks run inside workerd with local D1 (like the
 // worker tests), so they time the Worker's own code paths: confirm, counts, check-in.
@@ -13,6 +14,8 @@ export default defineConfig(async () => {
     resolve: { alias: { "@": `${root}/src` } },
     plugins: [
       clientManifest(),
+      // The renderer inlines each page's own sheet (src/server/render/page-styles.ts).
+      pageStyles({ root: root }),
       cloudflareTest({
         wrangler: { configPath: `${root}/wrangler.toml` },
         miniflare: { bindings: { TEST_MIGRATIONS: migrations } },

@@ -1,7 +1,18 @@
 import { parseStoredNetworkConfig, type StoredNetworkConfig } from "@/schema/network-config";
 import { all, type Bindable, type Db, first, newId, now, statement } from "./db";
 import { ftsQuery, ftsRowids } from "./fts";
-import { type Cursor, cappedCount, keysetWhere, type Order, order, type Page, pageOf, type Total, totalOf } from "./keyset";
+import {
+  COUNT_CAP,
+  type Cursor,
+  cappedCount,
+  keysetWhere,
+  type Order,
+  order,
+  type Page,
+  pageOf,
+  type Total,
+  totalOf,
+} from "./keyset";
 
 export type SubscriptionLevel = "essential" | "advanced";
 
@@ -98,8 +109,8 @@ export function accountSortArity(sort: AccountSort): number {
  * One page of the accounts of an organization and, by default, of its descendants, and a
  * count capped at COUNT_CAP. Both read one index range of account_scopes (every ancestor's
  * rows side by side, in the sort's order), so neither the tree walk nor a sort nor an OFFSET
- * grows with the number of accounts; a search narrows that range to the FTS5 matches.
- * Sent as one D1 batch.
+ * grows with the number of accounts; a search starts from its FTS5 matches (see below).
+ * Sent as one D1 batch (two for a search matching more than COUNT_CAP accounts).
  */
 export async function listAccounts(
   db: Db,
@@ -120,29 +131,60 @@ export async function listAccounts(
     filters.push("a.org_id = ?");
     params.push(orgId);
   }
-  if (query) {
-    const matches = ftsRowids("accounts", query);
-    filters.push(`s.account_rowid IN (${matches.sql})`);
-    params.push(...matches.params);
-  }
   const from = "account_scopes s JOIN accounts a ON a.rowid = s.account_rowid";
-  // The count needs the account row only to filter by its own organization.
-  const countFrom = includeDescendants ? "account_scopes s" : from;
   const page = keysetWhere(treeOrders[sort], cursor, limit);
-  const [rows, counted] = await db.batch<ScopedRow | { total: number }>([
+  const columnsOfPage = `${aliasedColumns},
+         s.name AS sort_name, s.updated_at AS sort_updated, s.level_rank AS sort_level, s.account_rowid AS sort_rowid`;
+  const pageIn = (source: string, where: string, params: Bindable[]) =>
     statement(
       db,
-      `SELECT ${aliasedColumns},
-         s.name AS sort_name, s.updated_at AS sort_updated, s.level_rank AS sort_level, s.account_rowid AS sort_rowid
-       FROM ${from} WHERE ${filters.join(" AND ")} AND ${page.where} ORDER BY ${page.orderBy} LIMIT ?`,
+      `SELECT ${columnsOfPage} FROM ${source} WHERE ${where} AND ${page.where} ORDER BY ${page.orderBy} LIMIT ?`,
       ...params,
       ...page.params,
       page.limit,
-    ),
+    );
+  const finish = (rows: ScopedRow[], total: number | undefined) => ({
+    ...pageOf(rows, page, sortKey(sort), toAccount),
+    total: totalOf(total),
+  });
+
+  if (query) {
+    // A search reads the matches in scope from the FTS index first, at most COUNT_CAP + 1 of
+    // them: their number is the count, and when they are all there (the usual case), the page
+    // is those few sorted, in the same round trip. Only a search matching more than that reads
+    // the page in the sort's index order, checking each row against the matches, as a list
+    // without a search does (one more round trip, for a search that matches most accounts).
+    const ownOnly = includeDescendants ? "" : " JOIN accounts own ON own.rowid = s.account_rowid AND own.org_id = ?";
+    const matches = `SELECT s.account_rowid FROM accounts_fts f
+       CROSS JOIN account_scopes s ON s.account_rowid = f.rowid AND s.org_id = ?${ownOnly}
+       WHERE accounts_fts MATCH ? LIMIT ${COUNT_CAP + 1}`;
+    const matchParams: Bindable[] = includeDescendants ? [orgId, query] : [orgId, orgId, query];
+    const [counted, few] = await db.batch<{ total: number } | ScopedRow>([
+      statement(db, `SELECT count(*) AS total FROM (${matches})`, ...matchParams),
+      pageIn(
+        `(${matches}) m CROSS JOIN account_scopes s ON s.account_rowid = m.account_rowid AND s.org_id = ?
+         JOIN accounts a ON a.rowid = s.account_rowid`,
+        "1",
+        [...matchParams, orgId],
+      ),
+    ]);
+    const total = (counted?.results[0] as { total: number } | undefined)?.total ?? 0;
+    if (total <= COUNT_CAP) return finish(few?.results as ScopedRow[], total);
+    const matched = ftsRowids("accounts", query);
+    const many = await pageIn(from, `${filters.join(" AND ")} AND s.account_rowid IN (${matched.sql})`, [
+      ...params,
+      ...matched.params,
+    ]).all<ScopedRow>();
+    return finish(many.results, total);
+  }
+
+  // The count needs the account row only to filter by its own organization.
+  const countFrom = includeDescendants ? "account_scopes s" : from;
+  const [rows, counted] = await db.batch<ScopedRow | { total: number }>([
+    pageIn(from, filters.join(" AND "), params),
     statement(db, cappedCount(`SELECT 1 FROM ${countFrom} WHERE ${filters.join(" AND ")}`), ...params),
   ]);
-  const result = pageOf(rows?.results as ScopedRow[], page, sortKey(sort), toAccount);
-  return { ...result, total: totalOf((counted?.results[0] as { total: number } | undefined)?.total) };
+  return finish(rows?.results as ScopedRow[], (counted?.results[0] as { total: number } | undefined)?.total);
 }
 
 /**
