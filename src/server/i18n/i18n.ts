@@ -55,6 +55,7 @@ void instance.init({
 export type Translate = TFunction;
 
 const translators = new Map<string, Translate>();
+const MEMO_LIMIT = 5_000;
 
 /**
  * A translator for one language that looks in the brand's namespace first and then in
@@ -73,7 +74,8 @@ export function translatorFor(language: Language, brandNamespace: string): Trans
       let text = plain.get(key);
       if (text === undefined) {
         text = fixed(key);
-        plain.set(key, text);
+        // Keys come from our code; the bound only keeps a stray computed key from growing the memo.
+        if (plain.size < MEMO_LIMIT) plain.set(key, text);
       }
       return text;
     };

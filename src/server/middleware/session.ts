@@ -13,13 +13,13 @@ import { chooseLanguage } from "./language";
  */
 export type Speculation = { reading: Promise<CurrentSession | null>; database: Env["DB"]; refusedWrite: boolean };
 
-function adopt(c: Context<AppEnv>, current: CurrentSession | null): SessionUser | null {
+function adopt(c: Context<AppEnv>, current: CurrentSession | null, signedInPage: boolean): SessionUser | null {
   const signedIn = current?.record.stage === "signed-in" ? current : null;
   const user = signedIn ? toSessionUser(signedIn) : null;
   c.set("session", current);
   c.set("user", user);
   // Written by the pages that use it (and by signing in), removed by any request once nobody is signed in.
-  if (!user || isSignedInPage(c)) syncHint(c, current, user);
+  if (!user || signedInPage) syncHint(c, current, user);
   return user;
 }
 
@@ -39,9 +39,10 @@ export const session: MiddlewareHandler<AppEnv> = async (c, next) => {
     c.set("user", await upstreamUser(c, upstream));
     return next();
   }
-  const hinted = isSignedInPage(c) ? hintedUser(c) : null;
+  const signedInPage = isSignedInPage(c);
+  const hinted = signedInPage ? hintedUser(c) : null;
   if (!hinted) {
-    adopt(c, await readSession(c));
+    adopt(c, await readSession(c), signedInPage);
     return next();
   }
   const speculation: Speculation = { reading: readSession(c), database: c.env.DB, refusedWrite: false };
@@ -70,7 +71,8 @@ export async function settleSession(c: Context<AppEnv>): Promise<boolean> {
   c.set("speculation", undefined);
   c.env = { ...c.env, DB: speculation.database };
   const hinted = c.get("user");
-  const user = adopt(c, await speculation.reading);
+  // Only a signed-in page speculates.
+  const user = adopt(c, await speculation.reading, true);
   if (hinted && user && sameIdentity(hinted, user)) {
     // The same object as during the load: what was remembered for it this request stays valid.
     c.set("user", Object.assign(hinted, user));
