@@ -248,6 +248,57 @@ describe("users.list and details", () => {
     expect(data<Listed>(await query("users.list", { search: '"*NEAR(' }, owner.cookie)).items).toEqual([]);
   });
 
+  it("pages a search in name order, forwards and back, over the tree or one organization, and counts only the caller's", async () => {
+    // Names out of insertion order, a tie on the name (then the email decides), case mixed,
+    // spread over the dealer and the customer below it; two more in another tenant.
+    const names = ["pager Zed", "Pager Amy", "PAGER bob", "Pager Cal", "Pager Amy", "pager dee", "Pager Eve", "Pager fay"];
+    const mine: { email: string; name: string; org: string }[] = [];
+    for (const [index, name] of names.entries()) {
+      const org = index % 2 ? customer : dealer;
+      const email = `pager${9 - index}@example.com`;
+      await env.DB.prepare("INSERT INTO users (id, org_id, email, name, role, status) VALUES (?, ?, ?, ?, 'viewer', 'active')")
+        .bind(`usr_pager_${index}`, org, email, name)
+        .run();
+      mine.push({ email, name, org });
+    }
+    for (const index of [0, 1]) {
+      await env.DB.prepare("INSERT INTO users (id, org_id, email, name, role, status) VALUES (?, ?, ?, ?, 'viewer', 'active')")
+        .bind(`usr_pager_other_${index}`, other, `pager-other${index}@example.com`, "Pager Aaron")
+        .run();
+    }
+    const byName = (a: { name: string; email: string }, b: { name: string; email: string }) =>
+      a.name.toLowerCase().localeCompare(b.name.toLowerCase()) || a.email.localeCompare(b.email);
+    for (const orgId of [undefined, customer]) {
+      const want = mine.filter((user) => !orgId || user.org === orgId).sort(byName);
+      const walked: Listed["items"] = [];
+      let after: string | null = null;
+      let previous: string | null = null;
+      for (let n = 0; n < 10; n += 1) {
+        const page: Listed = data<Listed>(
+          await query(
+            "users.list",
+            { search: "pager", pageSize: 3, ...(orgId ? { orgId } : {}), ...(after ? { after } : {}) },
+            owner.cookie,
+          ),
+        );
+        expect(page.total).toEqual({ count: want.length, more: false });
+        walked.push(...page.items);
+        previous = page.previous;
+        after = page.next;
+        if (!after) break;
+      }
+      expect(walked.map((user) => user.email)).toEqual(want.map((user) => user.email));
+      // "Previous" from the last page gives the three before it.
+      const back = data<Listed>(
+        await query("users.list", { search: "pager", pageSize: 3, ...(orgId ? { orgId } : {}), before: previous }, owner.cookie),
+      );
+      const lastPageSize = want.length % 3 || 3;
+      expect(back.items.map((user) => user.email)).toEqual(
+        want.slice(-lastPageSize - 3, -lastPageSize).map((user) => user.email),
+      );
+    }
+  });
+
   it("shows case users when the setting does not hide them", async () => {
     const t = translatorFor("en", "northwind");
     const caller = createCaller({

@@ -149,27 +149,31 @@ export async function listAccounts(
   });
 
   if (query) {
-    // A search reads the matches in scope from the FTS index first, at most COUNT_CAP + 1 of
-    // them: their number is the count, and when they are all there (the usual case), the page
-    // is those few sorted, in the same round trip. Only a search matching more than that reads
-    // the page in the sort's index order, checking each row against the matches, as a list
-    // without a search does (one more round trip, for a search that matches most accounts).
+    // A search reads the matches in scope from the FTS index once, at most COUNT_CAP + 1 of
+    // them with their sort keys: their number is the count, the page is the first of them in
+    // the sort's order, and only that page's accounts are read whole — one statement, whose
+    // cost follows the number of matches (capped), not of accounts. Only a search matching
+    // more than that reads the page in the sort's index order, checking each row against the
+    // matches, as a list without a search does (a second round trip).
     const ownOnly = includeDescendants ? "" : " JOIN accounts own ON own.rowid = s.account_rowid AND own.org_id = ?";
-    const matches = `SELECT s.account_rowid FROM accounts_fts f
-       CROSS JOIN account_scopes s ON s.account_rowid = f.rowid AND s.org_id = ?${ownOnly}
-       WHERE accounts_fts MATCH ? LIMIT ${COUNT_CAP + 1}`;
-    const matchParams: Bindable[] = includeDescendants ? [orgId, query] : [orgId, orgId, query];
-    const [counted, few] = await db.batch<{ total: number } | ScopedRow>([
-      statement(db, `SELECT count(*) AS total FROM (${matches})`, ...matchParams),
-      pageIn(
-        `(${matches}) m CROSS JOIN account_scopes s ON s.account_rowid = m.account_rowid AND s.org_id = ?
-         JOIN accounts a ON a.rowid = s.account_rowid`,
-        "1",
-        [...matchParams, orgId],
-      ),
-    ]);
-    const total = (counted?.results[0] as { total: number } | undefined)?.total ?? 0;
-    if (total <= COUNT_CAP) return finish(few?.results as ScopedRow[], total);
+    const counted = await statement(
+      db,
+      `WITH s AS MATERIALIZED (
+         SELECT s.account_rowid, s.name, s.updated_at, s.level_rank FROM accounts_fts f
+         CROSS JOIN account_scopes s ON s.account_rowid = f.rowid AND s.org_id = ?${ownOnly}
+         WHERE accounts_fts MATCH ? LIMIT ${COUNT_CAP + 1})
+       SELECT c.total, ${columnsOfPage} FROM (SELECT count(*) AS total FROM s) c
+       LEFT JOIN (SELECT * FROM s WHERE ${page.where} ORDER BY ${page.orderBy} LIMIT ?) s ON 1
+       LEFT JOIN accounts a ON a.rowid = s.account_rowid
+       ORDER BY ${page.orderBy}`,
+      ...(includeDescendants ? [orgId, query] : [orgId, orgId, query]),
+      ...page.params,
+      page.limit,
+    ).all<ScopedRow & { total: number }>();
+    const total = counted.results[0]?.total ?? 0;
+    // With no row on the page, the count comes back alone, on a row of nulls.
+    const few = counted.results.filter((row) => row.sort_rowid !== null);
+    if (total <= COUNT_CAP) return finish(few, total);
     const matched = ftsRowids("accounts", query);
     const many = await pageIn(from, `${filters.join(" AND ")} AND s.account_rowid IN (${matched.sql})`, [
       ...params,

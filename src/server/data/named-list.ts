@@ -1,13 +1,15 @@
 import { type Bindable, type Db, statement } from "./db";
 import { ftsQuery, ftsRowids } from "./fts";
-import { type Cursor, cappedCount, keysetWhere, order, type Page, pageOf, type Total, totalOf } from "./keyset";
+import { COUNT_CAP, type Cursor, cappedCount, keysetWhere, order, type Page, pageOf, type Total, totalOf } from "./keyset";
+import { searchedPage } from "./searched-page";
 
 /**
  * One page of rows named within a scope (an account's sites, locations …): by name or by last
  * update, searched by name through the table's FTS5 index, paged by cursor, counted up to
  * COUNT_CAP — the pattern every list of the app follows (DESIGN.md §8). A table opts in with
  * an index on (scope…, name COLLATE NOCASE), one on (scope…, updated_at) — SQLite appends the
- * rowid to both — and a `<table>_fts` table (migration 0010). Rows and count go in one batch.
+ * rowid to both — and a `<table>_fts` table (migration 0010). Rows and count go in one batch,
+ * or for a search in one statement (`searchedPage`).
  */
 export type NamedSort = "name" | "-name" | "updated" | "-updated";
 
@@ -50,6 +52,27 @@ export async function listNamed<Row, Item>(
 ): Promise<Page<Item> & { total: Total }> {
   const query = ftsQuery(search);
   if (search.trim() && !query) return { items: [], next: null, previous: null, total: totalOf(0) };
+  const page = keysetWhere(orders[sort], cursor, limit);
+  const keyOf =
+    sort === "name" || sort === "-name"
+      ? (row: Keyed) => [row.sort_name, row.sort_rowid]
+      : (row: Keyed) => [row.sort_updated, row.sort_rowid];
+  const finish = (rows: (Row & Keyed)[], total: number | undefined) => ({
+    ...pageOf(rows, page, keyOf, toItem),
+    total: totalOf(total),
+  });
+  if (query) {
+    const found = await searchedPage<Row & Keyed>(db, {
+      table,
+      columns,
+      filter: scope.where,
+      params: scope.params,
+      query,
+      keys: [],
+      page,
+    });
+    if (found) return finish(found.rows, found.total);
+  }
   const filters = [scope.where];
   const params = [...scope.params];
   if (query) {
@@ -58,22 +81,19 @@ export async function listNamed<Row, Item>(
     params.push(...matches.params);
   }
   const where = filters.join(" AND ");
-  const page = keysetWhere(orders[sort], cursor, limit);
+  const pageStatement = statement(
+    db,
+    `SELECT ${columns}, name AS sort_name, updated_at AS sort_updated, rowid AS sort_rowid FROM ${table}
+     WHERE ${where} AND ${page.where} ORDER BY ${page.orderBy} LIMIT ?`,
+    ...params,
+    ...page.params,
+    page.limit,
+  );
+  // A search that got here matched more than COUNT_CAP rows: its count is known.
+  if (query) return finish((await pageStatement.all<Row & Keyed>()).results, COUNT_CAP + 1);
   const [rows, counted] = await db.batch<(Row & Keyed) | { total: number }>([
-    statement(
-      db,
-      `SELECT ${columns}, name AS sort_name, updated_at AS sort_updated, rowid AS sort_rowid FROM ${table}
-       WHERE ${where} AND ${page.where} ORDER BY ${page.orderBy} LIMIT ?`,
-      ...params,
-      ...page.params,
-      page.limit,
-    ),
+    pageStatement,
     statement(db, cappedCount(`SELECT 1 FROM ${table} WHERE ${where}`), ...params),
   ]);
-  const keyOf =
-    sort === "name" || sort === "-name"
-      ? (row: Keyed) => [row.sort_name, row.sort_rowid]
-      : (row: Keyed) => [row.sort_updated, row.sort_rowid];
-  const result = pageOf((rows?.results ?? []) as (Row & Keyed)[], page, keyOf, toItem);
-  return { ...result, total: totalOf((counted?.results[0] as { total: number } | undefined)?.total) };
+  return finish((rows?.results ?? []) as (Row & Keyed)[], (counted?.results[0] as { total: number } | undefined)?.total);
 }

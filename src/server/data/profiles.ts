@@ -1,7 +1,19 @@
 import { type ProfileSettings, type ProfileType, readSettings } from "@/schema/profiles";
 import { all, type Bindable, type Db, first, newId, now, statement } from "./db";
 import { ftsQuery, ftsRowids } from "./fts";
-import { type Cursor, cappedCount, keysetWhere, type Order, order, type Page, pageOf, type Total, totalOf } from "./keyset";
+import {
+  COUNT_CAP,
+  type Cursor,
+  cappedCount,
+  keysetWhere,
+  type Order,
+  order,
+  type Page,
+  pageOf,
+  type Total,
+  totalOf,
+} from "./keyset";
+import { searchedPage } from "./searched-page";
 
 /**
  * Profiles (DESIGN.md §3): an account's named radio settings of one type, or, without an
@@ -95,7 +107,8 @@ function keyOf(sort: ProfileSort): (row: Keyed) => Bindable[] {
 
 /**
  * One page of a scope's profiles (of one type, when asked), searched by name through
- * profiles_fts, paged by cursor, with a count capped at COUNT_CAP; rows and count in one batch.
+ * profiles_fts, paged by cursor, with a count capped at COUNT_CAP; rows and count in one batch
+ * (a search: in one statement, named-list.ts `searchedPage`).
  */
 export async function listProfiles(
   db: Db,
@@ -124,26 +137,42 @@ export async function listProfiles(
     filters.push("type = ?");
     params.push(type);
   }
+  const page = keysetWhere(orders[sort], cursor, limit);
+  const finish = (rows: Keyed[], total: number | undefined) => ({
+    ...pageOf(rows, page, keyOf(sort), toSummary),
+    total: totalOf(total),
+  });
   if (query) {
+    const found = await searchedPage<Keyed>(db, {
+      table: "profiles",
+      columns,
+      filter: filters.join(" AND "),
+      params,
+      query,
+      keys: ["type"],
+      page,
+    });
+    if (found) return finish(found.rows, found.total);
+    // More than COUNT_CAP match: the page is read in the sort's index order.
     const matches = ftsRowids("profiles", query);
     filters.push(`rowid IN (${matches.sql})`);
     params.push(...matches.params);
   }
   const filter = filters.join(" AND ");
-  const page = keysetWhere(orders[sort], cursor, limit);
+  const pageStatement = statement(
+    db,
+    `SELECT ${columns}, name AS sort_name, updated_at AS sort_updated, rowid AS sort_rowid FROM profiles
+     WHERE ${filter} AND ${page.where} ORDER BY ${page.orderBy} LIMIT ?`,
+    ...params,
+    ...page.params,
+    page.limit,
+  );
+  if (query) return finish((await pageStatement.all<Keyed>()).results, COUNT_CAP + 1);
   const [rows, counted] = await db.batch<Keyed | { total: number }>([
-    statement(
-      db,
-      `SELECT ${columns}, name AS sort_name, updated_at AS sort_updated, rowid AS sort_rowid FROM profiles
-       WHERE ${filter} AND ${page.where} ORDER BY ${page.orderBy} LIMIT ?`,
-      ...params,
-      ...page.params,
-      page.limit,
-    ),
+    pageStatement,
     statement(db, cappedCount(`SELECT 1 FROM profiles WHERE ${filter}`), ...params),
   ]);
-  const result = pageOf((rows?.results ?? []) as Keyed[], page, keyOf(sort), toSummary);
-  return { ...result, total: totalOf((counted?.results[0] as { total: number } | undefined)?.total) };
+  return finish((rows?.results ?? []) as Keyed[], (counted?.results[0] as { total: number } | undefined)?.total);
 }
 
 export async function countProfilesOfType(db: Db, scope: ProfileScope, type: ProfileType): Promise<number> {

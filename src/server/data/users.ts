@@ -2,7 +2,7 @@ import type { Language } from "@/schema/languages";
 import type { Role } from "../auth/roles";
 import { type Bindable, type Db, first, newId, now, statement } from "./db";
 import { ftsQuery, ftsRowids } from "./fts";
-import { type Cursor, cappedCount, keysetWhere, order, type Page, pageOf, type Total, totalOf } from "./keyset";
+import { COUNT_CAP, type Cursor, cappedCount, keysetWhere, order, type Page, pageOf, type Total, totalOf } from "./keyset";
 
 export type UserStatus = "invited" | "active" | "disabled";
 
@@ -156,23 +156,52 @@ export async function listUsers(
   const scoped = input.orgId
     ? { from: "users s", where: "s.org_id = ?", rowid: "s.rowid", scopeId: input.orgId }
     : { from: "user_scopes s", where: "s.ancestor_id = ?", rowid: "s.user_rowid", scopeId: input.rootOrgId };
-  const filters = [scoped.where];
-  const params: Bindable[] = [scoped.scopeId];
-  if (input.hideCaseUsers) filters.push("s.is_case_user = 0");
-  if (query) {
-    const matches = ftsRowids("users", query);
-    filters.push(`${scoped.rowid} IN (${matches.sql})`);
-    params.push(...matches.params);
-  }
-  const filter = filters.join(" AND ");
   // user_scopes' columns are NOCASE already: plain names there, or SQLite does not seek the
   // row-value comparison into user_scopes_name (it would scan the tree's range from its start).
   const keys = input.orgId ? ["s.name COLLATE NOCASE", "s.email"] : ["s.name", "s.email"];
   const page = keysetWhere(order("asc", keys), input.cursor, input.limit);
-  const [rows, counted] = await db.batch<ListedRow | { total: number }>([
-    statement(
+  const caseUsers = input.hideCaseUsers ? " AND s.is_case_user = 0" : "";
+  const row = `u.id, u.org_id, u.email, u.name, u.role, u.status, u.last_sign_in_at, u.version, o.name AS organization_name`;
+  const searched = async (query: string): Promise<{ rows: ListedRow[]; total: number } | null> => {
+    // A search reads the matches in scope from users_fts once, at most COUNT_CAP + 1 of them
+    // with their sort keys: their number is the count and the page is the first of them by
+    // name, in one statement whose cost follows the matches, not the users (as accounts do).
+    const probe = input.orgId
+      ? "users s ON s.rowid = f.rowid AND s.org_id = ?"
+      : "user_scopes s ON s.user_rowid = f.rowid AND s.ancestor_id = ?";
+    const { results } = await statement(
       db,
-      `SELECT u.id, u.org_id, u.email, u.name, u.role, u.status, u.last_sign_in_at, u.version, o.name AS organization_name
+      `WITH s AS MATERIALIZED (
+         SELECT ${scoped.rowid} AS user_rowid, s.name AS name, s.email AS email FROM users_fts f CROSS JOIN ${probe}
+         WHERE users_fts MATCH ?${caseUsers} LIMIT ${COUNT_CAP + 1})
+       SELECT c.total, ${row} FROM (SELECT count(*) AS total FROM s) c
+       LEFT JOIN (SELECT user_rowid, row_number() OVER (ORDER BY ${page.orderBy}) AS sort_rank
+                  FROM s WHERE ${page.where} ORDER BY ${page.orderBy} LIMIT ?) picked ON 1
+       LEFT JOIN users u ON u.rowid = picked.user_rowid LEFT JOIN organizations o ON o.id = u.org_id
+       ORDER BY picked.sort_rank`,
+      scoped.scopeId,
+      query,
+      ...page.params,
+      page.limit,
+    ).all<ListedRow & { total: number }>();
+    const total = results[0]?.total ?? 0;
+    // With no row on the page, the count comes back alone, on a row of nulls.
+    return total > COUNT_CAP ? null : { rows: results.filter((found) => found.id !== null), total };
+  };
+  // Without a search, or for one matching more than COUNT_CAP users: the page in the index's
+  // order (checked against the matches), with the capped count when it is not known yet.
+  const inIndexOrder = async (): Promise<{ rows: ListedRow[]; total: number | undefined }> => {
+    const filters = [`${scoped.where}${caseUsers}`];
+    const params: Bindable[] = [scoped.scopeId];
+    if (query) {
+      const matches = ftsRowids("users", query);
+      filters.push(`${scoped.rowid} IN (${matches.sql})`);
+      params.push(...matches.params);
+    }
+    const filter = filters.join(" AND ");
+    const pageStatement = statement(
+      db,
+      `SELECT ${row}
        FROM (SELECT ${scoped.rowid} AS user_rowid FROM ${scoped.from}
              WHERE ${filter} AND ${page.where} ORDER BY ${page.orderBy} LIMIT ?) picked
        JOIN users u ON u.rowid = picked.user_rowid JOIN organizations o ON o.id = u.org_id
@@ -181,11 +210,17 @@ export async function listUsers(
       ...params,
       ...page.params,
       page.limit,
-    ),
-    statement(db, cappedCount(`SELECT 1 FROM ${scoped.from} WHERE ${filter}`), ...params),
-  ]);
+    );
+    if (query) return { rows: (await pageStatement.all<ListedRow>()).results, total: COUNT_CAP + 1 };
+    const [paged, counted] = await db.batch<ListedRow | { total: number }>([
+      pageStatement,
+      statement(db, cappedCount(`SELECT 1 FROM ${scoped.from} WHERE ${filter}`), ...params),
+    ]);
+    return { rows: (paged?.results ?? []) as ListedRow[], total: (counted?.results[0] as { total: number } | undefined)?.total };
+  };
+  const { rows, total } = (query ? await searched(query) : null) ?? (await inIndexOrder());
   const result = pageOf(
-    (rows?.results ?? []) as ListedRow[],
+    rows,
     page,
     (row) => [row.name, row.email],
     (row): ListedUser => ({
@@ -200,7 +235,7 @@ export async function listUsers(
       organizationName: row.organization_name,
     }),
   );
-  return { ...result, total: totalOf((counted?.results[0] as { total: number } | undefined)?.total) };
+  return { ...result, total: totalOf(total) };
 }
 
 /** Whether the organization has an active owner other than `exceptUserId`. */
