@@ -16,7 +16,9 @@
 // as the demo owner before throttling starts), the home page, and the home page after switching
 // language, which shows a toast (the toaster loads with it). "Interactive" is when the shell's
 // script has enhanced the header (the profile menu became a menu button); with islands, when
-// every island marker has hydrated. Median of 3 runs.
+// every island marker has hydrated. Median of 9 runs: one run of a page varies by ±100 ms on
+// these machines (a 9-run sample of the sites page spanned 812–1,096 ms), more than any change
+// to the page moves it (removing the whole signed-in header moved the median by less than that).
 // Compression: pages load through bench/gzip-proxy.mjs, which gzips every text response as
 // it streams (level 6), as Cloudflare's edge does for a deployed Worker; the local server does not.
 //
@@ -160,7 +162,7 @@ async function oneRun(browser, baseUrl, page) {
 
 export async function measureMobileLoad({
   baseUrl = benchUrl(),
-  runs = Number(process.env.BENCH_MOBILE_RUNS ?? 3),
+  runs = Number(process.env.BENCH_MOBILE_RUNS ?? 9),
   browser,
   log = () => {},
 } = {}) {
@@ -207,12 +209,20 @@ export async function measureMobileLoad({
   };
 }
 
+/** "812–1096 ms": the range of a page's runs, beside their median. */
+function spread(values) {
+  const known = values.filter((value) => value != null);
+  if (!known.length) return "-";
+  return `${Math.round(Math.min(...known))}–${ms(Math.max(...known), 0)}`;
+}
+
 export function mobileTable(result) {
   return table(
     [
       "page (median of runs)",
       "FCP",
       "LCP",
+      "LCP of each run, fastest–slowest",
       "TBT",
       "load event",
       "toast visible",
@@ -225,6 +235,7 @@ export function mobileTable(result) {
       p.name,
       ms(p.median.fcp, 0),
       ms(p.median.lcp, 0),
+      spread(p.runs.map((run) => run.lcp)),
       ms(p.median.tbt, 0),
       ms(p.median.load, 0),
       p.toast ? ms(p.median.toastVisible, 0) : "-",

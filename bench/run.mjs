@@ -5,7 +5,7 @@
 //
 // Each benchmark also runs alone against a running server: BENCH_URL=http://localhost:8789
 // node bench/{js-bytes,ssr-throughput,mobile-load}.mjs
-// Knobs: BENCH_PORT (8789), BENCH_DURATION_S (10), BENCH_CONNECTIONS (10), BENCH_MOBILE_RUNS (3).
+// Knobs: BENCH_PORT (8789), BENCH_DURATION_S (10), BENCH_CONNECTIONS (10), BENCH_MOBILE_RUNS (9).
 // BENCH_STRICT=1 makes a failed budget exit 1 (by default budgets are reported, exit 0).
 // BENCH_SERVER_ONLY=1 stops after [4/6]: the scale benchmarks have scripts of their own
 // (bench/inventory.mjs, bench/list-scale.mjs, bench/reports-scale.mjs) and take the longest.
