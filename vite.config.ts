@@ -37,9 +37,6 @@ export default defineConfig(({ command, isPreview }) => ({
         rollupOptions: {
           // The toaster and the switcher panel are entries the shell imports by URL: keep their exports.
           preserveEntrySignatures: "exports-only",
-          // React, its JSX runtime and React DOM in one chunk: every page with an island loads all
-          // three, and one file gzips smaller than three (no per-file overhead, one shared window).
-          output: { codeSplitting: { groups: [{ name: "react", test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/ }] } },
           input: [
             "src/islands/runtime/client.ts",
             "src/shell/shell.ts",

@@ -108,7 +108,7 @@ function keyOf(sort: ProfileSort): (row: Keyed) => Bindable[] {
 /**
  * One page of a scope's profiles (of one type, when asked), searched by name through
  * profiles_fts, paged by cursor, with a count capped at COUNT_CAP; rows and count in one batch
- * (a search: in one statement, named-list.ts `searchedPage`).
+ * (a search: in one statement, `searchedPage`).
  */
 export async function listProfiles(
   db: Db,

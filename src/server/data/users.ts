@@ -161,7 +161,7 @@ export async function listUsers(
   const keys = input.orgId ? ["s.name COLLATE NOCASE", "s.email"] : ["s.name", "s.email"];
   const page = keysetWhere(order("asc", keys), input.cursor, input.limit);
   const caseUsers = input.hideCaseUsers ? " AND s.is_case_user = 0" : "";
-  const row = `u.id, u.org_id, u.email, u.name, u.role, u.status, u.last_sign_in_at, u.version, o.name AS organization_name`;
+  const listed = `u.id, u.org_id, u.email, u.name, u.role, u.status, u.last_sign_in_at, u.version, o.name AS organization_name`;
   const searched = async (query: string): Promise<{ rows: ListedRow[]; total: number } | null> => {
     // A search reads the matches in scope from users_fts once, at most COUNT_CAP + 1 of them
     // with their sort keys: their number is the count and the page is the first of them by
@@ -174,7 +174,7 @@ export async function listUsers(
       `WITH s AS MATERIALIZED (
          SELECT ${scoped.rowid} AS user_rowid, s.name AS name, s.email AS email FROM users_fts f CROSS JOIN ${probe}
          WHERE users_fts MATCH ?${caseUsers} LIMIT ${COUNT_CAP + 1})
-       SELECT c.total, ${row} FROM (SELECT count(*) AS total FROM s) c
+       SELECT c.total, ${listed} FROM (SELECT count(*) AS total FROM s) c
        LEFT JOIN (SELECT user_rowid, row_number() OVER (ORDER BY ${page.orderBy}) AS sort_rank
                   FROM s WHERE ${page.where} ORDER BY ${page.orderBy} LIMIT ?) picked ON 1
        LEFT JOIN users u ON u.rowid = picked.user_rowid LEFT JOIN organizations o ON o.id = u.org_id
@@ -201,7 +201,7 @@ export async function listUsers(
     const filter = filters.join(" AND ");
     const pageStatement = statement(
       db,
-      `SELECT ${row}
+      `SELECT ${listed}
        FROM (SELECT ${scoped.rowid} AS user_rowid FROM ${scoped.from}
              WHERE ${filter} AND ${page.where} ORDER BY ${page.orderBy} LIMIT ?) picked
        JOIN users u ON u.rowid = picked.user_rowid JOIN organizations o ON o.id = u.org_id
