@@ -1,10 +1,10 @@
 import { isBuilt } from "../schema/features";
+import type { SyncCounts } from "../schema/fleet/sync-state";
 import { formatNumber, timeZoneLabel } from "../schema/format";
 import { api } from "../server/api/procedures-route";
 import { type AccountDetails, accountDetails } from "../server/current-account";
 import type { ConfiguredEntitiesSummary } from "../server/data/account-summary";
 import type { ActivityEntry } from "../server/data/activity-logs";
-import type { DriftCounts } from "../server/data/fleet-drift";
 import { usePage } from "../server/render/page-context";
 import { ActivityEntryView, textOf } from "../ui/activity/activity-entry";
 import { PageHeader } from "../ui/page-header";
@@ -19,7 +19,7 @@ type Data = {
   summary: ConfiguredEntitiesSummary;
   lastActivity: ActivityEntry | null;
   devices: DeviceCounts;
-  drift: DriftCounts;
+  drift: SyncCounts;
 };
 
 function Fact({ label, value }: { label: string; value: string }) {
@@ -135,9 +135,10 @@ function AccountHome({ data }: PageProps<Data>) {
             {t("accountHome.drift.title")}
           </h2>
           <dl className="grid gap-4 sm:grid-cols-3 lg:grid-cols-5">
-            {(["inSync", "pending", "neverDeployed", "failed", "drifted", "overdue"] as const).map((key) => (
-              <Count key={key} label={String(t(`accountHome.drift.${key}`))} value={drift[key]} href={null} />
+            {(["inSync", "pending", "neverDeployed", "failed", "drifted"] as const).map((key) => (
+              <Count key={key} label={String(t(`accountHome.drift.${key}`))} value={drift.sync[key]} href={null} />
             ))}
+            <Count label={String(t("accountHome.drift.overdue"))} value={drift.contact.overdue} href={null} />
           </dl>
           <p className="mt-3 text-sm">
             <a href={`${base}/deployments`} className="font-medium text-brand-700 hover:underline">
@@ -166,7 +167,7 @@ export const accountHomePage = definePage<Data>({
       caller.devices.getConfiguredDeviceCounts({ accountId }),
     ]);
     // One procedure for both: the counts carry deploy's drift counts (one read of them).
-    const { drift, ...devices } = counts;
+    const { counts: drift, ...devices } = counts;
     return { account, summary, lastActivity, devices, drift };
   },
   Component: AccountHome,

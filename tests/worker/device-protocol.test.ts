@@ -130,12 +130,12 @@ describe("before anything is deployed", () => {
     await giveSeats(orgId, acc, 5);
     const [uid = ""] = await registerRadios(orgId, acc, "FRESH", 2);
     await device("/check-in", uid, { body: {} });
-    const revision = data(await call<{ desired: unknown; state: string }>("devices.revision", { uid }, cookie, "GET"));
-    expect(revision).toMatchObject({ desired: null, state: "never-deployed" });
-    const drift = data(await call<Record<string, number>>("deployments.drift", { accountId: acc }, cookie, "GET"));
-    expect(drift).toMatchObject({ total: 2, pending: 0, neverDeployed: 2, inSync: 0 });
+    const revision = data(await call<{ desired: unknown; sync: string }>("devices.revision", { uid }, cookie, "GET"));
+    expect(revision).toMatchObject({ desired: null, sync: "neverDeployed" });
+    const drift = data(await call<Record<string, unknown>>("deployments.drift", { accountId: acc }, cookie, "GET"));
+    expect(drift).toMatchObject({ total: 2, sync: { pending: 0, neverDeployed: 2, inSync: 0 } });
     const page = await (await request(`/accounts/${acc}/registry/devices/view/${uid}`, { headers: { Cookie: cookie } })).text();
-    expect(page).toContain('data-drift="never-deployed"');
+    expect(page).toContain('data-drift="neverDeployed"');
     expect(page).toContain("Never deployed");
     const registry = await (await request(`/accounts/${acc}/registry/devices`, { headers: { Cookie: cookie } })).text();
     expect(registry).toMatch(/data-count="neverDeployed"><dt[^>]*>Never deployed:<\/dt><dd[^>]*>2<\/dd>/);
@@ -378,14 +378,14 @@ describe("deployments through the protocol", () => {
     const uid = radios[0] ?? "";
     const checkIn = (await (await device("/check-in", uid, { body: {} })).json()) as CheckIn;
     const revision = data(
-      await call<{ desired: { number: number } | null; reported: { number: number | null } | null; state: string }>(
+      await call<{ desired: { number: number } | null; reported: { number: number | null } | null; sync: string }>(
         "devices.revision",
         { uid },
         cookie,
         "GET",
       ),
     );
-    expect(revision).toMatchObject({ desired: checkIn.desiredRevision, reported: { number: 1 }, state: "in-sync" });
+    expect(revision).toMatchObject({ desired: checkIn.desiredRevision, reported: { number: 1 }, sync: "inSync" });
     const page = await (
       await request(`/accounts/${accountId}/registry/devices/view/${uid}`, { headers: { Cookie: cookie } })
     ).text();
@@ -393,12 +393,12 @@ describe("deployments through the protocol", () => {
       page.indexOf('data-slot="desired-revision"'),
       page.indexOf("</div>", page.indexOf('data-slot="desired-revision"')),
     );
-    expect(slot).toContain('data-drift="in-sync"');
+    expect(slot).toContain('data-drift="inSync"');
     expect(slot).toContain("Desired: revision 1");
     expect(slot).toContain("In sync");
     // A radio that checked in but has not applied it yet: the same revision, pending.
-    const waiting = data(await call<{ desired: unknown; state: string }>("devices.revision", { uid: radios[1] }, cookie, "GET"));
-    expect(waiting).toMatchObject({ desired: checkIn.desiredRevision, state: "pending" });
+    const waiting = data(await call<{ desired: unknown; sync: string }>("devices.revision", { uid: radios[1] }, cookie, "GET"));
+    expect(waiting).toMatchObject({ desired: checkIn.desiredRevision, sync: "pending" });
     const registry = await (await request(`/accounts/${accountId}/registry/devices`, { headers: { Cookie: cookie } })).text();
     expect(registry).toMatch(/data-count="inSync"><dt[^>]*>In sync:<\/dt><dd[^>]*>1<\/dd>/);
     const counts = data(await call<{ upToDate: number }>("devices.getConfiguredDeviceCounts", { accountId }, cookie, "GET"));

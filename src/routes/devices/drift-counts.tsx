@@ -1,9 +1,9 @@
+import type { SyncCounts } from "@/schema/fleet/sync-state";
 import { formatNumber } from "@/schema/format";
-import type { DriftCounts } from "@/server/data/fleet-drift";
 import { usePage } from "@/server/render/page-context";
 
 /** An account's radios by drift state (deploy's driftCounts), above its registry. */
-export function DriftCountsStrip({ drift }: { drift: DriftCounts }) {
+export function DriftCountsStrip({ drift }: { drift: SyncCounts }) {
   const { t, language } = usePage();
   return (
     <section aria-labelledby="registry-drift" className="mb-4" data-slot="drift-counts">
@@ -14,7 +14,9 @@ export function DriftCountsStrip({ drift }: { drift: DriftCounts }) {
         {(["inSync", "pending", "neverDeployed", "failed", "drifted", "overdue"] as const).map((key) => (
           <div key={key} className="flex gap-1" data-count={key}>
             <dt className="text-slate-600">{t("devices.registry.countLabel", { label: t(`accountHome.drift.${key}`) })}</dt>
-            <dd className="font-semibold text-slate-900">{formatNumber(language, drift[key])}</dd>
+            <dd className="font-semibold text-slate-900">
+              {formatNumber(language, key === "overdue" ? drift.contact.overdue : drift.sync[key])}
+            </dd>
           </div>
         ))}
       </dl>

@@ -1,9 +1,9 @@
 import { TRPCError } from "@trpc/server";
+import type { SyncCounts } from "@/schema/fleet/sync-state";
 import { formatDateTime } from "@/schema/format";
 import { api } from "@/server/api/procedures-route";
 import { type AccountDetails, accountDetails } from "@/server/current-account";
 import type { Device } from "@/server/data/devices";
-import type { DriftCounts } from "@/server/data/fleet-drift";
 import { usePage } from "@/server/render/page-context";
 import { Button, ButtonLink, buttonClass } from "@/ui/button";
 import { EmptyState } from "@/ui/empty-state";
@@ -28,7 +28,7 @@ type Data = {
   next: string | null;
   options: Options;
   /** The account's radios by drift state (the registry only). */
-  drift: DriftCounts | null;
+  drift: SyncCounts | null;
 };
 
 /** When the radio last checked in, or that it never has. */

@@ -4,7 +4,7 @@ import { api } from "@/server/api/procedures-route";
 import { type AccountDetails, accountDetails } from "@/server/current-account";
 import type { ActivityEntry } from "@/server/data/activity-logs";
 import type { Device } from "@/server/data/devices";
-import type { RadioDrift } from "@/server/fleet/radio-drift";
+import type { RadioSync } from "@/server/fleet/radio-sync";
 import { usePage } from "@/server/render/page-context";
 import { ButtonLink } from "@/ui/button";
 import { DeviceCommandLinks } from "../commands/device-links";
@@ -22,7 +22,7 @@ type Data = {
   device: Device;
   activity: ActivityEntry[];
   effective: Effective;
-  revision: RadioDrift | null;
+  revision: RadioSync | null;
 };
 
 function Facts({ title, rows }: { title: string; rows: [string, ReactNode][] }) {
@@ -43,12 +43,11 @@ function Facts({ title, rows }: { title: string; rows: [string, ReactNode][] }) 
 
 /** deploy's drift states, labelled with the account home's words (accountHome.drift.*). */
 export const driftLabelKey = {
-  "in-sync": "accountHome.drift.inSync",
+  inSync: "accountHome.drift.inSync",
   pending: "accountHome.drift.pending",
   failed: "accountHome.drift.failed",
   drifted: "accountHome.drift.drifted",
-  overdue: "accountHome.drift.overdue",
-  "never-deployed": "accountHome.drift.neverDeployed",
+  neverDeployed: "accountHome.drift.neverDeployed",
 } as const;
 
 /**
@@ -56,11 +55,11 @@ export const driftLabelKey = {
  * protocol hands the radio now (devices.revision, the check-in's own code), the state deploy's
  * driftOf. A radio in no account has nothing desired.
  */
-export function DesiredRevisionSlot({ device, revision }: { device: Device; revision: RadioDrift | null }) {
+export function DesiredRevisionSlot({ device, revision }: { device: Device; revision: RadioSync | null }) {
   const { t } = usePage();
   const reported = revision?.reported;
   return (
-    <div data-slot="desired-revision" data-drift={revision?.state ?? "none"}>
+    <div data-slot="desired-revision" data-drift={revision?.sync ?? "none"} data-contact={revision?.contact ?? "none"}>
       <span>
         {revision?.desired
           ? t("devices.view.desiredRevision", { number: revision.desired.number })
@@ -79,7 +78,7 @@ export function DesiredRevisionSlot({ device, revision }: { device: Device; revi
         <>
           <span className="mx-1">·</span>
           <span>
-            {t("devices.view.driftState")}: <strong>{t(driftLabelKey[revision.state])}</strong>
+            {t("devices.view.driftState")}: <strong>{t(driftLabelKey[revision.sync])}</strong>
           </span>
         </>
       ) : null}

@@ -2,16 +2,26 @@ import { type DeploymentState, type ReportState, terminalStates } from "./deploy
 import { bucketRange } from "./rollout";
 
 /**
- * Which deployment a radio should follow (DESIGN.md §7): the newest one that includes it.
- * Running and finished ones include the radios of their opened phases; a paused one only the
- * radios already under way (no new radio starts); a cancelled or superseded one only radios
- * that reported (finished radios keep their state, radios that had not started never do).
+ * Which deployment a radio should follow (DESIGN.md §7): the newest one whose decision covers
+ * it. What a radio is told is a function of the decisions made, never of which radios happened
+ * to report — except that a radio that reported on a deployment has started it and keeps it:
+ * - running: the radios of its opened phases;
+ * - finished: every radio (all its phases opened);
+ * - superseded: the radios of the phases it had opened when a newer one replaced it, if it was
+ *   running then (not paused, not still scheduled): outside the newer one's open phases a radio
+ *   keeps the last revision it was given, never an older one;
+ * - paused or cancelled: no new radio starts, so only the radios that reported;
+ * - scheduled: nobody yet.
  */
 export type DeploymentForRadio = {
   id: string;
   state: DeploymentState;
   phaseIndex: number;
   shares: readonly number[];
+  /** When it first ran (null: it never ran). */
+  startedAt: string | null;
+  /** Why it is (or was, when superseded) paused; null while it runs. */
+  pauseReason: string | null;
 };
 
 export function phaseOfBucket(shares: readonly number[], bucket: number): number {
@@ -19,11 +29,23 @@ export function phaseOfBucket(shares: readonly number[], bucket: number): number
   return shares.length - 1;
 }
 
+/** The buckets [0, to) a deployment's decision gives its revision to, whatever radios reported. */
+export function decidedBuckets(deployment: DeploymentForRadio): number {
+  const opened = bucketRange(deployment.shares, deployment.phaseIndex).to;
+  switch (deployment.state) {
+    case "finished":
+      return bucketRange(deployment.shares, deployment.shares.length - 1).to;
+    case "running":
+      return opened;
+    case "superseded":
+      return deployment.startedAt !== null && deployment.pauseReason === null ? opened : 0;
+    default:
+      return 0;
+  }
+}
+
 export function includes(deployment: DeploymentForRadio, bucket: number, report: ReportState | undefined): boolean {
-  if (report) return true;
-  if (deployment.state === "finished") return true;
-  if (deployment.state !== "running") return false;
-  return bucket < bucketRange(deployment.shares, deployment.phaseIndex).to;
+  return report !== undefined || bucket < decidedBuckets(deployment);
 }
 
 /** Newest first in, the one to follow (or null: keep what it has). */

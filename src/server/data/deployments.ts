@@ -181,14 +181,33 @@ export async function listDeployments(db: Db, accountId: string, before: number 
 }
 
 /**
- * The newest ten deployments of an account that may concern a radio, as one JSON array of rows
- * (parse them with `toDeployment`), for a subquery of the radio's single read (device-checkins.ts);
- * `accountId` is the outer query's column.
+ * A deployment whose decision gives its revision to every radio of the account (finished, or
+ * running — or superseded while running — with its last phase open): nothing older can be what
+ * a radio follows (desired-deployment.ts), so a radio's read stops there.
+ */
+const coversEveryRadioSql = `(state = 'finished' OR (state IN ('running', 'superseded') AND started_at IS NOT NULL
+  AND pause_reason IS NULL AND phase_index = json_array_length(plan, '$.phases') - 1))`;
+
+/** At most this many deployments concern a radio; past it, older ones are forgotten (the radio keeps what it has). */
+export const DEPLOYMENTS_CONSIDERED = 50;
+
+/**
+ * The account's deployments that may concern a radio, newest first down to the newest that
+ * covers every radio, as one JSON array of rows (parse them with `toDeployment`), for a subquery
+ * of the radio's single read (device-checkins.ts); `accountId` is the outer query's column.
  */
 export function recentDeploymentsJsonSql(accountId: string): string {
   return `(SELECT json_group_array(${jsonObjectOf(columns)}) FROM (
      SELECT ${columns} FROM ${from} WHERE d.account_id = ${accountId} AND d.state <> 'scheduled'
-     ORDER BY d.number DESC LIMIT 10))`;
+       AND d.number >= (SELECT ifnull(max(number), 0) FROM deployments WHERE account_id = ${accountId} AND ${coversEveryRadioSql})
+     ORDER BY d.number DESC LIMIT ${DEPLOYMENTS_CONSIDERED}))`;
+}
+
+/** The account's deployments that may concern a radio, newest first (the same rows a radio's read takes). */
+export async function deploymentsConcerningRadios(db: Db, accountId: string): Promise<Deployment[]> {
+  const row = await first<{ rows: string }>(db, `SELECT ${recentDeploymentsJsonSql("?1")} AS rows`, accountId);
+  const rows = JSON.parse(row?.rows ?? "[]") as Row[];
+  return rows.map(toDeployment).sort((a, b) => b.number - a.number);
 }
 
 export type DeploymentRow = Row;

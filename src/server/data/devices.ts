@@ -291,23 +291,6 @@ export async function deviceFacets(
 
 // ── Counts ─────────────────────────────────────────────────────────────────────────────
 
-export type DeviceCounts = { total: number; neverSeen: number };
-
-/**
- * An account's radio counts (spec §7 devices.getConfiguredDeviceCounts): total is the seat
- * counter (O(1)), never seen a range on the last-seen index. Up to date and pending are
- * deploy's drift counts (data/fleet-drift.ts driftCounts).
- */
-export async function accountDeviceCounts(db: Db, accountId: string): Promise<DeviceCounts> {
-  const row = await first<{ total: number; never: number }>(
-    db,
-    `SELECT (SELECT devices_in_use FROM accounts WHERE id = ?1) AS total,
-       (SELECT count(*) FROM devices WHERE account_id = ?1 AND status = 'active' AND ifnull(last_seen_at, '') = '') AS never`,
-    accountId,
-  );
-  return { total: row?.total ?? 0, neverSeen: row?.never ?? 0 };
-}
-
 /** Seats of an account: allocated, in use and free. */
 export async function accountSeats(db: Db, accountId: string): Promise<{ allocated: number; inUse: number; free: number }> {
   const row = await first<{ allocated: number; in_use: number }>(

@@ -12,7 +12,7 @@ import {
   radiosOfAccount,
 } from "@/server/data/deployments";
 import { sampleRadios } from "@/server/data/device-checkins";
-import { driftCounts } from "@/server/data/fleet-drift";
+import { syncCounts } from "@/server/data/fleet-sync";
 import { findRevision, snapshotAccountConfig } from "@/server/data/revisions";
 import { actOnDeployment, confirmDeployment, TransitionConflict } from "@/server/fleet/deployment-engine";
 import { previewSamples } from "@/server/fleet/preview-samples";
@@ -182,9 +182,9 @@ export const deploymentsRouter = router({
       return { id: created.id, number: created.number, state: created.state };
     }),
 
-  /** In sync, pending, failed, drifted and overdue radios of an account (the account home). */
+  /** An account's radios by sync state and by contact (schema/fleet/sync-state.ts). */
   drift: signedInProcedure.input(z.object({ accountId: id })).query(async ({ ctx, input }) => {
     const account = await accountInScope(ctx, input.accountId);
-    return driftCounts(ctx.db, account._id);
+    return syncCounts(ctx.db, account._id);
   }),
 });

@@ -6,7 +6,6 @@ import type { D1Result } from "@/server/cloudflare";
 import { findAccountNetworkConfig, listOrgAccounts } from "@/server/data/accounts";
 import { activityStatement, diffOf, listEntityActivity } from "@/server/data/activity-logs";
 import {
-  accountDeviceCounts,
   accountSeats,
   assignStatement,
   type Device,
@@ -20,11 +19,11 @@ import {
   rotateSecretStatement,
   updateDeviceStatements,
 } from "@/server/data/devices";
-import { driftCounts } from "@/server/data/fleet-drift";
+import { syncCounts } from "@/server/data/fleet-sync";
 import { findLocationNetworkConfig } from "@/server/data/locations";
 import { listRules } from "@/server/data/rules";
 import { findSiteNetworkConfig, listSiteOptions } from "@/server/data/sites";
-import { radioDrift } from "@/server/fleet/radio-drift";
+import { radioSync } from "@/server/fleet/radio-sync";
 import { brandFilter, decodeCursor, encodeCursor, listFilterInput, newDeviceSecret, resolveFilter } from "../device-inputs";
 import { deviceInScope, inventoryOrg, targetAccount } from "../device-scope";
 import { assertWritten, isConstraintError } from "../network-levels";
@@ -128,7 +127,7 @@ export const devicesRouter = router({
     .input(z.object({ uid: z.string().min(1).max(64), accountId: id.optional() }))
     .query(async ({ ctx, input }) => {
       const device = await deviceInScope(ctx, input.uid, input.accountId);
-      return radioDrift(ctx.db, device.uid);
+      return radioSync(ctx.db, device.uid);
     }),
 
   /** Where each part of the radio's configuration comes from; network parts only with edit-network-config. */
@@ -359,10 +358,16 @@ export const devicesRouter = router({
     .input(z.object({ accountId: z.string().min(1).max(64) }))
     .query(async ({ ctx, input }) => {
       const account = await accountInScope(ctx, input.accountId);
-      // Up to date and pending are deploy's drift counts (in sync, pending), so the home, the
-      // registry and the deployments never disagree.
-      const [counts, drift] = await Promise.all([accountDeviceCounts(ctx.db, account._id), driftCounts(ctx.db, account._id)]);
-      return { ...counts, upToDate: drift.inSync, pending: drift.pending, drift };
+      // Every number is the sync and contact counts (schema/fleet/sync-state.ts), so the home,
+      // the registry, the reports and the deployments never disagree.
+      const counts = await syncCounts(ctx.db, account._id);
+      return {
+        total: counts.total,
+        upToDate: counts.sync.inSync,
+        pending: counts.sync.pending,
+        neverSeen: counts.contact.neverSeen,
+        counts,
+      };
     }),
 
   /** An account's seats: allocated, used by its radios, free. */

@@ -1,6 +1,6 @@
+import { OVERDUE_AFTER_MS } from "@/schema/fleet/sync-state";
 import type { ReportTable } from "@/schema/reports";
 import { all, type Db, first } from "../db";
-import { OVERDUE_AFTER_MS } from "../fleet-drift";
 import { siteNames } from "./places";
 import { hourOfInstant, neverSeen, seenBefore, seenInHourBefore } from "./seen-totals";
 

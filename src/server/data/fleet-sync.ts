@@ -1,0 +1,79 @@
+import { decidedBuckets } from "@/schema/fleet/desired-deployment";
+import { BUCKETS } from "@/schema/fleet/rollout";
+import { type ContactState, emptySyncCounts, overdueBefore, type SyncCounts, type SyncState } from "@/schema/fleet/sync-state";
+import { all, type Db } from "./db";
+import { type Deployment, deploymentsConcerningRadios } from "./deployments";
+
+/**
+ * The SQL twin of schema/fleet/sync-state.ts: a radio's sync and contact state as expressions
+ * over a `devices` row, so counts, filters, reports and CSVs are one grouped query that agrees
+ * with what the device protocol tells each radio (desired-deployment.ts). The deployments that
+ * may concern a radio (a handful) are read first and written into the expression as literals
+ * (their ids are ours, never a person's input).
+ */
+export type SyncSql = {
+  /** 'inSync' | 'pending' | 'failed' | 'drifted' | 'neverDeployed' for the row `alias`. */
+  sync: string;
+  /** 'recent' | 'overdue' | 'neverSeen' for the row `alias`. */
+  contact: string;
+};
+
+const literal = (text: string) => `'${text.replaceAll("'", "''")}'`;
+
+function reported(alias: string, deploymentId: string, states?: readonly string[]): string {
+  const state = states ? ` AND x.state IN (${states.map(literal).join(", ")})` : "";
+  return `EXISTS (SELECT 1 FROM deployment_devices x WHERE x.deployment_id = ${literal(deploymentId)} AND x.uid = ${alias}.uid${state})`;
+}
+
+/** Sync and contact expressions for an account's radios, from the deployments that concern them (newest first). */
+export function syncSqlOf(deployments: readonly Deployment[], alias: string, now: Date): SyncSql {
+  const branches = deployments.map((d) => {
+    const buckets = decidedBuckets({ ...d, shares: d.plan.phases.map((p) => p.share) });
+    const decided = buckets >= BUCKETS ? "1" : buckets > 0 ? `${alias}.rollout_bucket < ${buckets}` : "0";
+    const covers = decided === "1" ? "1" : `(${decided} OR ${reported(alias, d.id)})`;
+    return `WHEN ${covers} THEN CASE WHEN ${reported(alias, d.id, ["failed", "rejected"])} THEN 'failed'
+      WHEN ${alias}.reported_revision = ${literal(d.revisionId)} THEN 'inSync' ELSE 'pending' END`;
+  });
+  const sync = `CASE
+    WHEN ${alias}.reported_revision IS NOT NULL AND NOT EXISTS (
+      SELECT 1 FROM revisions rv WHERE rv.id = ${alias}.reported_revision AND rv.account_id = ${alias}.account_id) THEN 'drifted'
+    ${branches.join("\n    ")}
+    ELSE 'neverDeployed' END`;
+  const contact = `CASE WHEN ${alias}.last_seen_at IS NULL THEN 'neverSeen'
+    WHEN ${alias}.last_seen_at < ${literal(overdueBefore(now))} THEN 'overdue' ELSE 'recent' END`;
+  return { sync, contact };
+}
+
+/** The expressions for one account, now (one read of its deployments). */
+export async function syncSql(db: Db, accountId: string, alias: string, now = new Date()): Promise<SyncSql> {
+  return syncSqlOf(await deploymentsConcerningRadios(db, accountId), alias, now);
+}
+
+export type SyncGroup = { sync: SyncState; contact: ContactState; radios: number };
+
+/** An account's active radios by sync × contact state, grouped further by `groupBy` (a column of `v`), in one pass. */
+export async function syncGroups(
+  db: Db,
+  accountId: string,
+  { now = new Date(), groupBy }: { now?: Date; groupBy?: "site_id" | "reported_revision" } = {},
+): Promise<(SyncGroup & { key: string | null })[]> {
+  const { sync, contact } = await syncSql(db, accountId, "v", now);
+  const key = groupBy ? `v.${groupBy}` : "NULL";
+  return all<SyncGroup & { key: string | null }>(
+    db,
+    `SELECT ${sync} AS sync, ${contact} AS contact, ${key} AS key, count(*) AS radios
+     FROM devices v WHERE v.account_id = ? AND v.status = 'active' GROUP BY 1, 2, 3`,
+    accountId,
+  );
+}
+
+/** An account's radios counted on both dimensions: the numbers every screen shows. */
+export async function syncCounts(db: Db, accountId: string, now = new Date()): Promise<SyncCounts> {
+  const counts = emptySyncCounts();
+  for (const group of await syncGroups(db, accountId, { now })) {
+    counts.total += group.radios;
+    counts.sync[group.sync] += group.radios;
+    counts.contact[group.contact] += group.radios;
+  }
+  return counts;
+}
