@@ -15,6 +15,7 @@ import { formRefusal, postedValues } from "../settings/procedure-refusal";
 import { type ActionResult, definePage, type PageProps, type RouteContext } from "../types";
 import { changesHref, confirmDeploymentHref, deploymentHref } from "./paths";
 import { parsePlanForm, planDefaults, planFields } from "./plan-form";
+import { requestKey } from "./request-key";
 
 const CHANGES_SHOWN = 10;
 
@@ -24,6 +25,8 @@ type Preview = {
   samples: { uid: string; lines: ConfigDiffLine[] }[];
   /** The revision now deployed could not be read: no comparison, said plainly. */
   unreadable: boolean;
+  /** The number this deployment will get (the form's idempotency key). */
+  nextNumber: number;
   currentRevision: { number: number } | null;
 };
 type Data = { account: AccountDetails; preview: Preview };
@@ -67,7 +70,7 @@ function SampleDiff({ uid, lines }: { uid: string; lines: ConfigDiffLine[] }) {
   );
 }
 
-function PlanForm({ accountId, form }: { accountId: string; form?: PageProps<Data>["form"] }) {
+function PlanForm({ accountId, nextNumber, form }: { accountId: string; nextNumber: number; form?: PageProps<Data>["form"] }) {
   const { t } = usePage();
   const values = { ...planDefaults, ...form?.values };
   const error = (field: string) => (form?.errors[field] ? String(t(form.errors[field])) : undefined);
@@ -84,6 +87,8 @@ function PlanForm({ accountId, form }: { accountId: string; form?: PageProps<Dat
       className="space-y-5 rounded-lg border border-slate-200 bg-white p-4 shadow-sm"
     >
       <FormAlert message={error("form")} />
+      {/* One key per rendering: a double click, a retried post or a second tab's copy makes one deployment. */}
+      <input type="hidden" name="idempotencyKey" value={form?.values.idempotencyKey || requestKey(nextNumber)} />
       <fieldset className="space-y-2">
         <legend className="font-semibold text-slate-900">{t("confirmDeployment.plan")}</legend>
         {radio("planKind", "all", String(t("confirmDeployment.allAtOnce")))}
@@ -281,7 +286,7 @@ function ConfirmDeployment({ data, form }: PageProps<Data>) {
             </div>
           )}
         </section>
-        <PlanForm accountId={account._id} form={form} />
+        <PlanForm accountId={account._id} nextNumber={preview.nextNumber} form={form} />
       </div>
     </AccountLayout>
   );
@@ -290,7 +295,7 @@ function ConfirmDeployment({ data, form }: PageProps<Data>) {
 async function confirm(c: RouteContext): Promise<ActionResult> {
   const accountId = c.req.param("accountId") ?? "";
   const posted = await postedValues(c);
-  const values = Object.fromEntries(planFields.map((field) => [field, posted[field] ?? ""]));
+  const values = Object.fromEntries([...planFields, "idempotencyKey"].map((field) => [field, posted[field] ?? ""]));
   const parsed = parsePlanForm(values);
   if (!parsed.ok) return { ok: false, status: 400, form: { values, errors: parsed.errors } };
   try {
@@ -299,6 +304,7 @@ async function confirm(c: RouteContext): Promise<ActionResult> {
       plan: parsed.plan,
       switchover: parsed.switchover,
       note: parsed.note,
+      ...(values.idempotencyKey ? { idempotencyKey: values.idempotencyKey } : {}),
     });
     return {
       ok: true,

@@ -16,6 +16,7 @@ import { Table } from "@/ui/table";
 import { postedValues } from "../settings/procedure-refusal";
 import { type ActionResult, definePage, type PageProps, type RouteContext } from "../types";
 import { deploymentHref, deploymentsHref } from "./paths";
+import { requestKey } from "./request-key";
 import { StateBadge } from "./state-badge";
 
 const RADIOS_PAGE = 50;
@@ -25,6 +26,8 @@ type Data = {
   account: AccountDetails;
   deployment: Deployment;
   counts: DeploymentCounts;
+  /** The number the account's next deployment gets (the roll-back form's key). */
+  nextNumber: number;
   filter: ShownState;
   radios: DeploymentRadio[];
   nextAfter: string | null;
@@ -87,7 +90,7 @@ function Facts({ deployment, timeZone }: { deployment: Deployment; timeZone: str
   );
 }
 
-function Actions({ account, deployment }: { account: AccountDetails; deployment: Deployment }) {
+function Actions({ account, deployment, nextNumber }: { account: AccountDetails; deployment: Deployment; nextNumber: number }) {
   const { t } = usePage();
   const href = deploymentHref(account._id, deployment.id);
   const possible = actions.filter((action) => allowedFrom[action].includes(deployment.state));
@@ -107,6 +110,7 @@ function Actions({ account, deployment }: { account: AccountDetails; deployment:
       {deployment.previousRevisionId && (
         <form method="post" action={href}>
           <input type="hidden" name="do" value="rollback" />
+          <input type="hidden" name="idempotencyKey" value={requestKey(nextNumber)} />
           <Button type="submit" size="sm" variant="white">
             {t("deployments.actions.rollback")}
           </Button>
@@ -136,7 +140,7 @@ function DeploymentView({ data }: PageProps<Data>) {
           <StatusMessage tone="error">{t(`deployments.pausedBecause.${deployment.pauseReason}`)}</StatusMessage>
         )}
         <Facts deployment={deployment} timeZone={account.timezone} />
-        {canAct && <Actions account={account} deployment={deployment} />}
+        {canAct && <Actions account={account} deployment={deployment} nextNumber={data.nextNumber} />}
         <section aria-labelledby="counts-heading">
           <div className="mb-2 flex items-center justify-between">
             <h2 id="counts-heading" className="text-lg font-semibold">
@@ -211,7 +215,8 @@ async function act(c: RouteContext): Promise<ActionResult> {
   const what = posted.do ?? "";
   try {
     if (what === "rollback") {
-      const created = await api(c).deployments.rollback({ id });
+      const key = posted.idempotencyKey ?? "";
+      const created = await api(c).deployments.rollback({ id, ...(key ? { idempotencyKey: key } : {}) });
       return {
         ok: true,
         redirect: deploymentHref(accountId, created.id),
@@ -258,6 +263,7 @@ export const deploymentPage = definePage<Data>({
       account,
       deployment: got.deployment,
       counts: got.counts,
+      nextNumber: got.nextNumber,
       filter,
       radios: radios.items,
       nextAfter: radios.nextAfter,

@@ -236,6 +236,8 @@ export type NewDeployment = {
   note: string;
   createdBy: string;
   createdAt: string;
+  /** The confirming request's key: the same key twice makes one deployment. */
+  idempotencyKey: string | null;
 };
 
 /**
@@ -246,9 +248,10 @@ export function insertDeploymentStatement(db: Db, d: NewDeployment): D1PreparedS
   return statement(
     db,
     `INSERT INTO deployments (id, account_id, org_id, number, revision_id, previous_revision_id, rollback_of, state, plan,
-       switchover, phase_index, phase_started_at, next_step_at, timeout_at, targeted, note, created_by, created_at, started_at, updated_at)
+       switchover, phase_index, phase_started_at, next_step_at, timeout_at, targeted, note, created_by, created_at, started_at, updated_at,
+       idempotency_key)
      SELECT ?, ?, ?, COALESCE((SELECT MAX(number) FROM deployments WHERE account_id = ?), 0) + 1, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?,
-       a.devices_in_use, ?, ?, ?, ?, ?
+       a.devices_in_use, ?, ?, ?, ?, ?, ?
      FROM accounts a WHERE a.id = ?`,
     d.id,
     d.accountId,
@@ -268,8 +271,15 @@ export function insertDeploymentStatement(db: Db, d: NewDeployment): D1PreparedS
     d.createdAt,
     d.state === "running" ? d.createdAt : null,
     d.createdAt,
+    d.idempotencyKey,
     d.accountId,
   );
+}
+
+/** The deployment an earlier request with this key confirmed, if any. */
+export async function findDeploymentByKey(db: Db, accountId: string, key: string): Promise<Deployment | null> {
+  const row = await first<Row>(db, `SELECT ${columns} FROM ${from} WHERE d.account_id = ? AND d.idempotency_key = ?`, accountId, key);
+  return row ? toDeployment(row) : null;
 }
 
 /** When radios of a phase opened at `openedAt` time out: the plan's timeout, or a day. */
@@ -277,13 +287,16 @@ export function timeoutFrom(plan: Plan, openedAt: string): string {
   return new Date(Date.parse(openedAt) + (plan.timeoutMinutes ?? DEFAULT_TIMEOUT_MINUTES) * 60_000).toISOString();
 }
 
-/** A newer deployment starting replaces the account's other active ones. */
+/**
+ * A deployment starting replaces the account's older active ones (a newer one scheduled for
+ * later stays: it is a later decision).
+ */
 export function supersedeOthersStatement(db: Db, accountId: string, keepId: string, at: string): D1PreparedStatement {
   return statement(
     db,
-    `UPDATE deployments SET state = 'superseded', ended_at = ?, next_step_at = NULL, timeout_at = NULL, updated_at = ?, version = version + 1
-     WHERE account_id = ? AND id <> ? AND state IN ('scheduled', 'running', 'paused')`,
-    at,
+    `UPDATE deployments SET state = 'superseded', ended_at = ?1, next_step_at = NULL, timeout_at = NULL, updated_at = ?1, version = version + 1
+     WHERE account_id = ?2 AND state IN ('scheduled', 'running', 'paused')
+       AND number < (SELECT number FROM deployments WHERE id = ?3)`,
     at,
     accountId,
     keepId,
@@ -432,6 +445,17 @@ export function upsertReportStatement(
   );
 }
 
+/** What a radio has reported on a deployment, if anything. */
+export async function reportStateOf(db: Db, deploymentId: string, uid: string): Promise<ReportState | undefined> {
+  const row = await first<{ state: ReportState }>(
+    db,
+    "SELECT state FROM deployment_devices WHERE deployment_id = ? AND uid = ?",
+    deploymentId,
+    uid,
+  );
+  return row?.state;
+}
+
 export type StateCounts = Partial<Record<ShownState, number>>;
 export type DeploymentCounts = { total: StateCounts; phases: { targeted: number; counts: StateCounts }[] };
 
@@ -445,10 +469,14 @@ export async function deploymentCounts(db: Db, deployment: Deployment): Promise<
   const shares = deployment.plan.phases.map((phase) => phase.share);
   const ranges = shares.map((_, i) => bucketRange(shares, i));
   const [grouped, targets] = await db.batch([
+    // `targets` counts the account's active radios: of the reports, only theirs leave the pending
+    // ones (a radio that reported and was then retired or moved away is still listed by its report).
     statement(
       db,
-      "SELECT phase, state, count(*) AS n FROM deployment_devices WHERE deployment_id = ? GROUP BY phase, state",
+      `SELECT x.phase, x.state, count(*) AS n, sum(ifnull(v.account_id = ?2 AND v.status = 'active', 0)) AS targeted
+       FROM deployment_devices x LEFT JOIN devices v ON v.uid = x.uid WHERE x.deployment_id = ?1 GROUP BY x.phase, x.state`,
       deployment.id,
+      deployment.accountId,
     ),
     // One range count per phase on the (account, status, bucket) index: the bucket is a
     // generated column, so reading it from the index avoids computing it row by row.
@@ -467,16 +495,17 @@ export async function deploymentCounts(db: Db, deployment: Deployment): Promise<
   ]);
   const targetRow = ((targets?.results ?? [])[0] ?? {}) as Record<string, number | null>;
   const phases = ranges.map((_, i) => ({ targeted: targetRow[`p${i}`] ?? 0, counts: {} as StateCounts }));
+  const reportedTargets = phases.map(() => 0);
   const total: StateCounts = {};
-  for (const row of (grouped?.results ?? []) as { phase: number; state: ReportState; n: number }[]) {
+  for (const row of (grouped?.results ?? []) as { phase: number; state: ReportState; n: number; targeted: number }[]) {
     const phase = phases[row.phase];
     if (phase) phase.counts[row.state] = (phase.counts[row.state] ?? 0) + row.n;
+    reportedTargets[row.phase] = (reportedTargets[row.phase] ?? 0) + row.targeted;
     total[row.state] = (total[row.state] ?? 0) + row.n;
   }
   const ended = deployment.state === "cancelled" || deployment.state === "superseded";
   phases.forEach((phase, i) => {
-    const reported = Object.values(phase.counts).reduce((sum, n) => sum + (n ?? 0), 0);
-    const left = Math.max(0, phase.targeted - reported);
+    const left = Math.max(0, phase.targeted - (reportedTargets[i] ?? 0));
     if (left === 0) return;
     const opened = deployment.state === "finished" || i <= deployment.phaseIndex;
     // An opened phase's silent radios: cancelled with their deployment, timed out once their

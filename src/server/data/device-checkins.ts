@@ -113,9 +113,28 @@ export function confirmRedirectStatement(db: Db, uid: string, at: string): D1Pre
   );
 }
 
-/** The radio applied (or already had) a deployment's revision. */
-export function reportedRevisionStatement(db: Db, uid: string, revisionId: string, at: string): D1PreparedStatement {
-  return statement(db, "UPDATE devices SET reported_revision = ?, last_seen_at = ? WHERE uid = ?", revisionId, at, uid);
+/**
+ * The radio applied (or already had) a deployment's revision: written with the report that
+ * says so, and only if that report is the one stored (a concurrent different final report won).
+ */
+export function reportedRevisionStatement(
+  db: Db,
+  uid: string,
+  deploymentId: string,
+  state: string,
+  revisionId: string,
+  at: string,
+): D1PreparedStatement {
+  return statement(
+    db,
+    `UPDATE devices SET reported_revision = ?1, last_seen_at = ?2 WHERE uid = ?3
+       AND EXISTS (SELECT 1 FROM deployment_devices WHERE deployment_id = ?4 AND uid = ?3 AND state = ?5)`,
+    revisionId,
+    at,
+    uid,
+    deploymentId,
+    state,
+  );
 }
 
 /** A few of the account's radios (first by uid) to preview what a deployment changes for them. */

@@ -19,6 +19,7 @@ import {
   deploymentStatement,
   dueDeployments,
   findDeployment,
+  findDeploymentByKey,
   insertDeploymentStatement,
   linkPendingChangesStatement,
   nextDeploymentNumber,
@@ -95,14 +96,31 @@ export type ConfirmInput = {
   /** Roll back: deploy this earlier revision instead of the account's configuration now. */
   revisionId?: string;
   rollbackOf?: string;
+  /** The request's key: confirming again with it answers the deployment it made. */
+  idempotencyKey?: string;
 };
 
 /**
  * Confirms a deployment: freezes the configuration as a revision (or reuses an equal one),
  * links the pending changes, supersedes older active deployments, and writes the deployment
- * and its log entry — one batch of at most six statements whatever the fleet size.
+ * and its log entry — one batch of at most six statements whatever the fleet size. With an
+ * idempotency key, the same key again answers the deployment it made.
  */
 export async function confirmDeployment({ db, env }: Deps, input: ConfirmInput): Promise<Deployment> {
+  const key = input.idempotencyKey;
+  const earlier = key ? await findDeploymentByKey(db, input.accountId, key) : null;
+  if (earlier) return earlier;
+  try {
+    return await confirmOnce({ db, env }, input);
+  } catch (error) {
+    // Two requests with one key at the same moment: the unique key let one batch through.
+    const won = key ? await findDeploymentByKey(db, input.accountId, key) : null;
+    if (won) return won;
+    throw error;
+  }
+}
+
+async function confirmOnce({ db, env }: Deps, input: ConfirmInput): Promise<Deployment> {
   const at = new Date();
   const createdAt = at.toISOString();
   // Independent reads side by side: every round trip here delays the radios' push.
@@ -140,6 +158,7 @@ export async function confirmDeployment({ db, env }: Deps, input: ConfirmInput):
       note: input.note,
       createdBy: input.actor.email,
       createdAt,
+      idempotencyKey: input.idempotencyKey ?? null,
     }),
   );
   statements.push(

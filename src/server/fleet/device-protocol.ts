@@ -1,12 +1,12 @@
 import { Hono } from "hono";
 import { z } from "zod";
-import { progressOf, reportStates, terminalStates } from "@/schema/fleet/deployment-plan";
+import { progressOf, type ReportState, reportStates, terminalStates } from "@/schema/fleet/deployment-plan";
 import { desiredConfig } from "@/schema/fleet/desired-config";
 import { includes, isFinal, phaseOfBucket } from "@/schema/fleet/desired-deployment";
 import type { D1PreparedStatement } from "../cloudflare";
 import { markSentStatement } from "../data/commands";
 import { batch } from "../data/db";
-import { findDeployment, nextStepDue, upsertReportStatement } from "../data/deployments";
+import { findDeployment, nextStepDue, reportStateOf, upsertReportStatement } from "../data/deployments";
 import {
   checkInWrite,
   confirmRedirectStatement,
@@ -314,6 +314,22 @@ deviceProtocol.get("/config", async (c) => {
   );
 });
 
+/**
+ * A report the radio already made, or one behind what it reported (docs/device-protocol.md):
+ * the same state again or an older progress state answers 200 `changed: false`; a different
+ * final state after a final one is a conflict. Null: the report moves the radio forward.
+ */
+function answerToRepeat(deploymentId: string, previous: ReportState | undefined, reported: ReportState): Response | null {
+  if (!previous) return null;
+  if (previous === reported || progressOf(previous) > progressOf(reported)) {
+    return json({ deploymentId, state: previous, changed: false });
+  }
+  if (terminalStates.includes(previous)) {
+    return failure({ status: 409, code: "CONFLICT", message: `Already reported ${previous}.` });
+  }
+  return null;
+}
+
 deviceProtocol.post("/deployments/:id/status", async (c) => {
   const state = await authenticate(c);
   if (!state) return unauthorized();
@@ -330,13 +346,8 @@ deviceProtocol.post("/deployments/:id/status", async (c) => {
   }
   const previous = state.reports.get(deployment.id);
   const report = parsed.data;
-  if (previous?.state === report.state) return json({ deploymentId: deployment.id, state: previous.state, changed: false });
-  if (previous && terminalStates.includes(previous.state)) {
-    return failure({ status: 409, code: "CONFLICT", message: `Already reported ${previous.state}.` });
-  }
-  if (previous && progressOf(previous.state) >= progressOf(report.state)) {
-    return json({ deploymentId: deployment.id, state: previous.state, changed: false });
-  }
+  const answered = answerToRepeat(deployment.id, previous?.state, report.state);
+  if (answered) return answered;
   const shares = deployment.plan.phases.map((p) => p.share);
   if (!previous && !includes({ ...deployment, shares }, state.radio.rollout_bucket, undefined)) {
     return failure({
@@ -359,9 +370,14 @@ deviceProtocol.post("/deployments/:id/status", async (c) => {
     }),
   ];
   if (report.state === "applied" || report.state === "already_in_sync") {
-    writes.push(reportedRevisionStatement(db, state.radio.uid, deployment.revisionId, at));
+    writes.push(reportedRevisionStatement(db, state.radio.uid, deployment.id, report.state, deployment.revisionId, at));
   }
-  await batch(db, writes);
+  const [written] = await db.batch(writes);
+  if (!written?.meta.changes) {
+    // Another report of this radio got there first (two at once): answer as if this one came second.
+    const stored = await reportStateOf(db, deployment.id, state.radio.uid);
+    return answerToRepeat(deployment.id, stored, report.state) ?? json({ deploymentId: deployment.id, state: stored, changed: false });
+  }
   // The report moved the account's fleet version: this isolate re-reads it at once.
   forgetFleetVersion(deployment.accountId);
   if (isFinal(report.state)) await evaluateThresholds({ db, env: c.env }, deployment, phase, report.state);

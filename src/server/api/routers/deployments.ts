@@ -9,6 +9,7 @@ import {
   findDeployment,
   listDeploymentRadios,
   listDeployments,
+  nextDeploymentNumber,
   radiosOfAccount,
 } from "@/server/data/deployments";
 import { sampleRadios } from "@/server/data/device-checkins";
@@ -20,6 +21,13 @@ import { accountInScope } from "../tenancy";
 import { type ApiContext, procedureWith, router, signedInProcedure } from "../trpc";
 
 const id = z.string().min(1).max(64);
+/**
+ * A confirming request's key: the same person sending the same key again gets the deployment it
+ * made. The screens send the number of the deployment they are about to make ("next-7"), so two
+ * tabs or a double click make one; an API caller sends any key of its own.
+ */
+const idempotencyKey = z.string().regex(/^[A-Za-z0-9_-]{4,64}$/, "validation.Invalid").optional();
+const keyOf = (ctx: Ctx, key: string | undefined) => (key ? { idempotencyKey: `${ctx.user.id}:${key}` } : {});
 const PAGE_MAX = 100;
 const SAMPLE_RADIOS = 5;
 
@@ -72,7 +80,11 @@ export const deploymentsRouter = router({
   /** One deployment with its per-state counts, overall and per phase. */
   get: signedInProcedure.input(z.object({ id })).query(async ({ ctx, input }) => {
     const deployment = await deploymentInScope(ctx, input.id);
-    return { deployment, counts: await deploymentCounts(ctx.db, deployment) };
+    const [counts, nextNumber] = await Promise.all([
+      deploymentCounts(ctx.db, deployment),
+      nextDeploymentNumber(ctx.db, deployment.accountId),
+    ]);
+    return { deployment, counts, nextNumber };
   }),
 
   /** The radios of a deployment in one state, by uid (keyset). */
@@ -100,12 +112,13 @@ export const deploymentsRouter = router({
     .input(z.object({ accountId: id }))
     .query(async ({ ctx, input }) => {
       const account = await accountInScope(ctx, input.accountId);
-      const [changes, content, currentId, radios, targeted] = await Promise.all([
+      const [changes, content, currentId, radios, targeted, nextNumber] = await Promise.all([
         listChangesToDeploy(ctx.db, account._id, 50),
         snapshotAccountConfig(ctx.db, account._id),
         currentRevisionId(ctx.db, account._id),
         sampleRadios(ctx.db, account._id, SAMPLE_RADIOS),
         radiosOfAccount(ctx.db, account._id),
+        nextDeploymentNumber(ctx.db, account._id),
       ]);
       const { samples, unreadable } = await previewSamples(ctx.db, currentId, content, radios);
       return {
@@ -113,6 +126,7 @@ export const deploymentsRouter = router({
         targeted,
         samples,
         unreadable,
+        nextNumber,
         currentRevision: currentId ? await findRevision(ctx.db, currentId) : null,
       };
     }),
@@ -124,6 +138,7 @@ export const deploymentsRouter = router({
         plan: planSchema.default(allAtOnce()),
         switchover: switchoverSchema.default({ mode: "delivery" }),
         note: z.string().trim().max(500, "validation.NoteTooLong").default(""),
+        idempotencyKey,
       }),
     )
     .mutation(async ({ ctx, input }) => {
@@ -135,6 +150,7 @@ export const deploymentsRouter = router({
         plan: input.plan,
         switchover: input.switchover,
         note: input.note,
+        ...keyOf(ctx, input.idempotencyKey),
       });
       return { id: deployment.id, number: deployment.number, state: deployment.state, timeoutAt: deployment.timeoutAt };
     }),
@@ -163,7 +179,7 @@ export const deploymentsRouter = router({
    * on the same O(1) path as any deployment.
    */
   rollback: procedureWith("create-deployments")
-    .input(z.object({ id, note: z.string().trim().max(500, "validation.NoteTooLong").default("") }))
+    .input(z.object({ id, note: z.string().trim().max(500, "validation.NoteTooLong").default(""), idempotencyKey }))
     .mutation(async ({ ctx, input }) => {
       const deployment = await deploymentInScope(ctx, input.id);
       if (!deployment.previousRevisionId) {
@@ -178,6 +194,7 @@ export const deploymentsRouter = router({
         note: input.note,
         revisionId: deployment.previousRevisionId,
         rollbackOf: deployment.id,
+        ...keyOf(ctx, input.idempotencyKey),
       });
       return { id: created.id, number: created.number, state: created.state };
     }),
