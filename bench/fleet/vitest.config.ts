@@ -22,7 +22,9 @@ export default defineConfig(async () => {
       }),
     ],
     test: {
-      include: ["bench/fleet/*.bench.test.ts"],
+      // `npm run bench:model` runs the model alone (BENCH_ONLY); bench:fleet runs the rest.
+      include: [process.env.BENCH_ONLY ?? "bench/fleet/*.bench.test.ts"],
+      exclude: process.env.BENCH_ONLY ? [] : ["bench/fleet/deployment-model.bench.test.ts"],
       setupFiles: ["tests/worker/setup.ts"],
       testTimeout: 600_000,
       hookTimeout: 600_000,

@@ -1,5 +1,6 @@
 import { env, runInDurableObject } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
+import { planDefaults } from "@/routes/deployments/plan-form";
 import { allAtOnce as allAtOnceWith } from "@/schema/fleet/deployment-plan";
 import { bucketOf } from "@/schema/fleet/rollout";
 import type { DurableObjectState } from "@/server/cloudflare";
@@ -355,7 +356,12 @@ describe("deployments through the protocol", () => {
     expect(await applied.json()).toMatchObject({ state: "applied", changed: true });
     const repeat = await device(path, uid, { body: { state: "applied" } });
     expect(await repeat.json()).toMatchObject({ state: "applied", changed: false });
-    expect((await device(path, uid, { body: { state: "delivered" } })).status).toBe(409);
+    // An older progress state after the final one is ignored, as docs/device-protocol.md says.
+    const late = await device(path, uid, { body: { state: "delivered" } });
+    expect({ status: late.status, body: await late.json() }).toMatchObject({
+      status: 200,
+      body: { state: "applied", changed: false },
+    });
     expect((await device(path, uid, { body: { state: "failed" } })).status).toBe(409);
     expect((await device(path, uid, { body: { state: "exploded" } })).status).toBe(400);
     const reported = await env.DB.prepare("SELECT reported_revision FROM devices WHERE uid = ?")
@@ -571,5 +577,127 @@ describe("cancel and roll back", () => {
       .bind(acc)
       .first<{ n: number }>();
     expect(revisions?.n).toBe(2);
+  });
+});
+
+describe("decisions, not reports, say what a radio is told (issue 23)", () => {
+  it("a phased deployment never sends a radio outside its open phase back to a revision a later decision replaced", async () => {
+    const org = await createOrganization("Decisions");
+    const acc = await createAccount(org, "Decisions fleet");
+    await giveSeats(org, acc, 50);
+    const uids = await registerRadios(org, acc, "DEC", 40);
+    const owner = await createUser({ role: "owner", orgId: org });
+    const ownerCookie = await sessionCookie(owner.email);
+    // A radio in the last bucket range: outside the first phase (30 %) of the phased deployment.
+    const late = uids.find((uid) => bucketOf(uid) >= 5_000) ?? "";
+    expect(late).not.toBe("");
+    const setConfig = (dns: string) =>
+      env.DB.prepare("UPDATE accounts SET network_config = ? WHERE id = ?")
+        .bind(JSON.stringify({ dnsServers: [dns] }), acc)
+        .run();
+    const twoPhases = {
+      phases: [
+        {
+          share: 30,
+          successPercent: 100,
+          successAction: "next",
+          errorKind: "count",
+          errorValue: 5,
+          errorMinimum: 0,
+          waitMinutes: 0,
+        },
+        {
+          share: 100,
+          successPercent: 100,
+          successAction: "next",
+          errorKind: "count",
+          errorValue: 5,
+          errorMinimum: 0,
+          waitMinutes: 0,
+        },
+      ],
+    };
+    await setConfig("1.1.1.1");
+    const a = data(await call<{ id: string }>("deployments.create", { accountId: acc }, ownerCookie, "POST"));
+    data(await call("deployments.act", { id: a.id, action: "advance" }, ownerCookie, "POST"));
+    // B goes to everybody; the radio is told B and has not reported yet.
+    await setConfig("9.9.9.9");
+    const b = data(await call<{ id: string }>("deployments.create", { accountId: acc }, ownerCookie, "POST"));
+    const toldB = (await (await device("/check-in", late, { body: {} })).json()) as CheckIn;
+    expect(toldB.deployment?.id).toBe(b.id);
+    // C in two phases, the radio in phase 2: it keeps B, never A from the finished deployment.
+    await setConfig("8.8.8.8");
+    data(await call("deployments.create", { accountId: acc, plan: twoPhases }, ownerCookie, "POST"));
+    const toldAfterC = (await (await device("/check-in", late, { body: {} })).json()) as CheckIn;
+    expect(toldAfterC.deployment?.id).toBe(b.id);
+    expect(toldAfterC.desiredRevision).toEqual(toldB.desiredRevision);
+    // The same after a roll back: D rolls back to B's predecessor for everybody, then E goes
+    // out in two phases; the radio outside E's open phase keeps the roll back's revision.
+    const rolled = data(await call<{ id: string }>("deployments.rollback", { id: b.id }, ownerCookie, "POST"));
+    const toldRollback = (await (await device("/check-in", late, { body: {} })).json()) as CheckIn;
+    expect(toldRollback.deployment?.id).toBe(rolled.id);
+    await setConfig("4.4.4.4");
+    data(await call("deployments.create", { accountId: acc, plan: twoPhases }, ownerCookie, "POST"));
+    const toldAfterE = (await (await device("/check-in", late, { body: {} })).json()) as CheckIn;
+    expect(toldAfterE.deployment?.id).toBe(rolled.id);
+  });
+
+  it("an older progress report after a final one answers changed:false; another final state is a conflict", async () => {
+    const org = await createOrganization("Late reports");
+    const acc = await createAccount(org, "Late reports fleet");
+    await giveSeats(org, acc, 5);
+    const [uid = ""] = await registerRadios(org, acc, "LATE", 1);
+    const owner = await createUser({ role: "owner", orgId: org });
+    const ownerCookie = await sessionCookie(owner.email);
+    const d = data(await call<{ id: string }>("deployments.create", { accountId: acc }, ownerCookie, "POST"));
+    const report = async (state: string) => {
+      const response = await device(`/deployments/${d.id}/status`, uid, { body: { state } });
+      return { status: response.status, body: (await response.json()) as { changed?: boolean; state?: string } };
+    };
+    expect(await report("applied")).toMatchObject({ status: 200, body: { changed: true, state: "applied" } });
+    expect(await report("delivered")).toMatchObject({ status: 200, body: { changed: false, state: "applied" } });
+    expect(await report("applying")).toMatchObject({ status: 200, body: { changed: false, state: "applied" } });
+    expect(await report("applied")).toMatchObject({ status: 200, body: { changed: false } });
+    expect((await report("failed")).status).toBe(409);
+  });
+
+  it("confirming twice with one key (a double click, a retried post, two tabs) makes one deployment", async () => {
+    const org = await createOrganization("Twice");
+    const acc = await createAccount(org, "Twice fleet");
+    await giveSeats(org, acc, 5);
+    await registerRadios(org, acc, "TWICE", 2);
+    const owner = await createUser({ role: "owner", orgId: org });
+    const ownerCookie = await sessionCookie(owner.email);
+    const input = { accountId: acc, idempotencyKey: "next-1" };
+    const [one, two] = await Promise.all([
+      call<{ id: string }>("deployments.create", input, ownerCookie, "POST"),
+      call<{ id: string }>("deployments.create", input, ownerCookie, "POST"),
+    ]);
+    expect(data(two).id).toBe(data(one).id);
+    // The confirm form carries the key of the deployment it is about to make; posted twice, one deployment.
+    const page = await (await request(`/accounts/${acc}/confirm-deployment`, { headers: { Cookie: ownerCookie } })).text();
+    const key = /name="idempotencyKey" value="([^"]+)"/.exec(page)?.[1] ?? "";
+    expect(key).toBe("next-2");
+    for (let i = 0; i < 2; i++) {
+      const posted = await postForm(
+        `/accounts/${acc}/confirm-deployment`,
+        { ...planDefaults, planKind: "all", idempotencyKey: key },
+        { Cookie: ownerCookie },
+      );
+      expect(posted.status).toBe(303);
+    }
+    const second = await env.DB.prepare("SELECT id FROM deployments WHERE account_id = ? AND number = 2")
+      .bind(acc)
+      .first<{ id: string }>();
+    const rolled = await Promise.all(
+      [0, 1].map(() =>
+        call<{ id: string }>("deployments.rollback", { id: second?.id, idempotencyKey: "next-3" }, ownerCookie, "POST"),
+      ),
+    );
+    expect(data(rolled[1] as Answer<{ id: string }>).id).toBe(data(rolled[0] as Answer<{ id: string }>).id);
+    const { n } = (await env.DB.prepare("SELECT count(*) AS n FROM deployments WHERE account_id = ?").bind(acc).first<{
+      n: number;
+    }>()) ?? { n: 0 };
+    expect(n).toBe(3);
   });
 });

@@ -278,7 +278,12 @@ export function insertDeploymentStatement(db: Db, d: NewDeployment): D1PreparedS
 
 /** The deployment an earlier request with this key confirmed, if any. */
 export async function findDeploymentByKey(db: Db, accountId: string, key: string): Promise<Deployment | null> {
-  const row = await first<Row>(db, `SELECT ${columns} FROM ${from} WHERE d.account_id = ? AND d.idempotency_key = ?`, accountId, key);
+  const row = await first<Row>(
+    db,
+    `SELECT ${columns} FROM ${from} WHERE d.account_id = ? AND d.idempotency_key = ?`,
+    accountId,
+    key,
+  );
   return row ? toDeployment(row) : null;
 }
 
@@ -380,11 +385,14 @@ export async function timeOutDue(db: Db, at: string): Promise<number> {
   return result.meta.changes ?? 0;
 }
 
-/** Deployments whose timed step (next phase, scheduled start) is due. */
+/**
+ * Deployments whose timed step (next phase, scheduled start) is due, newest of an account first:
+ * a newer one starting supersedes an older one before the older's own step could run.
+ */
 export async function dueDeployments(db: Db, at: string): Promise<string[]> {
   const rows = await all<{ id: string }>(
     db,
-    "SELECT id FROM deployments WHERE next_step_at IS NOT NULL AND next_step_at <= ? LIMIT 100",
+    "SELECT id FROM deployments WHERE next_step_at IS NOT NULL AND next_step_at <= ? ORDER BY number DESC LIMIT 100",
     at,
   );
   return rows.map((row) => row.id);

@@ -376,7 +376,9 @@ deviceProtocol.post("/deployments/:id/status", async (c) => {
   if (!written?.meta.changes) {
     // Another report of this radio got there first (two at once): answer as if this one came second.
     const stored = await reportStateOf(db, deployment.id, state.radio.uid);
-    return answerToRepeat(deployment.id, stored, report.state) ?? json({ deploymentId: deployment.id, state: stored, changed: false });
+    return (
+      answerToRepeat(deployment.id, stored, report.state) ?? json({ deploymentId: deployment.id, state: stored, changed: false })
+    );
   }
   // The report moved the account's fleet version: this isolate re-reads it at once.
   forgetFleetVersion(deployment.accountId);

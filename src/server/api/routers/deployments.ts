@@ -26,7 +26,10 @@ const id = z.string().min(1).max(64);
  * made. The screens send the number of the deployment they are about to make ("next-7"), so two
  * tabs or a double click make one; an API caller sends any key of its own.
  */
-const idempotencyKey = z.string().regex(/^[A-Za-z0-9_-]{4,64}$/, "validation.Invalid").optional();
+const idempotencyKey = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]{4,64}$/, "validation.Invalid")
+  .optional();
 const keyOf = (ctx: Ctx, key: string | undefined) => (key ? { idempotencyKey: `${ctx.user.id}:${key}` } : {});
 const PAGE_MAX = 100;
 const SAMPLE_RADIOS = 5;

@@ -1,0 +1,658 @@
+import { env } from "cloudflare:test";
+import fc from "fast-check";
+import { expect } from "vitest";
+import {
+  allAtOnce,
+  type DeploymentState,
+  failureStates,
+  type Plan,
+  progressOf,
+  type ReportState,
+  reportStates,
+  successStates,
+  terminalStates,
+} from "@/schema/fleet/deployment-plan";
+import { phaseOfBucket } from "@/schema/fleet/desired-deployment";
+import { BUCKETS, bucketOf, bucketRange } from "@/schema/fleet/rollout";
+import { type ShownState, shownStates } from "@/schema/fleet/states";
+import { emptySyncCounts, type SyncCounts, type SyncState } from "@/schema/fleet/sync-state";
+import {
+  type Deployment,
+  deploymentCounts,
+  findDeployment,
+  listDeploymentRadios,
+  listDeployments,
+} from "@/server/data/deployments";
+import { syncCounts } from "@/server/data/fleet-sync";
+import { actOnDeployment, confirmDeployment, stepDueDeployments, TransitionConflict } from "@/server/fleet/deployment-engine";
+import { loadRadio, radioState } from "@/server/fleet/radio-state";
+import { syncOfRadio } from "@/server/fleet/radio-sync";
+import { createAccount, createOrganization } from "./fixtures";
+import { bearer, giveSeats, RADIO_SECRET, sha256Hex } from "./fleet-fixtures";
+import { request } from "./helpers";
+
+/**
+ * The deployment engine against a model (issue 23): random sequences of confirm (all at once or
+ * phased, thresholds, waits, a scheduled start), roll back, pause, resume, advance, cancel,
+ * radios added, moved and retired, check-ins (some lying about their revision), reports in and
+ * out of order and repeated, and clock steps — run against the real engine on D1 and the real
+ * device protocol, with the model's expectations checked after every step:
+ * - what each radio is told equals the model's answer, and a radio is never sent back to an
+ *   older deployment's revision unless the newer decision was withdrawn before it started;
+ * - every deployment's state and phase equal the model's (thresholds included);
+ * - the stored reports equal the model's (a final report never regresses);
+ * - counts per state equal the model's and the radios listed per state;
+ * - at most one deployment runs or is paused;
+ * - the sync counts equal a recount from the radios and the model's.
+ */
+
+// ── The model ─────────────────────────────────────────────────────────────────────────────
+
+type ModelDeployment = {
+  id: string;
+  number: number;
+  revisionId: string;
+  previousRevisionId: string | null;
+  plan: Plan;
+  shares: number[];
+  state: DeploymentState;
+  phaseIndex: number;
+  /** It ran at some point (a scheduled one that never started did not). */
+  started: boolean;
+  pauseReason: string | null;
+  /** Its phase succeeded and the next opens after a wait (a clock step). */
+  waiting: boolean;
+  /** Its opened phases time out at the next clock step. */
+  timeoutPending: boolean;
+  timedOutPhase: number;
+  reports: Map<string, { state: ReportState; phase: number }>;
+};
+
+type ModelRadio = { uid: string; bucket: number; present: boolean; added: boolean; reported: string | null; seen: boolean };
+
+export type Model = {
+  deployments: ModelDeployment[];
+  radios: ModelRadio[];
+  /** Revision ids by configuration version (equal configurations share a revision). */
+  revisions: Map<number, string>;
+  /** The deployment each radio was told to follow after the last step. */
+  told: Map<string, string | null>;
+};
+
+export type Real = { orgId: string; accountId: string; clock: { offsetMs: number } };
+
+const FOREIGN_REVISION = "rev_from_another_server";
+const DAY = 24 * 60 * 60_000;
+const ACTOR = { id: "model", email: "model@example.test" };
+const deps = () => ({ db: env.DB, env });
+
+function decidedTo(d: ModelDeployment): number {
+  const opened = bucketRange(d.shares, d.phaseIndex).to;
+  if (d.state === "finished") return BUCKETS;
+  if (d.state === "running") return opened;
+  if (d.state === "superseded") return d.started && d.pauseReason === null ? opened : 0;
+  return 0;
+}
+
+const covers = (d: ModelDeployment, r: ModelRadio) => d.reports.has(r.uid) || r.bucket < decidedTo(d);
+
+function toldDeployment(model: Model, r: ModelRadio): ModelDeployment | null {
+  for (let i = model.deployments.length - 1; i >= 0; i--) {
+    const d = model.deployments[i] as ModelDeployment;
+    if (d.state !== "scheduled" && covers(d, r)) return d;
+  }
+  return null;
+}
+
+const isActive = (d: ModelDeployment) => d.state === "scheduled" || d.state === "running" || d.state === "paused";
+
+/** A deployment that starts supersedes the older active ones. */
+function supersedeOlder(model: Model, d: ModelDeployment) {
+  for (const other of model.deployments) {
+    if (other.number < d.number && isActive(other)) {
+      other.state = "superseded";
+      other.waiting = false;
+      other.timeoutPending = false;
+    }
+  }
+}
+
+function openNextPhase(d: ModelDeployment) {
+  d.phaseIndex += 1;
+  d.waiting = false;
+  d.timeoutPending = true;
+}
+
+function targetedInPhase(model: Model, d: ModelDeployment, phase: number): number {
+  const range = bucketRange(d.shares, phase);
+  return model.radios.filter((r) => r.present && r.bucket >= range.from && r.bucket < range.to).length;
+}
+
+/** The engine's thresholds after a final report (deployment-engine.ts evaluateThresholds). */
+function afterFinalReport(model: Model, d: ModelDeployment, phase: number, reported: ReportState) {
+  if (d.state !== "running") return;
+  const plan = d.plan.phases[phase];
+  if (!plan) return;
+  const inPhase = [...d.reports.values()].filter((r) => r.phase === phase);
+  const failures = inPhase.filter((r) => failureStates.includes(r.state)).length;
+  if (failureStates.includes(reported)) {
+    const crossed =
+      plan.errorKind === "count"
+        ? failures >= plan.errorValue
+        : inPhase.length >= Math.max(1, plan.errorMinimum) && failures * 100 >= plan.errorValue * inPhase.length;
+    if (crossed) {
+      d.state = "paused";
+      d.pauseReason = "error-threshold";
+      d.waiting = false;
+    }
+    return;
+  }
+  if (!successStates.includes(reported) || phase !== d.phaseIndex || d.waiting) return;
+  const successes = inPhase.filter((r) => successStates.includes(r.state)).length;
+  if (successes * 100 < plan.successPercent * targetedInPhase(model, d, phase)) return;
+  if (d.phaseIndex >= d.shares.length - 1) {
+    d.state = "finished";
+    d.pauseReason = null;
+  } else if (plan.successAction === "pause") {
+    d.state = "paused";
+    d.pauseReason = "success-threshold";
+  } else if (plan.waitMinutes > 0) d.waiting = true;
+  else openNextPhase(d);
+}
+
+function shownStateOf(d: ModelDeployment, r: ModelRadio): ShownState | null {
+  const report = d.reports.get(r.uid);
+  if (report) return report.state;
+  if (!r.present) return null;
+  const phase = phaseOfBucket(d.shares, r.bucket);
+  const opened = d.state === "finished" || phase <= d.phaseIndex;
+  if (!opened) return "pending";
+  if (d.state === "cancelled" || d.state === "superseded") return "cancelled";
+  return phase <= d.timedOutPhase ? "timed_out" : "pending";
+}
+
+function modelSync(model: Model, r: ModelRadio): SyncState {
+  const ours = new Set(model.revisions.values());
+  if (r.reported && !ours.has(r.reported)) return "drifted";
+  const d = toldDeployment(model, r);
+  if (!d) return "neverDeployed";
+  const state = d.reports.get(r.uid)?.state;
+  if (state && failureStates.includes(state)) return "failed";
+  return r.reported === d.revisionId ? "inSync" : "pending";
+}
+
+// ── Talking to the real thing ─────────────────────────────────────────────────────────────
+
+function device(path: string, uid: string, body: unknown) {
+  return request(`/device/v1${path}`, {
+    method: "POST",
+    headers: { Authorization: bearer(uid), "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+  });
+}
+
+async function registerRadio(real: Real, uid: string) {
+  await env.DB.prepare(
+    "INSERT INTO devices (uid, org_id, account_id, brand, model, secret_hash) VALUES (?, ?, ?, 'Northwind', 'NW-400', ?)",
+  )
+    .bind(uid, real.orgId, real.accountId, await sha256Hex(RADIO_SECRET))
+    .run();
+}
+
+async function realDeployment(id: string) {
+  const d = await findDeployment(env.DB, id);
+  if (!d) throw new Error(`deployment ${id} is gone`);
+  return d;
+}
+
+// ── Commands ──────────────────────────────────────────────────────────────────────────────
+
+type Cmd = fc.AsyncCommand<Model, Real>;
+
+const planArbitrary: fc.Arbitrary<Plan> = fc
+  .record({
+    cuts: fc.uniqueArray(fc.integer({ min: 1, max: 99 }), { maxLength: 2 }),
+    successPercent: fc.constantFrom(50, 100),
+    successAction: fc.constantFrom("next" as const, "pause" as const),
+    errorKind: fc.constantFrom("count" as const, "percent" as const),
+    errorValue: fc.integer({ min: 1, max: 3 }),
+    errorPercent: fc.constantFrom(20, 50),
+    errorMinimum: fc.integer({ min: 0, max: 3 }),
+    waitMinutes: fc.constantFrom(0, 0, 30),
+  })
+  .map((p) => ({
+    phases: [...p.cuts.sort((a, b) => a - b), 100].map((share) => ({
+      share,
+      successPercent: p.successPercent,
+      successAction: p.successAction,
+      errorKind: p.errorKind,
+      errorValue: p.errorKind === "count" ? p.errorValue : p.errorPercent,
+      errorMinimum: p.errorMinimum,
+      waitMinutes: p.waitMinutes,
+    })),
+  }));
+
+class Confirm implements Cmd {
+  constructor(
+    readonly plan: Plan,
+    readonly configVersion: number,
+    readonly scheduled: boolean,
+    readonly rollbackOf: number | null,
+  ) {}
+  check(m: Readonly<Model>) {
+    if (this.rollbackOf === null) return true;
+    return Boolean(m.deployments[this.rollbackOf % Math.max(1, m.deployments.length)]?.previousRevisionId);
+  }
+  async run(m: Model, real: Real) {
+    const target = this.rollbackOf === null ? null : (m.deployments[this.rollbackOf % m.deployments.length] as ModelDeployment);
+    if (!target) {
+      await env.DB.prepare("UPDATE accounts SET network_config = ? WHERE id = ?")
+        .bind(JSON.stringify({ dnsServers: [`10.0.0.${this.configVersion}`] }), real.accountId)
+        .run();
+    }
+    const startAt = this.scheduled ? new Date(Date.now() + 60 * 60_000).toISOString() : undefined;
+    // A roll back goes out all at once (deployments.rollback).
+    const plan = target ? allAtOnce() : startAt ? { ...this.plan, startAt } : this.plan;
+    const created = await confirmDeployment(deps(), {
+      accountId: real.accountId,
+      orgId: real.orgId,
+      actor: ACTOR,
+      plan,
+      switchover: { mode: "delivery" },
+      note: "",
+      ...(target?.previousRevisionId ? { revisionId: target.previousRevisionId, rollbackOf: target.id } : {}),
+    });
+    if (!target) {
+      const known = m.revisions.get(this.configVersion);
+      if (known) expect(created.revisionId, "an equal configuration reuses its revision").toBe(known);
+      m.revisions.set(this.configVersion, created.revisionId);
+    }
+    const current = [...m.deployments]
+      .reverse()
+      .find((d) => d.state === "running" || d.state === "paused" || d.state === "finished");
+    expect(created.previousRevisionId).toBe(current?.revisionId ?? null);
+    const d: ModelDeployment = {
+      id: created.id,
+      number: (m.deployments.at(-1)?.number ?? 0) + 1,
+      revisionId: target?.previousRevisionId ?? created.revisionId,
+      previousRevisionId: current?.revisionId ?? null,
+      plan,
+      shares: plan.phases.map((p) => p.share),
+      state: this.scheduled ? "scheduled" : "running",
+      phaseIndex: 0,
+      started: !this.scheduled,
+      pauseReason: null,
+      waiting: false,
+      timeoutPending: !this.scheduled,
+      timedOutPhase: -1,
+      reports: new Map(),
+    };
+    expect(created.number).toBe(d.number);
+    expect(created.revisionId).toBe(d.revisionId);
+    m.deployments.push(d);
+    if (!this.scheduled) supersedeOlder(m, d);
+  }
+  toString() {
+    const phases = this.plan.phases.map((p) => p.share).join("/");
+    return this.rollbackOf === null
+      ? `confirm(v${this.configVersion}, ${phases}${this.scheduled ? ", scheduled" : ""})`
+      : `rollback(#${this.rollbackOf})`;
+  }
+}
+
+class Act implements Cmd {
+  constructor(
+    readonly which: number,
+    readonly action: "pause" | "resume" | "advance" | "cancel",
+  ) {}
+  check(m: Readonly<Model>) {
+    return m.deployments.length > 0;
+  }
+  async run(m: Model) {
+    const d = m.deployments[this.which % m.deployments.length] as ModelDeployment;
+    const allowed: Record<string, DeploymentState[]> = {
+      pause: ["running"],
+      resume: ["paused"],
+      advance: ["running", "paused"],
+      cancel: ["scheduled", "running", "paused"],
+    };
+    const legal = allowed[this.action]?.includes(d.state) ?? false;
+    const outcome = await actOnDeployment(deps(), await realDeployment(d.id), this.action, ACTOR).then(
+      () => "moved",
+      (error: unknown) => {
+        if (error instanceof TransitionConflict) return "conflict";
+        throw error;
+      },
+    );
+    expect(outcome, `${this} from ${d.state}`).toBe(legal ? "moved" : "conflict");
+    if (!legal) return;
+    if (this.action === "pause") {
+      d.state = "paused";
+      d.pauseReason = "user";
+      d.waiting = false;
+    } else if (this.action === "cancel") {
+      d.state = "cancelled";
+      d.pauseReason = null;
+      d.waiting = false;
+      d.timeoutPending = false;
+    } else if (this.action === "resume") {
+      d.state = "running";
+      d.pauseReason = null;
+      supersedeOlder(m, d);
+    } else if (d.phaseIndex >= d.shares.length - 1) {
+      d.state = "finished";
+      d.pauseReason = null;
+      d.waiting = false;
+    } else {
+      d.state = "running";
+      d.pauseReason = null;
+      openNextPhase(d);
+      supersedeOlder(m, d);
+    }
+  }
+  toString() {
+    return `${this.action}(#${this.which})`;
+  }
+}
+
+class CheckIn implements Cmd {
+  constructor(
+    readonly radio: number,
+    readonly claims: "nothing" | "told" | "foreign" | "old",
+  ) {}
+  check(m: Readonly<Model>) {
+    return m.radios.some((r) => r.present);
+  }
+  async run(m: Model) {
+    const present = m.radios.filter((r) => r.present);
+    const r = present[this.radio % present.length] as ModelRadio;
+    const told = toldDeployment(m, r);
+    const claimed =
+      this.claims === "told"
+        ? (told?.revisionId ?? null)
+        : this.claims === "foreign"
+          ? FOREIGN_REVISION
+          : this.claims === "old"
+            ? (m.deployments[0]?.revisionId ?? null)
+            : undefined;
+    const response = await device("/check-in", r.uid, claimed === undefined ? {} : { reportedRevision: claimed });
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as { desiredRevision: { id: string } | null };
+    expect(body.desiredRevision?.id ?? null, `what ${r.uid} is told`).toBe(told?.revisionId ?? null);
+    if (claimed !== undefined) r.reported = claimed;
+    r.seen = true;
+  }
+  toString() {
+    return `checkIn(radio ${this.radio}, ${this.claims})`;
+  }
+}
+
+class Report implements Cmd {
+  constructor(
+    readonly radio: number,
+    readonly which: number | "told",
+    readonly state: ReportState,
+  ) {}
+  check(m: Readonly<Model>) {
+    return m.deployments.length > 0 && m.radios.some((r) => r.present);
+  }
+  async run(m: Model) {
+    const present = m.radios.filter((r) => r.present);
+    const r = present[this.radio % present.length] as ModelRadio;
+    const d =
+      this.which === "told"
+        ? (toldDeployment(m, r) ?? (m.deployments.at(-1) as ModelDeployment))
+        : (m.deployments[this.which % m.deployments.length] as ModelDeployment);
+    const previous = d.reports.get(r.uid);
+    const expected: { status: number; changed?: boolean } = !previous
+      ? covers(d, r)
+        ? { status: 200, changed: true }
+        : { status: 409 }
+      : previous.state === this.state || progressOf(previous.state) > progressOf(this.state)
+        ? { status: 200, changed: false }
+        : terminalStates.includes(previous.state)
+          ? { status: 409 }
+          : { status: 200, changed: true };
+    const response = await device(`/deployments/${d.id}/status`, r.uid, { state: this.state });
+    const body = (await response.json()) as { changed?: boolean };
+    expect({ status: response.status, ...(response.status === 200 ? { changed: body.changed } : {}) }, `${this}`).toEqual(
+      expected,
+    );
+    if (!expected.changed) return;
+    const phase = previous?.phase ?? phaseOfBucket(d.shares, r.bucket);
+    d.reports.set(r.uid, { state: this.state, phase });
+    // An applied report is the radio's revision and a contact; progress reports are neither.
+    if (successStates.includes(this.state)) {
+      r.reported = d.revisionId;
+      r.seen = true;
+    }
+    if (terminalStates.includes(this.state)) afterFinalReport(m, d, phase, this.state);
+  }
+  toString() {
+    return `report(radio ${this.radio}, #${this.which}, ${this.state})`;
+  }
+}
+
+class AddRadio implements Cmd {
+  check(m: Readonly<Model>) {
+    return m.radios.some((r) => !r.added);
+  }
+  async run(m: Model, real: Real) {
+    const r = m.radios.find((radio) => !radio.added) as ModelRadio;
+    await registerRadio(real, r.uid);
+    r.added = true;
+    r.present = true;
+  }
+  toString() {
+    return "addRadio";
+  }
+}
+
+class RetireRadio implements Cmd {
+  constructor(readonly radio: number) {}
+  check(m: Readonly<Model>) {
+    return m.radios.filter((r) => r.present).length > 1;
+  }
+  async run(m: Model) {
+    const present = m.radios.filter((r) => r.present);
+    const r = present[this.radio % present.length] as ModelRadio;
+    await env.DB.prepare("UPDATE devices SET status = 'retired', retired_at = ? WHERE uid = ?")
+      .bind(new Date().toISOString(), r.uid)
+      .run();
+    r.present = false;
+  }
+  toString() {
+    return `retire(radio ${this.radio})`;
+  }
+}
+
+/** A radio's attributes change (what rules read): a change to deploy, never a different revision now. */
+class MoveRadio implements Cmd {
+  constructor(readonly radio: number) {}
+  check(m: Readonly<Model>) {
+    return m.radios.some((r) => r.present);
+  }
+  async run(m: Model) {
+    const present = m.radios.filter((r) => r.present);
+    const r = present[this.radio % present.length] as ModelRadio;
+    await env.DB.prepare("UPDATE devices SET tags = ?, attributes_changed_at = ? WHERE uid = ?")
+      .bind(JSON.stringify([`moved-${this.radio}`]), new Date().toISOString(), r.uid)
+      .run();
+  }
+  toString() {
+    return `move(radio ${this.radio})`;
+  }
+}
+
+/** Every timed step becomes due: timeouts, waits between phases, scheduled starts. */
+class ClockStep implements Cmd {
+  check() {
+    return true;
+  }
+  async run(m: Model, real: Real) {
+    real.clock.offsetMs += 8 * DAY;
+    await stepDueDeployments(env, new Date(Date.now() + real.clock.offsetMs));
+    for (const d of m.deployments) {
+      if (d.timeoutPending && (d.state === "running" || d.state === "paused" || d.state === "finished")) {
+        d.timedOutPhase = d.state === "finished" ? 99 : d.phaseIndex;
+        d.timeoutPending = false;
+      }
+    }
+    for (const d of [...m.deployments].reverse()) {
+      if (d.state === "scheduled") {
+        d.state = "running";
+        d.started = true;
+        d.timeoutPending = true;
+        supersedeOlder(m, d);
+      } else if (d.state === "running" && d.waiting) openNextPhase(d);
+    }
+  }
+  toString() {
+    return "clockStep";
+  }
+}
+
+const confirmArbitrary = fc
+  .tuple(planArbitrary, fc.integer({ min: 1, max: 4 }), fc.boolean(), fc.boolean())
+  .map(([plan, version, scheduled, later]) => new Confirm(plan, version, scheduled && later, null));
+const reportToldArbitrary = fc
+  .tuple(fc.nat(20), fc.constantFrom(...reportStates))
+  .map(([radio, state]) => new Report(radio, "told", state));
+
+/** Weighted by repetition: decisions and the radios' answers to them are most of a fleet's life. */
+export const commandArbitraries = [
+  confirmArbitrary,
+  confirmArbitrary,
+  confirmArbitrary,
+  fc.nat(20).map((which) => new Confirm(allAtOnce(), 0, false, which)),
+  ...Array.from({ length: 2 }, () =>
+    fc
+      .tuple(fc.nat(20), fc.constantFrom("pause" as const, "resume" as const, "advance" as const, "cancel" as const))
+      .map(([which, action]) => new Act(which, action)),
+  ),
+  ...Array.from({ length: 2 }, () =>
+    fc
+      .tuple(fc.nat(20), fc.constantFrom("nothing" as const, "told" as const, "foreign" as const, "old" as const))
+      .map(([radio, claims]) => new CheckIn(radio, claims)),
+  ),
+  reportToldArbitrary,
+  reportToldArbitrary,
+  reportToldArbitrary,
+  reportToldArbitrary,
+  fc
+    .tuple(fc.nat(20), fc.nat(20), fc.constantFrom(...reportStates))
+    .map(([radio, which, state]) => new Report(radio, which, state)),
+  fc.constant(new AddRadio()),
+  fc.nat(20).map((radio) => new RetireRadio(radio)),
+  fc.nat(20).map((radio) => new MoveRadio(radio)),
+  fc.constant(new ClockStep()),
+];
+
+// ── Invariants, after every step ──────────────────────────────────────────────────────────
+
+const emptyShown = () => Object.fromEntries(shownStates.map((s) => [s, 0])) as Record<ShownState, number>;
+
+export async function checkInvariants(m: Model, real: Real): Promise<void> {
+  // Deployments: state and phase as the model says; at most one running or paused.
+  const rows = await listDeployments(env.DB, real.accountId, null, 1000);
+  expect(
+    rows.map((row) => ({ number: row.number, state: row.state, phase: row.phaseIndex, timedOut: row.timedOutPhase })).reverse(),
+  ).toEqual(m.deployments.map((d) => ({ number: d.number, state: d.state, phase: d.phaseIndex, timedOut: d.timedOutPhase })));
+  expect(m.deployments.filter((d) => d.state === "running" || d.state === "paused").length).toBeLessThanOrEqual(1);
+
+  // Reports as the model has them: none lost, none moved backwards.
+  const { results: stored } = await env.DB.prepare(
+    `SELECT x.deployment_id, x.uid, x.state FROM deployment_devices x JOIN deployments d ON d.id = x.deployment_id
+     WHERE d.account_id = ? ORDER BY x.deployment_id, x.uid`,
+  )
+    .bind(real.accountId)
+    .all<{ deployment_id: string; uid: string; state: string }>();
+  const expected = m.deployments
+    .flatMap((d) => [...d.reports].map(([uid, r]) => ({ deployment_id: d.id, uid, state: r.state })))
+    .sort((a, b) => (a.deployment_id + a.uid < b.deployment_id + b.uid ? -1 : 1));
+  expect(stored).toEqual(expected);
+
+  // What each radio is told, and never sent back to a decision a later one replaced.
+  const ours = new Set(m.revisions.values());
+  const recount: SyncCounts = emptySyncCounts();
+  for (const r of m.radios.filter((radio) => radio.present)) {
+    const loaded = await loadRadio(env.DB, r.uid);
+    if (!loaded.radio) throw new Error(`radio ${r.uid} is gone`);
+    const state = radioState(loaded.radio, loaded.deployments, loaded.reports);
+    const want = toldDeployment(m, r);
+    expect(state.desired?.id ?? null, `deployment ${r.uid} follows`).toBe(want?.id ?? null);
+    const before = m.told.get(r.uid);
+    if (before && want && before !== want.id) {
+      const old = m.deployments.find((d) => d.id === before) as ModelDeployment;
+      // Only a pause or a cancel withdraws a decision, and only from radios that had not started.
+      const withdrawn =
+        !old.reports.has(r.uid) &&
+        (old.state === "paused" || old.state === "cancelled" || (old.state === "superseded" && old.pauseReason !== null));
+      expect(
+        want.number > old.number || withdrawn,
+        `${r.uid} sent back from #${old.number} to #${want.number} while #${old.number} still gives it`,
+      ).toBe(true);
+    }
+    m.told.set(r.uid, want?.id ?? null);
+    const sync = syncOfRadio(state, loaded.radio.reported_revision ? ours.has(loaded.radio.reported_revision) : false);
+    expect(sync, `sync state of ${r.uid}`).toBe(modelSync(m, r));
+    recount.total += 1;
+    recount.sync[sync] += 1;
+    recount.contact[r.seen ? "recent" : "neverSeen"] += 1;
+  }
+  expect(await syncCounts(env.DB, real.accountId)).toEqual(recount);
+
+  // Counts per state equal the model's and the radios listed per state (the newest two).
+  for (const d of m.deployments.slice(-2)) {
+    const row = rows.find((r) => r.id === d.id) as Deployment;
+    const counts = await deploymentCounts(env.DB, row);
+    const want = emptyShown();
+    for (const r of m.radios) {
+      const shown = shownStateOf(d, r);
+      if (shown) want[shown] += 1;
+    }
+    const got = emptyShown();
+    for (const [state, n] of Object.entries(counts.total)) got[state as ShownState] += n ?? 0;
+    expect(got, `counts of #${d.number}`).toEqual(want);
+    for (const state of shownStates.filter((s) => want[s] > 0)) {
+      const listed = await listDeploymentRadios(env.DB, row, state, "", 1000);
+      expect(listed.length, `${state} radios listed for #${d.number}`).toBe(want[state]);
+    }
+  }
+}
+
+// ── One run ───────────────────────────────────────────────────────────────────────────────
+
+let runs = 0;
+
+/** A fresh account with `initial` radios (of `pool` that may join later), spread over the buckets. */
+export async function freshWorld(initial = 6, pool = 9): Promise<{ model: Model; real: Real }> {
+  runs += 1;
+  const orgId = await createOrganization(`Model ${runs}`);
+  const accountId = await createAccount(orgId, `Model fleet ${runs}`);
+  await giveSeats(orgId, accountId, 50);
+  const real: Real = { orgId, accountId, clock: { offsetMs: 0 } };
+  const radios: ModelRadio[] = Array.from({ length: pool }, (_, i) => {
+    const uid = `MDL${runs}-${i}`;
+    return { uid, bucket: bucketOf(uid), present: false, added: false, reported: null, seen: false };
+  });
+  for (const r of radios.slice(0, initial)) {
+    await registerRadio(real, r.uid);
+    r.added = true;
+    r.present = true;
+  }
+  return { model: { deployments: [], radios, revisions: new Map(), told: new Map() }, real };
+}
+
+/** Runs `commands` against a fresh world, checking the invariants after every step. */
+export async function runModel(commands: Iterable<Cmd>): Promise<void> {
+  const world = await freshWorld();
+  await checkInvariants(world.model, world.real);
+  for (const command of commands) {
+    if (!command.check(world.model)) continue;
+    await command.run(world.model, world.real);
+    await checkInvariants(world.model, world.real);
+  }
+}
+
+export const modelCommands = (maxCommands: number) => fc.commands(commandArbitraries, { maxCommands, size: "max" });
