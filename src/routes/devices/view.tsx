@@ -152,6 +152,9 @@ function ViewDevice({ data }: PageProps<Data>) {
             <ButtonLink href={assignmentHref(device.uid, true)} variant="white">
               {t("devices.view.assign")}
             </ButtonLink>
+            <ButtonLink href={deviceHref(frame, "redirect", device.uid)} variant="white">
+              {t("devices.view.handOver")}
+            </ButtonLink>
           </div>
         ) : undefined
       }
