@@ -11,7 +11,9 @@ import { type ActionResult, definePage, type PageProps, type RouteContext } from
 import { memoryFrom } from "./answer-commands";
 import { type RadioDisplay, type SimulatorStep, simulate } from "./radio-session";
 
-const steps: SimulatorStep[] = ["check-in", "accept", "fail", "reject", "delay"];
+const steps: SimulatorStep[] = ["check-in", "accept", "fail", "reject", "delay", "accept-redirect"];
+/** What the radio may answer to a deployment it is offered. */
+const deploymentSteps: SimulatorStep[] = ["accept", "fail", "reject", "delay"];
 const UID = /^[A-Za-z0-9._-]{1,64}$/;
 
 type Data = { demo: boolean };
@@ -106,7 +108,9 @@ function Screen({ display }: { display: RadioDisplay }) {
         {check?.redirect && (
           <div>
             <dt className="inline text-green-400">{t("simulator.redirect")}: </dt>
-            <dd className="inline">{check.redirect.url}</dd>
+            <dd className="inline" data-testid="radio-redirect">
+              {check.redirect.url}
+            </dd>
           </div>
         )}
       </dl>
@@ -184,6 +188,11 @@ function Simulator({ data, form }: PageProps<Data>) {
               value={JSON.stringify({ messages: display.memory?.messages ?? [], answered: display.memory?.answered ?? [] })}
             />
             <Screen display={display} />
+            {display.checkIn?.redirect && (
+              <Button type="submit" name="step" value="accept-redirect" size="sm" variant="primary">
+                {t("simulator.acceptRedirect")}
+              </Button>
+            )}
             {offer && deployment && (
               <div className="rounded-lg border border-amber-300 bg-amber-50 p-4" data-testid="radio-offer">
                 <p className="mb-2 text-sm">
@@ -195,7 +204,7 @@ function Simulator({ data, form }: PageProps<Data>) {
                       : ""}
                 </p>
                 <div className="flex flex-wrap gap-2">
-                  {steps.slice(1).map((step) => (
+                  {deploymentSteps.map((step) => (
                     <Button
                       key={step}
                       type="submit"
