@@ -1,4 +1,6 @@
 import { useEffect, useState } from "react";
+import { formatTimeOfDay } from "@/schema/format";
+import type { Language } from "@/schema/languages";
 import { refreshLiveParts } from "./runtime/live-parts";
 import { type Messages, translate } from "./runtime/messages";
 
@@ -84,7 +86,7 @@ export default function CommandLive({
       clearTimeout(timer);
     };
   }, [uid, accountId, command.id, done]);
-  const time = (value: string) => new Intl.DateTimeFormat(language, { timeStyle: "medium", timeZone }).format(new Date(value));
+  const time = (value: string) => formatTimeOfDay(language as Language, value, timeZone);
   const outcome = FINAL.includes(command.state) ? command.state : "outcome";
   const steps: { key: string; at: string | null }[] = [
     { key: "queued", at: command.createdAt },

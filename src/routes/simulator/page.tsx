@@ -1,5 +1,6 @@
 import { Island } from "@/islands/runtime/island";
 import { demoRadios, demoSecretOf } from "@/schema/fleet/demo-radios";
+import { formatDateTime } from "@/schema/format";
 import { isDemo } from "@/server/env";
 import { usePage } from "@/server/render/page-context";
 import { Button } from "@/ui/button";
@@ -120,7 +121,7 @@ function Screen({ display }: { display: RadioDisplay }) {
 }
 
 function Simulator({ data, form }: PageProps<Data>) {
-  const { t } = usePage();
+  const { t, language } = usePage();
   const values = form?.values ?? {};
   let display: RadioDisplay | null = null;
   try {
@@ -200,7 +201,10 @@ function Simulator({ data, form }: PageProps<Data>) {
                   {deployment.switchover.mode === "user-delay"
                     ? t("simulator.mayDelay", { minutes: deployment.switchover.maxMinutes ?? 0 })
                     : deployment.switchover.mode === "at"
-                      ? t("simulator.switchAt", { time: deployment.switchover.at ?? "" })
+                      ? t("simulator.switchAt", {
+                          // The radio receives UTC over the protocol: shown readably, naming UTC.
+                          time: deployment.switchover.at ? formatDateTime(language, deployment.switchover.at, "UTC") : "",
+                        })
                       : ""}
                 </p>
                 <div className="flex flex-wrap gap-2">
