@@ -12,8 +12,10 @@ export async function refreshLiveParts(): Promise<void> {
   if (!response.ok) return;
   const fresh = new DOMParser().parseFromString(await response.text(), "text/html");
   for (const part of parts) {
-    const html = fresh.querySelector(`[data-live-part="${part.dataset.livePart}"]`)?.innerHTML ?? "";
+    // Parts are always rendered (empty or not): one missing means another page answered (a
+    // sign-in page after the session ended), and nothing is swapped.
+    const next = fresh.querySelector(`[data-live-part="${part.dataset.livePart}"]`);
     // An unchanged part keeps its DOM (and any island hydrated inside it).
-    if (part.innerHTML !== html) part.innerHTML = html;
+    if (next && part.innerHTML !== next.innerHTML) part.innerHTML = next.innerHTML;
   }
 }
