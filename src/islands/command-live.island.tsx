@@ -1,4 +1,7 @@
 import { useEffect, useState } from "react";
+import { formatTimeOfDay } from "@/schema/format";
+import type { Language } from "@/schema/languages";
+import { refreshLiveParts } from "./runtime/live-parts";
 import { type Messages, translate } from "./runtime/messages";
 
 /** What the timeline shows of a command (a subset of the procedure's answer, JSON only). */
@@ -50,8 +53,15 @@ export default function CommandLive({
   roundTrip = false,
 }: CommandLiveProps) {
   const [command, setCommand] = useState(initial);
+  const [seenState, setSeenState] = useState(initial.state);
   const t = (key: string, values?: Record<string, string | number>) => translate(messages, key, values);
   const done = FINAL.includes(command.state);
+  // A new state also changes the page's badge and whether it may still be cancelled.
+  useEffect(() => {
+    if (command.state === seenState) return;
+    setSeenState(command.state);
+    void refreshLiveParts().catch(() => undefined);
+  }, [command.state, seenState]);
   useEffect(() => {
     if (done) return;
     let stopped = false;
@@ -76,7 +86,7 @@ export default function CommandLive({
       clearTimeout(timer);
     };
   }, [uid, accountId, command.id, done]);
-  const time = (value: string) => new Intl.DateTimeFormat(language, { timeStyle: "medium", timeZone }).format(new Date(value));
+  const time = (value: string) => formatTimeOfDay(language as Language, value, timeZone);
   const outcome = FINAL.includes(command.state) ? command.state : "outcome";
   const steps: { key: string; at: string | null }[] = [
     { key: "queued", at: command.createdAt },

@@ -1,5 +1,6 @@
 import { useEffect, useState } from "react";
 import { type ShownState, shownStates } from "@/schema/fleet/states";
+import { refreshLiveParts } from "./runtime/live-parts";
 import { type Messages, translate } from "./runtime/messages";
 
 type Counts = {
@@ -22,7 +23,8 @@ const POLL_MS = 2000;
 /**
  * The per-state counts of a deployment, overall and per phase. Rendered on the server (the
  * page's Refresh link updates it without JavaScript); in the browser it asks again every two
- * seconds while the deployment is active, and says when the state changed.
+ * seconds while the deployment is active, and says when the state changed. A change of state or
+ * phase (an automatic pause, an advance) also refreshes the page's badge, banner and buttons.
  */
 export default function DeploymentCounts({
   messages,
@@ -35,9 +37,17 @@ export default function DeploymentCounts({
   const [counts, setCounts] = useState(initial);
   const [state, setState] = useState(initialState);
   const [phaseIndex, setPhaseIndex] = useState(initialPhase);
+  const [seen, setSeen] = useState(`${initialState}|${initialPhase}`);
   const t = (key: string, values?: Record<string, string | number>) => translate(messages, key, values);
   useEffect(() => {
-    if (!live) return;
+    const now = `${state}|${phaseIndex}`;
+    if (now === seen) return;
+    setSeen(now);
+    void refreshLiveParts().catch(() => undefined);
+  }, [state, phaseIndex, seen]);
+  const polling = live && ["scheduled", "running", "paused"].includes(state);
+  useEffect(() => {
+    if (!polling) return;
     let stopped = false;
     const tick = async () => {
       try {
@@ -64,7 +74,7 @@ export default function DeploymentCounts({
       stopped = true;
       clearTimeout(timer);
     };
-  }, [deploymentId, live]);
+  }, [deploymentId, polling]);
   const n = (value: number | undefined) => (value ?? 0).toLocaleString();
   const phases = counts.phases.map((phase, i) => ({ ...phase, number: i + 1 }));
   return (

@@ -58,7 +58,12 @@ export const islands = {
   "deployment-counts": define(DeploymentCounts, deploymentCountsMessageKeys),
   "command-form": define(CommandForm, commandFormMessageKeys(commandTypes, expiryChoices)),
   "command-live": define(CommandLive, commandLiveMessageKeys),
-  "simulator-live": define(SimulatorLive, ["simulator.live.connecting", "simulator.live.connected", "simulator.live.closed"]),
+  "simulator-live": define(SimulatorLive, [
+    "simulator.live.noScript",
+    "simulator.live.connecting",
+    "simulator.live.connected",
+    "simulator.live.closed",
+  ]),
   "activity-log-more": define(ActivityLogMore, [
     ...activityEntryMessageKeys,
     "activityLogs.loadMore",

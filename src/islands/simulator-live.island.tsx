@@ -13,8 +13,11 @@ function token(uid: string, secret: string): string {
  * radio checks in at once (the simulator form is submitted, as its Check in button does).
  */
 export default function SimulatorLive({ messages, uid, secret, formId }: SimulatorLiveProps) {
-  const [status, setStatus] = useState<"connecting" | "connected" | "closed">("connecting");
+  // The server renders "needs JavaScript": without scripts nothing ever connects, so it must
+  // not promise a connection; once hydrated, the effect starts connecting.
+  const [status, setStatus] = useState<"noScript" | "connecting" | "connected" | "closed">("noScript");
   useEffect(() => {
+    setStatus("connecting");
     const url = new URL("/device/v1/connect", window.location.href);
     url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
     const socket = new WebSocket(url, ["device-v1", `auth.${token(uid, secret)}`]);

@@ -62,7 +62,7 @@ function Mailbox({ data }: PageProps<Data>) {
                 </h2>
                 <p className="text-sm text-slate-600">
                   {t("mailbox.to", { address: mail.to })} ·{" "}
-                  {t("mailbox.sent", { when: formatDateTime(language, mail.createdAt) })}
+                  {t("mailbox.sent", { when: formatDateTime(language, mail.createdAt, "UTC") })}
                 </p>
                 <p className="mt-3 whitespace-pre-wrap text-sm text-slate-800">
                   <Linked text={mail.body} />

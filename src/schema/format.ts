@@ -25,21 +25,44 @@ export function formatDate(language: Language, value: Date | string | number, op
   return dateFormat(language, options ?? { dateStyle: "medium" }).format(new Date(value));
 }
 
-/** A moment to the minute in UTC, saying so (for readers whose time zone the server does not know). */
-export function formatUtcMinute(language: Language, value: Date | string | number): string {
-  return formatDate(language, value, {
+/**
+ * The one way a moment is shown (issue 23): to the minute, in the time zone of the place it is
+ * shown in (inside an account the account's zone; outside every account UTC), always naming
+ * that zone beside the time ("Feb 5, 2026, 4:00 AM CST", "5 feb 2026, 4:00 a.m. GMT-6"), so a
+ * reader never has to guess which clock a time is on. The zone is required on purpose.
+ */
+export function formatDateTime(language: Language, value: Date | string | number, timeZone: string): string {
+  return dateFormat(language, {
     year: "numeric",
     month: "short",
     day: "numeric",
     hour: "numeric",
     minute: "2-digit",
-    timeZone: "UTC",
+    timeZone,
     timeZoneName: "short",
-  });
+  }).format(new Date(value));
 }
 
-export function formatDateTime(language: Language, value: Date | string | number, timeZone?: string): string {
-  return dateFormat(language, { dateStyle: "medium", timeStyle: "short", timeZone }).format(new Date(value));
+/** The zone a page shows its times in: its account's, or UTC on pages outside every account. */
+export function pageTimeZone(account: { timezone: string } | null | undefined): string {
+  return account?.timezone ?? "UTC";
+}
+
+/** A time of day to the second in `timeZone`, naming it (the steps of a command, seconds apart). */
+export function formatTimeOfDay(language: Language, value: Date | string | number, timeZone: string): string {
+  return dateFormat(language, { hour: "numeric", minute: "2-digit", second: "2-digit", timeZone, timeZoneName: "short" }).format(
+    new Date(value),
+  );
+}
+
+/** A moment to the minute in UTC, saying so (for readers whose time zone the server does not know). */
+export function formatUtcMinute(language: Language, value: Date | string | number): string {
+  return formatDateTime(language, value, "UTC");
+}
+
+/** A CSV column of moments names its zone in the header: "Last seen (America/Chicago)". */
+export function zonedHeader(label: string, timeZone: string): string {
+  return `${label} (${timeZone})`;
 }
 
 export function formatNumber(language: Language, value: number, options?: Intl.NumberFormatOptions): string {

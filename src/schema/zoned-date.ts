@@ -57,3 +57,27 @@ export function wallClock(instant: string, timeZone: string): string {
   const ms = new Date(instant).getTime();
   return new Date(ms + offsetAt(ms, timeZone)).toISOString().slice(0, 19).replace("T", " ");
 }
+
+const LOCAL_PATTERN = /^(\d{4}-\d{2}-\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?$/;
+
+/**
+ * A `datetime-local` value ("2026-03-08T14:30") read on the wall clock of `timeZone`: the
+ * instant it names (ISO, UTC), or null when it is not such a value. A wall time skipped by a
+ * DST change resolves to the offset before it, as clocks do.
+ */
+export function instantOfWallClock(local: string, timeZone: string): string | null {
+  const match = LOCAL_PATTERN.exec(local);
+  if (!match) return null;
+  const [, day = "", hh = "", mm = "", ss = "0"] = match;
+  const [hours, minutes, seconds] = [Number(hh), Number(mm), Number(ss)];
+  if (!isCalendarDay(day) || hours > 23 || minutes > 59 || seconds > 59) return null;
+  const [y, m, d] = day.split("-").map(Number) as [number, number, number];
+  const wall = Date.UTC(y, m - 1, d, hours, minutes, seconds);
+  const guess = wall - offsetAt(wall, timeZone);
+  return new Date(wall - offsetAt(guess, timeZone)).toISOString();
+}
+
+/** An instant as a `datetime-local` value on the wall clock of `timeZone` ("2026-03-08T14:30"). */
+export function wallClockInput(instant: string, timeZone: string): string {
+  return wallClock(instant, timeZone).slice(0, 16).replace(" ", "T");
+}

@@ -128,6 +128,38 @@ test("a stun chosen and confirmed before the form's script has loaded stays chos
   await context.close();
 });
 
+test("a command's page follows the command: its badge and Cancel change when the radio takes it, without a reload", async ({
+  browser,
+  baseURL,
+}) => {
+  test.setTimeout(120_000);
+  await withRadio("HD-0003", async () => {
+    const context = await browser.newContext({ baseURL });
+    const page = await context.newPage();
+    // The radio checks in by hand (no live connection), so the command waits queued until then.
+    const radioContext = await browser.newContext({ javaScriptEnabled: false, baseURL });
+    const radio = await radioContext.newPage();
+    await signIn(page, baseURL, "technician@example.com");
+    await switchOn(radio, "HD-0003", false);
+
+    const text = `Follow me ${Date.now() % 1000}`;
+    await send(page, "HD-0003", /^Message/, (p) => p.getByLabel("Message text").fill(text));
+    const badge = page.locator('[data-live-part="command-state"]');
+    await expect(badge).toHaveText("Queued");
+    await expect(page.getByRole("button", { name: "Cancel command" })).toBeVisible();
+    // Anything the page keeps in memory is lost by a reload: it must still be there at the end.
+    await page.evaluate(() => Object.assign(window, { notReloaded: true }));
+
+    await radio.getByRole("button", { name: "Check in now" }).click();
+    await expect(radio.getByTestId("radio-messages")).toContainText(text);
+    await expect(badge).toHaveText("Succeeded", { timeout: 10_000 });
+    await expect(page.getByRole("button", { name: "Cancel command" })).toHaveCount(0);
+    expect(await page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded)).toBe(true);
+    await radioContext.close();
+    await context.close();
+  });
+});
+
 test("without JavaScript a message goes out by a plain form and arrives at the radio's next check-in; a queued one can be cancelled", async ({
   browser,
   baseURL,

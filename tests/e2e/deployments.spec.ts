@@ -63,22 +63,29 @@ for (const javaScript of [true, false]) {
     const deploymentUrl = await confirmPhased(page);
 
     // The first phase's radio receives it; the second phase's does not yet.
+    const badge = page.locator('[data-live-part="deployment-state"]');
+    await expect(badge).toHaveText("running");
+    await expect(page.getByRole("button", { name: "Pause" })).toBeVisible();
+    // With JavaScript the page stays open from here on: a reload would lose this mark.
+    if (javaScript) await page.evaluate(() => Object.assign(window, { notReloaded: true }));
     await simulatorCheckIn(radio, "HD-0002");
     await expect(radio.getByTestId("radio-offer")).toHaveCount(0);
+    // Without scripts the simulator never connects live, and says so instead of "connecting…".
+    if (!javaScript) await expect(radio.getByTestId("simulator-live")).toContainText("needs JavaScript");
     await simulatorCheckIn(radio, "HD-0001");
     await expect(radio.getByTestId("radio-offer")).toBeVisible();
     await radio.getByRole("button", { name: "Fail" }).click();
     await expect(radio.getByTestId("radio-deployment")).toContainText("failed");
 
-    // The failure crossed the error threshold: paused, in the same request.
-    if (javaScript) {
-      await page.goto(deploymentUrl);
-      await expect(page.getByTestId("count-failed")).toHaveText("1");
-    } else {
-      await page.getByRole("link", { name: "Refresh" }).click();
-    }
-    await expect(page.getByText("Paused automatically: the error threshold was crossed.")).toBeVisible();
+    // The failure crossed the error threshold: paused, in the same request. With JavaScript the
+    // open page's badge, banner and buttons follow; without, its Refresh link shows the same.
+    if (!javaScript) await page.getByRole("link", { name: "Refresh" }).click();
     await expect(page.getByTestId("count-failed")).toHaveText("1");
+    await expect(badge).toHaveText("paused");
+    await expect(page.getByText("Paused automatically: the error threshold was crossed.")).toBeVisible();
+    await expect(page.getByRole("button", { name: "Resume" })).toBeVisible();
+    await expect(page.getByRole("button", { name: "Pause" })).toHaveCount(0);
+    if (javaScript) expect(await page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded)).toBe(true);
 
     await page.getByRole("button", { name: "Resume" }).click();
     await expect(page.getByTestId("deployment-live-state")).toContainText("running");

@@ -111,3 +111,62 @@ for (const javaScriptEnabled of [true, false]) {
     });
   });
 }
+
+// Hand-over to another management server (issue 23): chosen on the radio's page, cancellable
+// until the radio (the simulator, with this radio's own credentials) accepts it at the check-in
+// after it was told; then shown as confirmed and no longer cancellable.
+for (const javaScriptEnabled of [true, false]) {
+  test(`a radio is handed over to another server, cancelled once, then confirmed by the radio (${javaScriptEnabled ? "with" : "without"} JavaScript)`, async ({
+    browser,
+    baseURL,
+  }) => {
+    test.setTimeout(90_000);
+    const context = await browser.newContext({ javaScriptEnabled, baseURL });
+    const page = await context.newPage();
+    const radio = await context.newPage();
+    await signIn(page, baseURL, "technician@example.com");
+    const uid = `E2E-HO-${randomUUID().slice(0, 8).toUpperCase()}`;
+    const added = await page.request.post("/api/devices.add", {
+      data: { uid, brand: "Northwind", model: "XR-7" },
+      headers: { Origin: baseURL ?? "" },
+    });
+    expect(added.status()).toBe(200);
+    const { secret } = ((await added.json()) as { result: { data: { secret: string } } }).result.data;
+
+    await page.goto(`/devices/view/${uid}`);
+    await page.getByRole("link", { name: "Hand over…" }).click();
+    const state = page.getByTestId("hand-over-state");
+    await expect(state).toHaveText("No hand-over: this radio answers to this server.");
+    const address = page.getByLabel("Address of the other management server");
+    await address.fill("http://fleet.example.net");
+    await page.getByRole("button", { name: "Hand over", exact: true }).click();
+    await expect(page.getByText("The address must start with https://").first()).toBeVisible();
+    await address.fill("https://fleet.example.net/radios");
+    await page.getByRole("button", { name: "Hand over", exact: true }).click();
+    await expect(state).toContainText("Waiting for the radio: it is told to move to https://fleet.example.net/radios");
+    await page.getByRole("button", { name: "Cancel the hand-over" }).click();
+    await expect(state).toHaveText("No hand-over: this radio answers to this server.");
+    await address.fill("https://fleet.example.net/radios");
+    await page.getByRole("button", { name: "Hand over", exact: true }).click();
+    await expect(state).toHaveAttribute("data-state", "waiting");
+
+    // The radio is told at its check-in, and accepts at the next one.
+    await radio.goto("/simulator");
+    await radio.getByLabel("Radio uid").fill(uid);
+    await radio.getByLabel("Device secret").fill(secret);
+    await radio.getByRole("button", { name: "Switch on and check in" }).click();
+    await expect(radio.getByTestId("radio-redirect")).toHaveText("https://fleet.example.net/radios");
+    await radio.getByRole("button", { name: "Accept the hand-over" }).click();
+    await expect(radio.getByTestId("radio-screen")).toBeVisible();
+    await expect(radio.getByTestId("radio-redirect")).toHaveCount(0);
+
+    await page.getByRole("link", { name: "Refresh" }).click();
+    await expect(state).toContainText("Handed over: the radio confirmed at");
+    await expect(page.getByRole("button", { name: "Cancel the hand-over" })).toHaveCount(0);
+    // Every step is in the radio's activity: requested, cancelled, requested, confirmed by the radio.
+    await page.goto(`/devices/view/${uid}`);
+    await expect(page.getByText("hand-over to another server")).toHaveCount(3);
+    await expect(page.getByText(`${uid} · hand-over confirmed by the radio`)).toBeVisible();
+    await context.close();
+  });
+}

@@ -312,7 +312,11 @@ describe("pages without JavaScript", () => {
     expect(empty.status).toBe(400);
     const csv = await request(`${base}/export.csv?search=crackling`, { headers: { Cookie: agent } });
     expect(csv.headers.get("Content-Type")).toContain("text/csv");
-    expect(await csv.text()).toContain("Crackling audio");
+    const text = await csv.text();
+    expect(text).toContain("Crackling audio");
+    // Moments are on the account's wall clock, the headers naming its zone (issue 23).
+    expect(text.split(/\r?\n/)[0]).toMatch(/Opened \([A-Za-z_/]+\),Closed \([A-Za-z_/]+\)/);
+    expect(text).toMatch(/,\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2},/);
   });
 });
 

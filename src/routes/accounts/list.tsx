@@ -100,7 +100,7 @@ function AccountsList({ data }: PageProps<Data>) {
       key: "updated",
       header: String(t("accounts.list.updated")),
       ...column("updated"),
-      cell: (a) => <UpdatedAt value={a.updatedAt} />,
+      cell: (a) => <UpdatedAt value={a.updatedAt} timeZone="UTC" />,
     },
   ];
 

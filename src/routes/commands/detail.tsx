@@ -6,6 +6,7 @@ import { api } from "@/server/api/procedures-route";
 import type { Command } from "@/server/data/commands";
 import { usePage } from "@/server/render/page-context";
 import { ButtonLink } from "@/ui/button";
+import { LivePart } from "@/ui/live-part";
 import { PageHeader } from "@/ui/page-header";
 import { type ActionResult, definePage, type PageProps, type RouteContext } from "../types";
 import { CommandsFrame } from "./frame";
@@ -31,7 +32,11 @@ function Detail({ data }: PageProps<Data>) {
     <CommandsFrame scope={scope}>
       <PageHeader
         title={String(t("commands.detail.title", { type: t(`commands.types.${command.type}`), uid }))}
-        description={<CommandStateBadge state={command.state} />}
+        description={
+          <LivePart name="command-state">
+            <CommandStateBadge state={command.state} />
+          </LivePart>
+        }
         actions={
           <ButtonLink href={historyHref(scope, uid)} variant="white" size="sm">
             {t("commands.detail.back")}
@@ -66,22 +71,24 @@ function Detail({ data }: PageProps<Data>) {
             }}
           />
         </section>
-        {canCancel && (cancellableStates as readonly string[]).includes(command.state) && (
-          <section aria-labelledby="cancel-heading">
-            <h2 id="cancel-heading" className="mb-1 text-lg font-semibold">
-              {t("commands.detail.cancelHeading")}
-            </h2>
-            <p className="mb-2 text-sm text-slate-700">{t("commands.detail.cancelHelp")}</p>
-            <Island
-              name="confirm-form"
-              props={{
-                action: commandHref(scope, uid, command.id),
-                label: String(t("commands.detail.cancel")),
-                hidden: { do: "cancel" },
-              }}
-            />
-          </section>
-        )}
+        <LivePart name="command-cancel" block>
+          {canCancel && (cancellableStates as readonly string[]).includes(command.state) && (
+            <section aria-labelledby="cancel-heading">
+              <h2 id="cancel-heading" className="mb-1 text-lg font-semibold">
+                {t("commands.detail.cancelHeading")}
+              </h2>
+              <p className="mb-2 text-sm text-slate-700">{t("commands.detail.cancelHelp")}</p>
+              <Island
+                name="confirm-form"
+                props={{
+                  action: commandHref(scope, uid, command.id),
+                  label: String(t("commands.detail.cancel")),
+                  hidden: { do: "cancel" },
+                }}
+              />
+            </section>
+          )}
+        </LivePart>
       </div>
     </CommandsFrame>
   );

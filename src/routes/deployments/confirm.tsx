@@ -1,5 +1,5 @@
 import type { ConfigDiffLine } from "@/schema/fleet/desired-config";
-import { formatNumber } from "@/schema/format";
+import { formatNumber, timeZoneLabel } from "@/schema/format";
 import { api } from "@/server/api/procedures-route";
 import { type AccountDetails, accountDetails } from "@/server/current-account";
 import type { ActivityEntry } from "@/server/data/activity-logs";
@@ -70,8 +70,20 @@ function SampleDiff({ uid, lines }: { uid: string; lines: ConfigDiffLine[] }) {
   );
 }
 
-function PlanForm({ accountId, nextNumber, form }: { accountId: string; nextNumber: number; form?: PageProps<Data>["form"] }) {
-  const { t } = usePage();
+function PlanForm({
+  accountId,
+  timeZone,
+  nextNumber,
+  form,
+}: {
+  accountId: string;
+  timeZone: string;
+  nextNumber: number;
+  form?: PageProps<Data>["form"];
+}) {
+  const { t, language } = usePage();
+  // Times are typed on the account's wall clock, and the labels say which one.
+  const zone = timeZoneLabel(language, timeZone);
   const values = { ...planDefaults, ...form?.values };
   const error = (field: string) => (form?.errors[field] ? String(t(form.errors[field])) : undefined);
   const radio = (name: string, value: string, label: string) => (
@@ -174,7 +186,7 @@ function PlanForm({ accountId, nextNumber, form }: { accountId: string; nextNumb
         <legend className="font-semibold text-slate-900">{t("confirmDeployment.timing")}</legend>
         <div className="grid gap-3 sm:grid-cols-2">
           <Field
-            label={String(t("confirmDeployment.startAt"))}
+            label={String(t("confirmDeployment.startAt", { zone }))}
             name="startAt"
             type="datetime-local"
             defaultValue={values.startAt}
@@ -203,7 +215,7 @@ function PlanForm({ accountId, nextNumber, form }: { accountId: string; nextNumb
         )}
         <div className="grid gap-3 sm:grid-cols-2">
           <Field
-            label={String(t("confirmDeployment.switchoverAt"))}
+            label={String(t("confirmDeployment.switchoverAt", { zone }))}
             name="switchoverAt"
             type="datetime-local"
             defaultValue={values.switchoverAt}
@@ -286,7 +298,7 @@ function ConfirmDeployment({ data, form }: PageProps<Data>) {
             </div>
           )}
         </section>
-        <PlanForm accountId={account._id} nextNumber={preview.nextNumber} form={form} />
+        <PlanForm accountId={account._id} timeZone={account.timezone} nextNumber={preview.nextNumber} form={form} />
       </div>
     </AccountLayout>
   );
@@ -296,7 +308,8 @@ async function confirm(c: RouteContext): Promise<ActionResult> {
   const accountId = c.req.param("accountId") ?? "";
   const posted = await postedValues(c);
   const values = Object.fromEntries([...planFields, "idempotencyKey"].map((field) => [field, posted[field] ?? ""]));
-  const parsed = parsePlanForm(values);
+  const account = await accountDetails(c, accountId);
+  const parsed = parsePlanForm(values, account.timezone);
   if (!parsed.ok) return { ok: false, status: 400, form: { values, errors: parsed.errors } };
   try {
     const created = await api(c).deployments.create({

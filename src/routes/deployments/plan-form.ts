@@ -6,6 +6,7 @@ import {
   MAX_USER_DELAY_MINUTES,
   MAX_WAIT_MINUTES,
 } from "@/schema/fleet/deployment-plan";
+import { instantOfWallClock } from "@/schema/zoned-date";
 
 /**
  * The confirm form's fields as a plan and switchover: all at once, or phases given as
@@ -71,7 +72,8 @@ function perPhase(value: string | undefined, phases: number, min: number, max: n
   return numbers.length === phases && numbers.every((n) => n !== null) ? (numbers as number[]) : null;
 }
 
-export function parsePlanForm(values: Record<string, string>): Parsed {
+/** The form's fields; its times (`datetime-local`) are read on the account's wall clock, `timeZone`. */
+export function parsePlanForm(values: Record<string, string>, timeZone: string): Parsed {
   const errors: Record<string, string> = {};
   const note = (values.note ?? "").trim();
   if (note.length > 500) errors.note = "validation.NoteTooLong";
@@ -124,18 +126,18 @@ export function parsePlanForm(values: Record<string, string>): Parsed {
     }
   } else if (values.planKind !== "all") errors.planKind = "validation.Invalid";
   if (values.startAt) {
-    const at = Date.parse(`${values.startAt}Z`);
-    if (Number.isNaN(at) || at < Date.now()) errors.startAt = "validation.FutureTime";
-    else plan = { ...plan, startAt: new Date(at).toISOString() };
+    const at = instantOfWallClock(values.startAt, timeZone);
+    if (!at || Date.parse(at) < Date.now()) errors.startAt = "validation.FutureTime";
+    else plan = { ...plan, startAt: at };
   }
   const timeout = whole(values.timeoutMinutes || String(DEFAULT_TIMEOUT_MINUTES), 5, MAX_WAIT_MINUTES);
   if (timeout === null) errors.timeoutMinutes = "validation.TimeoutMinutes";
   else plan = { ...plan, timeoutMinutes: timeout };
   let switchover: Switchover = { mode: "delivery" };
   if (values.switchover === "at") {
-    const at = Date.parse(`${values.switchoverAt ?? ""}Z`);
-    if (!values.switchoverAt || Number.isNaN(at) || at < Date.now()) errors.switchoverAt = "validation.FutureTime";
-    else switchover = { mode: "at", at: new Date(at).toISOString() };
+    const at = instantOfWallClock(values.switchoverAt ?? "", timeZone);
+    if (!at || Date.parse(at) < Date.now()) errors.switchoverAt = "validation.FutureTime";
+    else switchover = { mode: "at", at };
   } else if (values.switchover === "user-delay") {
     const max = whole(values.maxDelayMinutes, 1, MAX_USER_DELAY_MINUTES);
     if (max === null) errors.maxDelayMinutes = "validation.DelayMinutes";

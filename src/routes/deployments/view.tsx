@@ -9,6 +9,7 @@ import type { Deployment, DeploymentCounts, DeploymentRadio } from "@/server/dat
 import { usePage } from "@/server/render/page-context";
 import { Button, ButtonLink } from "@/ui/button";
 import { SelectField } from "@/ui/field";
+import { LivePart } from "@/ui/live-part";
 import { PageHeader } from "@/ui/page-header";
 import { AccountLayout } from "@/ui/shell/account-layout";
 import { StatusMessage } from "@/ui/status-message";
@@ -128,7 +129,11 @@ function DeploymentView({ data }: PageProps<Data>) {
     <AccountLayout account={account}>
       <PageHeader
         title={String(t("deployments.numbered", { number: deployment.number }))}
-        description={<StateBadge state={deployment.state} />}
+        description={
+          <LivePart name="deployment-state">
+            <StateBadge state={deployment.state} />
+          </LivePart>
+        }
         actions={
           <ButtonLink href={deploymentsHref(account._id)} variant="white" size="sm">
             {t("routes.deployments")}
@@ -136,11 +141,17 @@ function DeploymentView({ data }: PageProps<Data>) {
         }
       />
       <div className="space-y-6">
-        {deployment.state === "paused" && deployment.pauseReason && (
-          <StatusMessage tone="error">{t(`deployments.pausedBecause.${deployment.pauseReason}`)}</StatusMessage>
-        )}
-        <Facts deployment={deployment} timeZone={account.timezone} />
-        {canAct && <Actions account={account} deployment={deployment} nextNumber={data.nextNumber} />}
+        <LivePart name="deployment-banner" block>
+          {deployment.state === "paused" && deployment.pauseReason && (
+            <StatusMessage tone="error">{t(`deployments.pausedBecause.${deployment.pauseReason}`)}</StatusMessage>
+          )}
+        </LivePart>
+        <LivePart name="deployment-facts" block>
+          <Facts deployment={deployment} timeZone={account.timezone} />
+        </LivePart>
+        <LivePart name="deployment-actions" block>
+          {canAct && <Actions account={account} deployment={deployment} nextNumber={data.nextNumber} />}
+        </LivePart>
         <section aria-labelledby="counts-heading">
           <div className="mb-2 flex items-center justify-between">
             <h2 id="counts-heading" className="text-lg font-semibold">

@@ -1,7 +1,9 @@
 import { csvDownload, inert } from "@/routes/csv-download";
+import { zonedHeader } from "@/schema/format";
+import { wallClock } from "@/schema/zoned-date";
 import { api } from "@/server/api/procedures-route";
+import { accountDetails } from "@/server/current-account";
 import type { Device } from "@/server/data/devices";
-import { translatorFor } from "@/server/i18n/i18n";
 import { definePage, type RouteContext } from "../types";
 import { filterOf, parseDevicesQuery } from "./list-query";
 import type { Frame } from "./paths";
@@ -9,7 +11,7 @@ import type { Frame } from "./paths";
 /** Rows fetched per step of the stream (a keyset page). */
 const STEP = 1000;
 
-function record(device: Device) {
+function record(device: Device, timeZone: string) {
   return {
     uid: device.uid,
     brand: inert(device.brand),
@@ -22,7 +24,7 @@ function record(device: Device) {
     firmware: inert(device.firmware),
     battery: device.battery ?? "",
     signal: device.signal ?? "",
-    lastSeen: device.lastSeenAt ?? "",
+    lastSeen: device.lastSeenAt ? wallClock(device.lastSeenAt, timeZone) : "",
     status: device.status,
   };
 }
@@ -36,7 +38,8 @@ async function exportCsv(c: RouteContext, frame: Frame): Promise<Response> {
   const query = parseDevicesQuery(new URL(c.req.url).searchParams);
   const caller = api(c);
   const scope = frame.accountId ? { accountId: frame.accountId } : {};
-  const t = translatorFor(c.get("language"), c.get("settings").brandNamespace);
+  // Times on the account's wall clock (UTC in the organization's inventory), the header naming the zone.
+  const timeZone = frame.accountId ? (await accountDetails(c, frame.accountId)).timezone : "UTC";
   const fetchPage = (cursor?: string) =>
     caller.devices.list({ ...scope, filter: filterOf(query), sort: query.sort, limit: STEP, ...(cursor ? { cursor } : {}) });
   const keys = [
@@ -58,9 +61,9 @@ async function exportCsv(c: RouteContext, frame: Frame): Promise<Response> {
   return csvDownload({
     filename: `${name}.csv`,
     // The import reads these names; a spreadsheet user sees the same words the import asks for.
-    columns: keys.map((key) => ({ key, header: key === "lastSeen" ? String(t("devices.csv.lastSeen")) : key })),
+    columns: keys.map((key) => ({ key, header: key === "lastSeen" ? zonedHeader(key, timeZone) : key })),
     fetchPage,
-    record,
+    record: (device: Device) => record(device, timeZone),
   });
 }
 

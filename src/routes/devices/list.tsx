@@ -1,6 +1,6 @@
 import { TRPCError } from "@trpc/server";
 import type { SyncCounts } from "@/schema/fleet/sync-state";
-import { formatDateTime } from "@/schema/format";
+import { formatDateTime, pageTimeZone } from "@/schema/format";
 import { api } from "@/server/api/procedures-route";
 import { type AccountDetails, accountDetails } from "@/server/current-account";
 import type { Device } from "@/server/data/devices";
@@ -32,10 +32,10 @@ type Data = {
 };
 
 /** When the radio last checked in, or that it never has. */
-export function LastSeen({ value }: { value: string | null }) {
+export function LastSeen({ value, timeZone }: { value: string | null; timeZone: string }) {
   const { t, language } = usePage();
   if (!value) return <span className="text-slate-500">{t("devices.fields.neverSeen")}</span>;
-  return <time dateTime={value}>{formatDateTime(language, value)}</time>;
+  return <time dateTime={value}>{formatDateTime(language, value, timeZone)}</time>;
 }
 
 export function placeOf(device: Device, none: string): string {
@@ -305,7 +305,7 @@ function DevicesList({ data, form }: PageProps<Data>) {
                       )}
                     </td>
                     <td className="px-4 py-2">
-                      <LastSeen value={device.lastSeenAt} />
+                      <LastSeen value={device.lastSeenAt} timeZone={pageTimeZone(account)} />
                     </td>
                     <td className="px-4 py-2">{device.battery === null ? "—" : `${device.battery}%`}</td>
                   </tr>

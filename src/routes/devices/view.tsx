@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { formatDateTime } from "@/schema/format";
+import { formatDateTime, pageTimeZone } from "@/schema/format";
 import { api } from "@/server/api/procedures-route";
 import { type AccountDetails, accountDetails } from "@/server/current-account";
 import type { ActivityEntry } from "@/server/data/activity-logs";
@@ -133,6 +133,7 @@ function ViewDevice({ data }: PageProps<Data>) {
   const { t, user, language } = usePage();
   const { frame, account, device, activity, effective, revision } = data;
   const canManage = user?.permissions["manage-devices"] === true;
+  const timeZone = pageTimeZone(account);
   const text = (key: string) => String(t(key));
   const none = text("devices.fields.unassigned");
   return (
@@ -150,6 +151,9 @@ function ViewDevice({ data }: PageProps<Data>) {
             <ButtonLink href={deviceHref(frame, "edit", device.uid)}>{t("devices.view.edit")}</ButtonLink>
             <ButtonLink href={assignmentHref(device.uid, true)} variant="white">
               {t("devices.view.assign")}
+            </ButtonLink>
+            <ButtonLink href={deviceHref(frame, "redirect", device.uid)} variant="white">
+              {t("devices.view.handOver")}
             </ButtonLink>
           </div>
         ) : undefined
@@ -177,7 +181,7 @@ function ViewDevice({ data }: PageProps<Data>) {
           title={text("devices.view.assignment")}
           rows={[
             [text("devices.fields.place"), placeOf(device, none)],
-            [text("devices.view.registered"), formatDateTime(language, device.createdAt)],
+            [text("devices.view.registered"), formatDateTime(language, device.createdAt, timeZone)],
           ]}
         />
         <Facts
@@ -186,7 +190,7 @@ function ViewDevice({ data }: PageProps<Data>) {
             [text("devices.fields.firmware"), device.firmware || "—"],
             [text("devices.fields.battery"), device.battery === null ? "—" : `${device.battery}%`],
             [text("devices.fields.signal"), device.signal === null ? "—" : `${device.signal} dBm`],
-            [text("devices.fields.lastSeen"), <LastSeen key="seen" value={device.lastSeenAt} />],
+            [text("devices.fields.lastSeen"), <LastSeen key="seen" value={device.lastSeenAt} timeZone={timeZone} />],
             [text("devices.view.revision"), <DesiredRevisionSlot key="revision" device={device} revision={revision} />],
           ]}
         />
@@ -211,7 +215,8 @@ function ViewDevice({ data }: PageProps<Data>) {
           <ul className="divide-y divide-slate-100 rounded-lg border border-slate-200 bg-white text-sm">
             {activity.map((entry) => (
               <li key={entry.id} className="px-4 py-2">
-                <time dateTime={entry.createdAt}>{formatDateTime(language, entry.createdAt)}</time> · {entry.actorEmail} ·{" "}
+                <time dateTime={entry.createdAt}>{formatDateTime(language, entry.createdAt, timeZone)}</time> · {entry.actorEmail}{" "}
+                ·{" "}
                 {Object.keys(entry.diff)
                   .map((field) => t(`devices.view.changed.${field}`, { defaultValue: field }))
                   .join(", ") || t(`activityLogs.actions.${entry.action}`)}

@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { type FcPriority, type FcStatus, type FcTab, fcTabs } from "@/schema/fc-cases";
-import { wallClock } from "@/schema/zoned-date";
+import { formatDateTime } from "@/schema/format";
 import type { AccountDetails } from "@/server/current-account";
 import { usePage } from "@/server/render/page-context";
 import { PageHeader } from "@/ui/page-header";
@@ -66,9 +66,10 @@ export function StatusBadge({ status }: { status: FcStatus }) {
   );
 }
 
-/** A moment in the account's time zone, machine-readable in <time>. */
+/** A moment in the account's time zone, naming it, machine-readable in <time>. */
 export function When({ at, timeZone }: { at: string; timeZone: string }) {
-  return <time dateTime={at}>{wallClock(at, timeZone).slice(0, 16)}</time>;
+  const { language } = usePage();
+  return <time dateTime={at}>{formatDateTime(language, at, timeZone)}</time>;
 }
 
 /** A list of radio uids typed in a form ("A-1, A-2" or one per line). */

@@ -1,5 +1,6 @@
 import { csvDownload, inert } from "@/routes/csv-download";
 import { definePage } from "@/routes/types";
+import { zonedHeader } from "@/schema/format";
 import { wallClock } from "@/schema/zoned-date";
 import { api } from "@/server/api/procedures-route";
 import { accountDetails } from "@/server/current-account";
@@ -24,7 +25,11 @@ export const fcSessionsCsvPage = definePage({
     const columns = ["id", "subject", "status", "priority", "category", "customer", "assignee", "opened", "closed"].map(
       (key) => ({
         key,
-        header: String(t(`fc.csv.${key}`)),
+        // Moments are on the account's wall clock: their headers name the zone.
+        header:
+          key === "opened" || key === "closed"
+            ? zonedHeader(String(t(`fc.csv.${key}`)), account.timezone)
+            : String(t(`fc.csv.${key}`)),
       }),
     );
     const record = (s: FcSession) => ({

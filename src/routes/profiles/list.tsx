@@ -56,6 +56,7 @@ function ProfilesList({ data }: PageProps<Data>) {
           ) : (
             <ProfilesTable
               rows={items}
+              timeZone={account.timezone}
               showType={query.type === null}
               showUsage
               sorting={{

@@ -1,4 +1,4 @@
-import { formatDate, formatNumber } from "@/schema/format";
+import { formatDateTime, formatNumber } from "@/schema/format";
 import type { ProfileSummary } from "@/server/data/profiles";
 import { usePage } from "@/server/render/page-context";
 import { type Column, Table } from "@/ui/table";
@@ -16,6 +16,7 @@ export function ProfilesTable({
   sorting,
   showType,
   showUsage,
+  timeZone,
 }: {
   rows: ProfileSummary[];
   editHref: (profile: ProfileSummary) => string;
@@ -23,6 +24,8 @@ export function ProfilesTable({
   sorting: Sorting;
   showType: boolean;
   showUsage: boolean;
+  /** The account's zone; templates (outside every account) show UTC. */
+  timeZone: string;
 }) {
   const { t, language } = usePage();
   const columns: Column<ProfileSummary>[] = [
@@ -60,11 +63,7 @@ export function ProfilesTable({
       key: "updated",
       header: String(t("profiles.list.updated")),
       ...sorting.updated,
-      cell: (p) => (
-        <time dateTime={p.updatedAt}>
-          {formatDate(language, p.updatedAt, { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" })}
-        </time>
-      ),
+      cell: (p) => <time dateTime={p.updatedAt}>{formatDateTime(language, p.updatedAt, timeZone)}</time>,
     },
     {
       key: "actions",

@@ -76,6 +76,7 @@ function TemplatesList({ data }: PageProps<ListData>) {
           ) : (
             <ProfilesTable
               rows={items}
+              timeZone="UTC"
               showType={false}
               showUsage={false}
               sorting={{ name: sortLink(base, query, "name", true), updated: sortLink(base, query, "updated", true) }}

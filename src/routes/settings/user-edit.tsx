@@ -36,7 +36,7 @@ function Summary({ data }: { data: Data }) {
     ["users.fields.organization", data.organizationName],
     ["users.fields.role", t(`users.roles.${data.role}`)],
     ["users.fields.status", t(`users.statuses.${data.status}`)],
-    ["users.fields.lastSignIn", data.lastSignInAt ? formatDateTime(language, data.lastSignInAt) : t("users.never")],
+    ["users.fields.lastSignIn", data.lastSignInAt ? formatDateTime(language, data.lastSignInAt, "UTC") : t("users.never")],
   ];
   return (
     <dl className="mb-8 grid max-w-xl grid-cols-[auto_1fr] gap-x-6 gap-y-2 text-sm">

@@ -131,7 +131,7 @@ function UsersTable({ data }: { data: Data }) {
           {
             key: "lastSignIn",
             header: String(t("users.fields.lastSignIn")),
-            cell: (user) => (user.lastSignInAt ? formatDateTime(language, user.lastSignInAt) : t("users.never")),
+            cell: (user) => (user.lastSignInAt ? formatDateTime(language, user.lastSignInAt, "UTC") : t("users.never")),
           },
         ]}
       />
@@ -205,7 +205,11 @@ function Invitations({ invitations, action, error }: { invitations: OpenInvitati
             { key: "email", header: String(t("users.fields.email")), cell: (i) => i.email },
             { key: "role", header: String(t("users.fields.role")), cell: (i) => t(`users.roles.${i.role}`) },
             { key: "organization", header: String(t("users.fields.organization")), cell: (i) => i.organizationName },
-            { key: "expires", header: String(t("users.fields.expires")), cell: (i) => formatDateTime(language, i.expiresAt) },
+            {
+              key: "expires",
+              header: String(t("users.fields.expires")),
+              cell: (i) => formatDateTime(language, i.expiresAt, "UTC"),
+            },
             {
               key: "actions",
               header: String(t("settings.actions")),

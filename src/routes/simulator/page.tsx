@@ -1,5 +1,6 @@
 import { Island } from "@/islands/runtime/island";
 import { demoRadios, demoSecretOf } from "@/schema/fleet/demo-radios";
+import { formatDateTime } from "@/schema/format";
 import { isDemo } from "@/server/env";
 import { usePage } from "@/server/render/page-context";
 import { Button } from "@/ui/button";
@@ -11,7 +12,9 @@ import { type ActionResult, definePage, type PageProps, type RouteContext } from
 import { memoryFrom } from "./answer-commands";
 import { type RadioDisplay, type SimulatorStep, simulate } from "./radio-session";
 
-const steps: SimulatorStep[] = ["check-in", "accept", "fail", "reject", "delay"];
+const steps: SimulatorStep[] = ["check-in", "accept", "fail", "reject", "delay", "accept-redirect"];
+/** What the radio may answer to a deployment it is offered. */
+const deploymentSteps: SimulatorStep[] = ["accept", "fail", "reject", "delay"];
 const UID = /^[A-Za-z0-9._-]{1,64}$/;
 
 type Data = { demo: boolean };
@@ -106,7 +109,9 @@ function Screen({ display }: { display: RadioDisplay }) {
         {check?.redirect && (
           <div>
             <dt className="inline text-green-400">{t("simulator.redirect")}: </dt>
-            <dd className="inline">{check.redirect.url}</dd>
+            <dd className="inline" data-testid="radio-redirect">
+              {check.redirect.url}
+            </dd>
           </div>
         )}
       </dl>
@@ -116,7 +121,7 @@ function Screen({ display }: { display: RadioDisplay }) {
 }
 
 function Simulator({ data, form }: PageProps<Data>) {
-  const { t } = usePage();
+  const { t, language } = usePage();
   const values = form?.values ?? {};
   let display: RadioDisplay | null = null;
   try {
@@ -184,6 +189,11 @@ function Simulator({ data, form }: PageProps<Data>) {
               value={JSON.stringify({ messages: display.memory?.messages ?? [], answered: display.memory?.answered ?? [] })}
             />
             <Screen display={display} />
+            {display.checkIn?.redirect && (
+              <Button type="submit" name="step" value="accept-redirect" size="sm" variant="primary">
+                {t("simulator.acceptRedirect")}
+              </Button>
+            )}
             {offer && deployment && (
               <div className="rounded-lg border border-amber-300 bg-amber-50 p-4" data-testid="radio-offer">
                 <p className="mb-2 text-sm">
@@ -191,11 +201,14 @@ function Simulator({ data, form }: PageProps<Data>) {
                   {deployment.switchover.mode === "user-delay"
                     ? t("simulator.mayDelay", { minutes: deployment.switchover.maxMinutes ?? 0 })
                     : deployment.switchover.mode === "at"
-                      ? t("simulator.switchAt", { time: deployment.switchover.at ?? "" })
+                      ? t("simulator.switchAt", {
+                          // The radio receives UTC over the protocol: shown readably, naming UTC.
+                          time: deployment.switchover.at ? formatDateTime(language, deployment.switchover.at, "UTC") : "",
+                        })
                       : ""}
                 </p>
                 <div className="flex flex-wrap gap-2">
-                  {steps.slice(1).map((step) => (
+                  {deploymentSteps.map((step) => (
                     <Button
                       key={step}
                       type="submit"

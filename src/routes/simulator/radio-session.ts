@@ -59,7 +59,7 @@ async function call(c: RouteContext, uid: string, secret: string, path: string, 
   return { status: response.status, json: json as Record<string, unknown> | null };
 }
 
-export type SimulatorStep = "check-in" | "accept" | "fail" | "reject" | "delay";
+export type SimulatorStep = "check-in" | "accept" | "fail" | "reject" | "delay" | "accept-redirect";
 
 /** One click of the simulator: a report (if any), then a check-in and the config it points at. */
 export async function simulate(
@@ -90,8 +90,10 @@ export async function simulate(
     reportedRevision: running || null,
     battery: 87,
     signal: -61,
+    // Accepting the hand-over the last check-in offered (docs/device-protocol.md).
+    ...(input.step === "accept-redirect" ? { redirectAccepted: true } : {}),
   });
-  log.push(`check-in → ${checkIn.status}`);
+  log.push(`check-in${input.step === "accept-redirect" ? " (redirect accepted)" : ""} → ${checkIn.status}`);
   if (checkIn.status !== 200 || !checkIn.json) {
     return {
       uid: input.uid,

@@ -2,6 +2,7 @@ import { accountsRouter } from "./routers/accounts";
 import { activityLogsRouter } from "./routers/activity-logs";
 import { commandsRouter } from "./routers/commands";
 import { deploymentsRouter } from "./routers/deployments";
+import { deviceRedirectsRouter } from "./routers/device-redirects";
 import { devicesRouter } from "./routers/devices";
 import { fcCasesRouter } from "./routers/fc-cases";
 import { identityProvidersRouter } from "./routers/identity-providers";
@@ -21,6 +22,7 @@ export const appRouter = router({
   activityLogs: activityLogsRouter,
   commands: commandsRouter,
   deployments: deploymentsRouter,
+  deviceRedirects: deviceRedirectsRouter,
   devices: devicesRouter,
   fcCases: fcCasesRouter,
   identityProviders: identityProvidersRouter,

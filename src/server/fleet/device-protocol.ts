@@ -7,13 +7,8 @@ import type { D1PreparedStatement } from "../cloudflare";
 import { markSentStatement } from "../data/commands";
 import { batch } from "../data/db";
 import { findDeployment, nextStepDue, reportStateOf, upsertReportStatement } from "../data/deployments";
-import {
-  checkInWrite,
-  confirmRedirectStatement,
-  copyDeployedAttributesStatement,
-  type RadioRow,
-  reportedRevisionStatement,
-} from "../data/device-checkins";
+import { checkInWrite, copyDeployedAttributesStatement, type RadioRow, reportedRevisionStatement } from "../data/device-checkins";
+import { confirmRedirectStatements } from "../data/device-redirects";
 import { revisionContent } from "../data/revisions";
 import type { AppEnv } from "../env";
 import { rearmCommandClockOnce } from "./command-clock";
@@ -270,8 +265,9 @@ deviceProtocol.post("/check-in", async (c) => {
   const writes: D1PreparedStatement[] = [];
   const write = checkInWrite(c.env.DB, state.radio, parsed.data, at);
   if (write) writes.push(write);
-  if (parsed.data.redirectAccepted && redirectOf(state.radio))
-    writes.push(confirmRedirectStatement(c.env.DB, state.radio.uid, at.toISOString()));
+  // A radio that accepts its hand-over is told nothing more about it.
+  const handedOver = Boolean(parsed.data.redirectAccepted && redirectOf(state.radio));
+  if (handedOver) writes.push(...confirmRedirectStatements(c.env.DB, state.radio, at.toISOString()));
   // Commands handed over now are sent (a check-in with none writes nothing for them).
   const handed = state.commands.filter((command) => command.state === "queued").map((command) => command.id);
   if (handed.length) writes.push(markSentStatement(c.env.DB, handed, at.toISOString()));
@@ -282,7 +278,7 @@ deviceProtocol.post("/check-in", async (c) => {
     configEtag: await configToken(c, state),
     deployment: deploymentView(state),
     commands: state.commands.map(commandForRadio),
-    redirect: redirectOf(state.radio),
+    redirect: handedOver ? null : redirectOf(state.radio),
     pollSeconds: pollSeconds(busy(state)),
     connect: "/device/v1/connect",
     serverTime: at.toISOString(),

@@ -50,6 +50,8 @@ export const loggedFields = [
   "ntpServers",
   "endpoints",
   "url",
+  "handOver",
+  "handOverConfirmed",
   "email",
   "role",
   "expiresAt",

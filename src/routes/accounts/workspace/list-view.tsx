@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { formatNumber, formatUtcMinute } from "@/schema/format";
+import { formatDateTime, formatNumber } from "@/schema/format";
 import type { Total } from "@/server/data/keyset";
 import { usePage } from "@/server/render/page-context";
 import { Button } from "@/ui/button";
@@ -9,10 +9,10 @@ import { Pager } from "@/ui/pager";
 import { type Column, Table } from "@/ui/table";
 import { queryHref, SEARCH_MAX_LENGTH, sortLink, type WorkspaceListQuery } from "./list-query";
 
-/** When a row was last changed, in the reader's language (UTC, said so). */
-export function UpdatedAt({ value }: { value: string }) {
+/** When a row was last changed, in the reader's language and the account's time zone (named). */
+export function UpdatedAt({ value, timeZone }: { value: string; timeZone: string }) {
   const { language } = usePage();
-  return <time dateTime={value}>{formatUtcMinute(language, value)}</time>;
+  return <time dateTime={value}>{formatDateTime(language, value, timeZone)}</time>;
 }
 
 /** The plain GET search form of a list; `filters` are more fields (a site picker). */
@@ -138,8 +138,14 @@ export function updatedColumn<Row extends { updatedAt: string }>(
   header: string,
   base: string,
   query: WorkspaceListQuery,
+  timeZone: string,
 ): Column<Row> {
-  return { key: "updated", header, ...sortLink(base, query, "updated"), cell: (row) => <UpdatedAt value={row.updatedAt} /> };
+  return {
+    key: "updated",
+    header,
+    ...sortLink(base, query, "updated"),
+    cell: (row) => <UpdatedAt value={row.updatedAt} timeZone={timeZone} />,
+  };
 }
 
 /**

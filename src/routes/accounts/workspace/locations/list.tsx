@@ -40,7 +40,7 @@ function LocationsList({ data }: PageProps<Data>) {
       ),
     },
     { key: "description", header: String(t("locations.fields.description")), cell: (location) => location.description },
-    updatedColumn(String(t("workspace.list.updated")), base, query),
+    updatedColumn(String(t("workspace.list.updated")), base, query, account.timezone),
   ];
   const nothingYet = total.count === 0 && query.q === "" && query.site === "";
   return (

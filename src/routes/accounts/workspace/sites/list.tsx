@@ -33,7 +33,7 @@ function SitesList({ data }: PageProps<Data>) {
           : t("sites.list.accountTimezone", { timezone: timeZoneLabel(language, account.timezone) }),
     },
     { key: "locations", header: String(t("sites.list.locations")), cell: (site) => site.locationCount },
-    updatedColumn(String(t("workspace.list.updated")), base, query),
+    updatedColumn(String(t("workspace.list.updated")), base, query, account.timezone),
   ];
   const nothingYet = total.count === 0 && query.q === "";
   return (

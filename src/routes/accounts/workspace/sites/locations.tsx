@@ -27,7 +27,7 @@ function SiteLocations({ data }: PageProps<Data>) {
       siteLocationHref(account._id, site._id, location._id),
     ),
     { key: "description", header: String(t("locations.fields.description")), cell: (location) => location.description },
-    updatedColumn(String(t("workspace.list.updated")), base, query),
+    updatedColumn(String(t("workspace.list.updated")), base, query, account.timezone),
   ];
   const nothingYet = total.count === 0 && query.q === "";
   return (
