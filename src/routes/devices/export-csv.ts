@@ -1,7 +1,7 @@
 import { csvDownload, inert } from "@/routes/csv-download";
 import { api } from "@/server/api/procedures-route";
-import type { Device } from "@/server/data/devices";
-import { translatorFor } from "@/server/i18n/i18n";
+import type { ListedDevice } from "@/server/data/devices";
+import { type Translate, translatorFor } from "@/server/i18n/i18n";
 import { definePage, type RouteContext } from "../types";
 import { filterOf, parseDevicesQuery } from "./list-query";
 import type { Frame } from "./paths";
@@ -9,7 +9,14 @@ import type { Frame } from "./paths";
 /** Rows fetched per step of the stream (a keyset page). */
 const STEP = 1000;
 
-function record(device: Device) {
+/** A row of the export: the import's columns, then the radio's state in the words every screen uses. */
+const recordOf = (t: Translate) => (device: ListedDevice) => ({
+  ...importColumns(device),
+  sync: device.sync ? String(t(`fleetStates.sync.${device.sync}`)) : "",
+  contact: String(t(`fleetStates.contact.${device.contact}`)),
+});
+
+function importColumns(device: ListedDevice) {
   return {
     uid: device.uid,
     brand: inert(device.brand),
@@ -53,6 +60,9 @@ async function exportCsv(c: RouteContext, frame: Frame): Promise<Response> {
     "signal",
     "lastSeen",
     "status",
+    // Sync is one account's (empty across accounts, as on the page); contact is every radio's.
+    "sync",
+    "contact",
   ];
   const name = frame.accountId ? `devices-${frame.accountId}` : "devices";
   return csvDownload({
@@ -60,7 +70,7 @@ async function exportCsv(c: RouteContext, frame: Frame): Promise<Response> {
     // The import reads these names; a spreadsheet user sees the same words the import asks for.
     columns: keys.map((key) => ({ key, header: key === "lastSeen" ? String(t("devices.csv.lastSeen")) : key })),
     fetchPage,
-    record,
+    record: recordOf(t),
   });
 }
 
