@@ -1,3 +1,4 @@
+import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page, test } from "./client-address";
 
 // One truth about each radio (issue 23): a count on the account home is a link to the radios it
@@ -38,3 +39,31 @@ for (const javaScript of [true, false]) {
     await context.close();
   });
 }
+
+test("the screens that show the states pass axe's WCAG 2.2 AA rules", async ({ browser, baseURL }) => {
+  const context = await browser.newContext({ baseURL });
+  const page = await context.newPage();
+  await signIn(page, baseURL);
+  await page.goto("/accounts/acc_metro_bus/registry/devices?sync=failed");
+  const radio = await page
+    .getByRole("table", { name: "Radios of this account" })
+    .locator("tbody tr a")
+    .first()
+    .getAttribute("href");
+  const found: string[] = [];
+  for (const url of [
+    "/accounts/acc_metro_bus",
+    "/accounts/acc_metro_bus/registry/devices?sync=failed&contact=recent",
+    "/devices?account=acc_metro_bus",
+    radio ?? "",
+    "/accounts/acc_metro_bus/reports/compliance",
+  ]) {
+    await page.goto(url);
+    await page.waitForLoadState("networkidle");
+    const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]).analyze();
+    for (const violation of results.violations)
+      found.push(`${url}: ${violation.id} ${violation.help} → ${violation.nodes.map((n) => n.target.join(" ")).slice(0, 3)}`);
+  }
+  expect(found).toEqual([]);
+  await context.close();
+});
