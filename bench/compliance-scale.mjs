@@ -49,7 +49,17 @@ async function bundle(dir, entry, name) {
 }
 
 const plan = JSON.stringify({
-  phases: [{ share: 100, successPercent: 100, successAction: "next", errorKind: "percent", errorValue: 20, errorMinimum: 1, waitMinutes: 0 }],
+  phases: [
+    {
+      share: 100,
+      successPercent: 100,
+      successAction: "next",
+      errorKind: "percent",
+      errorValue: 20,
+      errorMinimum: 1,
+      waitMinutes: 0,
+    },
+  ],
 });
 
 function account(sqlite, id, prefix, radios) {
@@ -100,7 +110,10 @@ async function timed(run) {
 
 const dir = await mkdtemp(join(tmpdir(), "compliance-bench-"));
 try {
-  const oldSource = execFileSync("git", ["show", `${BEFORE}:src/server/data/reports/compliance.ts`], { cwd: ROOT, encoding: "utf8" });
+  const oldSource = execFileSync("git", ["show", `${BEFORE}:src/server/data/reports/compliance.ts`], {
+    cwd: ROOT,
+    encoding: "utf8",
+  });
   await writeFile(join(dir, "compliance-before.ts"), oldSource);
   const before = await bundle(dir, join(dir, "compliance-before.ts"), "before");
   const after = await bundle(dir, join(ROOT, "src/server/data/reports/compliance.ts"), "after");
