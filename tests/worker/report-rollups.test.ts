@@ -68,16 +68,15 @@ const pairs: [string, string][] = [
   // Running totals (migration 0023): a row at exactly each hour that holds items, with the
   // items at or before it; so the rows equal a running sum over the grouped rows.
   [
-    "SELECT account_id, site_id, revision, radios, never FROM report_device_places",
-    `SELECT account_id, ifnull(site_id, ''), ifnull(reported_revision, ''), count(*), sum(last_seen_at IS NULL) FROM devices
-     WHERE account_id IS NOT NULL AND status = 'active' GROUP BY 1, 2, 3`,
+    "SELECT account_id, site_id, radios, never FROM report_device_places",
+    `SELECT account_id, ifnull(site_id, ''), count(*), sum(last_seen_at IS NULL) FROM devices
+     WHERE account_id IS NOT NULL AND status = 'active' GROUP BY 1, 2`,
   ],
   [
-    "SELECT account_id, site_id, revision, hour, radios FROM report_device_seen_upto",
-    `SELECT account_id, site_id, revision, hour, sum(radios) OVER (PARTITION BY account_id, site_id, revision ORDER BY hour)
-     FROM (SELECT account_id, ifnull(site_id, '') AS site_id, ifnull(reported_revision, '') AS revision,
-             substr(last_seen_at, 1, 13) AS hour, count(*) AS radios
-           FROM devices WHERE account_id IS NOT NULL AND status = 'active' AND last_seen_at IS NOT NULL GROUP BY 1, 2, 3, 4)`,
+    "SELECT account_id, site_id, hour, radios FROM report_device_seen_upto",
+    `SELECT account_id, site_id, hour, sum(radios) OVER (PARTITION BY account_id, site_id ORDER BY hour)
+     FROM (SELECT account_id, ifnull(site_id, '') AS site_id, substr(last_seen_at, 1, 13) AS hour, count(*) AS radios
+           FROM devices WHERE account_id IS NOT NULL AND status = 'active' AND last_seen_at IS NOT NULL GROUP BY 1, 2, 3)`,
   ],
   [
     "SELECT account_id, actor_email, changes FROM report_activity_persons",
