@@ -1,5 +1,5 @@
 import { isBuilt } from "../schema/features";
-import type { SyncCounts } from "../schema/fleet/sync-state";
+import { contactStates, type SyncCounts, syncStates } from "../schema/fleet/sync-state";
 import { formatNumber, timeZoneLabel } from "../schema/format";
 import { api } from "../server/api/procedures-route";
 import { type AccountDetails, accountDetails } from "../server/current-account";
@@ -10,16 +10,15 @@ import { ActivityEntryView, textOf } from "../ui/activity/activity-entry";
 import { PageHeader } from "../ui/page-header";
 import { AccountLayout } from "../ui/shell/account-layout";
 import { type AccountSection, accountNavItems } from "../ui/shell/account-navigation";
+import { radiosInStateHref, registryHref } from "./devices/paths";
 import { definePage, type PageProps } from "./types";
-
-type DeviceCounts = { total: number; upToDate: number; pending: number; neverSeen: number };
 
 type Data = {
   account: AccountDetails;
   summary: ConfiguredEntitiesSummary;
   lastActivity: ActivityEntry | null;
-  devices: DeviceCounts;
-  drift: SyncCounts;
+  /** The account's radios on both dimensions (the numbers of the report, the inventory and the API). */
+  radios: SyncCounts;
 };
 
 function Fact({ label, value }: { label: string; value: string }) {
@@ -53,6 +52,30 @@ function Count({ label, value, href }: { label: string; value: number; href: str
   );
 }
 
+/** One dimension of the radios' state: a count per state, each linked to the radios in it. */
+function StateCounts({
+  id,
+  title,
+  counts,
+}: {
+  id: string;
+  title: string;
+  counts: { state: string; label: string; value: number; href: string | null }[];
+}) {
+  return (
+    <section aria-labelledby={id}>
+      <h3 id={id} className="mb-2 font-semibold text-slate-800">
+        {title}
+      </h3>
+      <dl className="grid gap-3 sm:grid-cols-2 xl:grid-cols-3" data-dimension={id}>
+        {counts.map((count) => (
+          <Count key={count.state} label={count.label} value={count.value} href={count.href} />
+        ))}
+      </dl>
+    </section>
+  );
+}
+
 const summarySections: [keyof ConfiguredEntitiesSummary, AccountSection][] = [
   ["sites", "sites"],
   ["locations", "locations"],
@@ -62,14 +85,14 @@ const summarySections: [keyof ConfiguredEntitiesSummary, AccountSection][] = [
 
 function AccountHome({ data }: PageProps<Data>) {
   const { t, language, user, currentPath } = usePage();
-  const { account, summary, lastActivity, devices, drift } = data;
+  const { account, summary, lastActivity, radios } = data;
   const text = textOf(t);
   const permissions = user?.permissions ?? {};
   // The lists this user may open are the ones the sidebar offers (spec §6).
   const nav = accountNavItems(permissions, { id: account._id, subscriptionLevel: account.subscriptionLevel }, currentPath);
   const hrefOf = (section: AccountSection) => nav.find((item) => item.section === section)?.href ?? null;
   const base = `/accounts/${encodeURIComponent(account._id)}`;
-  const devicesHref = isBuilt("devices") && permissions["view-devices-in-accounts"] ? `${base}/registry/devices` : null;
+  const devicesHref = isBuilt("devices") && permissions["view-devices-in-accounts"] ? registryHref(account._id, "devices") : null;
   return (
     <AccountLayout account={account}>
       <PageHeader title={String(t("routes.accountHome"))} />
@@ -86,9 +109,6 @@ function AccountHome({ data }: PageProps<Data>) {
           {summarySections.map(([key, section]) => (
             <Count key={key} label={String(t(`accountHome.counts.${key}`))} value={summary[key]} href={hrefOf(section)} />
           ))}
-          {isBuilt("devices") && (
-            <Count label={String(t("accountHome.counts.devices"))} value={summary.devices} href={devicesHref} />
-          )}
         </dl>
       </section>
 
@@ -110,40 +130,53 @@ function AccountHome({ data }: PageProps<Data>) {
         </p>
       </section>
 
-      <section aria-labelledby="home-devices" className="mt-8">
-        <h2 id="home-devices" className="mb-3 text-lg font-semibold text-slate-900">
-          {t("accountHome.devices")}
-        </h2>
-        <dl className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
-          {(["total", "upToDate", "pending", "neverSeen"] as const).map((key) => (
-            <Count key={key} label={String(t(`accountHome.deviceCounts.${key}`))} value={devices[key]} href={null} />
-          ))}
-        </dl>
-        {user?.permissions["view-devices-in-accounts"] ? (
-          <p className="mt-3 text-sm">
-            <a href={`${base}/registry/devices`} className="font-medium text-brand-700 hover:underline">
-              {t("accountHome.seeDevices")}
-            </a>
-          </p>
-        ) : null}
-      </section>
-
-      {/* Deployments exist (src/schema/features.ts): how the radios stand against the configuration. */}
-      {isBuilt("deployments") && (
-        <section aria-labelledby="home-drift" className="mt-8">
-          <h2 id="home-drift" className="mb-3 text-lg font-semibold text-slate-900">
-            {t("accountHome.drift.title")}
+      {isBuilt("devices") && (
+        <section aria-labelledby="home-devices" className="mt-8">
+          <h2 id="home-devices" className="mb-3 text-lg font-semibold text-slate-900">
+            {t("accountHome.devices")}
           </h2>
-          <dl className="grid gap-4 sm:grid-cols-3 lg:grid-cols-5">
-            {(["inSync", "pending", "neverDeployed", "failed", "drifted"] as const).map((key) => (
-              <Count key={key} label={String(t(`accountHome.drift.${key}`))} value={drift.sync[key]} href={null} />
-            ))}
-            <Count label={String(t("accountHome.drift.overdue"))} value={drift.contact.overdue} href={null} />
+          <dl className="mb-4 grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
+            <Count label={String(t("accountHome.total"))} value={radios.total} href={devicesHref} />
           </dl>
-          <p className="mt-3 text-sm">
-            <a href={`${base}/deployments`} className="font-medium text-brand-700 hover:underline">
-              {t("accountHome.drift.deployments")}
-            </a>
+          {/* Deployments exist (src/schema/features.ts): how the radios stand, on both dimensions. */}
+          {isBuilt("deployments") && (
+            <>
+              <p className="mb-3 text-sm text-slate-600">{t("accountHome.statesLead")}</p>
+              <div className="grid gap-6 lg:grid-cols-2">
+                <StateCounts
+                  id="home-sync"
+                  title={String(t("fleetStates.syncTitle"))}
+                  counts={syncStates.map((state) => ({
+                    state,
+                    label: String(t(`fleetStates.sync.${state}`)),
+                    value: radios.sync[state],
+                    href: devicesHref ? radiosInStateHref(account._id, { sync: state }) : null,
+                  }))}
+                />
+                <StateCounts
+                  id="home-contact"
+                  title={String(t("fleetStates.contactTitle"))}
+                  counts={contactStates.map((state) => ({
+                    state,
+                    label: String(t(`fleetStates.contact.${state}`)),
+                    value: radios.contact[state],
+                    href: devicesHref ? radiosInStateHref(account._id, { contact: state }) : null,
+                  }))}
+                />
+              </div>
+            </>
+          )}
+          <p className="mt-3 flex flex-wrap gap-x-6 gap-y-1 text-sm">
+            {devicesHref ? (
+              <a href={devicesHref} className="font-medium text-brand-700 hover:underline">
+                {t("accountHome.seeDevices")}
+              </a>
+            ) : null}
+            {isBuilt("deployments") ? (
+              <a href={`${base}/deployments`} className="font-medium text-brand-700 hover:underline">
+                {t("accountHome.seeDeployments")}
+              </a>
+            ) : null}
           </p>
         </section>
       )}
@@ -166,9 +199,7 @@ export const accountHomePage = definePage<Data>({
       caller.accounts.getLastConfigurationActivity({ accountId }),
       caller.devices.getConfiguredDeviceCounts({ accountId }),
     ]);
-    // One procedure for both: the counts carry deploy's drift counts (one read of them).
-    const { counts: drift, ...devices } = counts;
-    return { account, summary, lastActivity, devices, drift };
+    return { account, summary, lastActivity, radios: counts.counts };
   },
   Component: AccountHome,
 });

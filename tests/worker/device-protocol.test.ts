@@ -139,8 +139,8 @@ describe("before anything is deployed", () => {
     expect(page).toContain('data-drift="neverDeployed"');
     expect(page).toContain("Never deployed");
     const registry = await (await request(`/accounts/${acc}/registry/devices`, { headers: { Cookie: cookie } })).text();
-    expect(registry).toMatch(/data-count="neverDeployed"><dt[^>]*>Never deployed:<\/dt><dd[^>]*>2<\/dd>/);
-    expect(registry).toMatch(/data-count="pending"><dt[^>]*>Pending:<\/dt><dd[^>]*>0<\/dd>/);
+    expect(registry).toMatch(/data-count="neverDeployed"><dt[^>]*>Never deployed:<\/dt><dd[^>]*><a[^>]*>2<\/a><\/dd>/);
+    expect(registry).toMatch(/data-count="pending"><dt[^>]*>Pending:<\/dt><dd[^>]*><a[^>]*>0<\/a><\/dd>/);
   });
 
   it("the confirm screen explains a deployed revision it cannot read instead of failing", async () => {
@@ -406,7 +406,7 @@ describe("deployments through the protocol", () => {
     const waiting = data(await call<{ desired: unknown; sync: string }>("devices.revision", { uid: radios[1] }, cookie, "GET"));
     expect(waiting).toMatchObject({ desired: checkIn.desiredRevision, sync: "pending" });
     const registry = await (await request(`/accounts/${accountId}/registry/devices`, { headers: { Cookie: cookie } })).text();
-    expect(registry).toMatch(/data-count="inSync"><dt[^>]*>In sync:<\/dt><dd[^>]*>1<\/dd>/);
+    expect(registry).toMatch(/data-count="inSync"><dt[^>]*>In sync:<\/dt><dd[^>]*><a[^>]*>1<\/a><\/dd>/);
     const counts = data(await call<{ upToDate: number }>("devices.getConfiguredDeviceCounts", { accountId }, cookie, "GET"));
     expect(counts.upToDate).toBe(1);
   });

@@ -82,6 +82,7 @@ export const procedureSamples: Record<string, (t: Tenant) => unknown> = {
   "devices.details": (t) => ({ uid: t.deviceUid }),
   "devices.effectiveConfiguration": (t) => ({ uid: t.deviceUid }),
   "devices.revision": (t) => ({ uid: t.deviceUid }),
+  "devices.deployments": (t) => ({ uid: t.deviceUid }),
   "devices.add": (t) => ({ orgId: t.childOrgId, uid: `${t.deviceUid}-NEW`, brand: "Northwind", model: "XR-7" }),
   "devices.update": (t) => ({ uid: t.deviceUid, version: 1, name: "Matrix radio", model: "XR-7", tags: ["matrix"], notes: "" }),
   "devices.rotateSecret": (t) => ({ uid: t.deviceUid, version: 1 }),

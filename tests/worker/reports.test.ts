@@ -186,12 +186,14 @@ describe("figures", () => {
     expect(table.summary.find((s) => s.label === "reports.summary.onOldFirmware")?.value).toBe(2);
   });
 
-  it("compliance: each radio once, by site", async () => {
+  it("compliance: each radio once on each dimension (sync, contact), by site", async () => {
     const { table } = await caller("viewer").reports.get({ accountId: advanced, report: "compliance" });
     const rows = byCategory(table);
-    expect(rows["Alpha depot"]).toMatchObject({ inSync: 1, pending: 1, failed: 0, total: 2 });
-    expect(rows["Bravo yard"]).toMatchObject({ failed: 1, drifted: 1, total: 2 });
-    expect(rows.null).toMatchObject({ overdue: 1, neverSeen: 1, total: 2 });
+    const none = { inSync: 0, pending: 0, failed: 0, drifted: 0, neverDeployed: 0, recent: 0, overdue: 0, neverSeen: 0 };
+    expect(rows["Alpha depot"]).toEqual({ ...none, site: "Alpha depot", inSync: 1, pending: 1, recent: 2, total: 2 });
+    expect(rows["Bravo yard"]).toEqual({ ...none, site: "Bravo yard", failed: 1, drifted: 1, recent: 2, total: 2 });
+    // Out of touch is a contact state: the overdue and never-seen radios are still pending the deployment.
+    expect(rows.null).toEqual({ ...none, site: null, pending: 2, overdue: 1, neverSeen: 1, total: 2 });
   });
 
   it("last seen: a day, a week, a month, never", async () => {

@@ -3,7 +3,8 @@ import { zonedHeader } from "@/schema/format";
 import { wallClock } from "@/schema/zoned-date";
 import { api } from "@/server/api/procedures-route";
 import { accountDetails } from "@/server/current-account";
-import type { Device } from "@/server/data/devices";
+import type { ListedDevice } from "@/server/data/devices";
+import { type Translate, translatorFor } from "@/server/i18n/i18n";
 import { definePage, type RouteContext } from "../types";
 import { filterOf, parseDevicesQuery } from "./list-query";
 import type { Frame } from "./paths";
@@ -11,7 +12,14 @@ import type { Frame } from "./paths";
 /** Rows fetched per step of the stream (a keyset page). */
 const STEP = 1000;
 
-function record(device: Device, timeZone: string) {
+/** A row of the export: the import's columns, then the radio's state in the words every screen uses. */
+const recordOf = (t: Translate, timeZone: string) => (device: ListedDevice) => ({
+  ...importColumns(device, timeZone),
+  sync: device.sync ? String(t(`fleetStates.sync.${device.sync}`)) : "",
+  contact: String(t(`fleetStates.contact.${device.contact}`)),
+});
+
+function importColumns(device: ListedDevice, timeZone: string) {
   return {
     uid: device.uid,
     brand: inert(device.brand),
@@ -40,6 +48,7 @@ async function exportCsv(c: RouteContext, frame: Frame): Promise<Response> {
   const scope = frame.accountId ? { accountId: frame.accountId } : {};
   // Times on the account's wall clock (UTC in the organization's inventory), the header naming the zone.
   const timeZone = frame.accountId ? (await accountDetails(c, frame.accountId)).timezone : "UTC";
+  const t = translatorFor(c.get("language"), c.get("settings").brandNamespace);
   const fetchPage = (cursor?: string) =>
     caller.devices.list({ ...scope, filter: filterOf(query), sort: query.sort, limit: STEP, ...(cursor ? { cursor } : {}) });
   const keys = [
@@ -56,6 +65,9 @@ async function exportCsv(c: RouteContext, frame: Frame): Promise<Response> {
     "signal",
     "lastSeen",
     "status",
+    // Sync is one account's (empty across accounts, as on the page); contact is every radio's.
+    "sync",
+    "contact",
   ];
   const name = frame.accountId ? `devices-${frame.accountId}` : "devices";
   return csvDownload({
@@ -63,7 +75,7 @@ async function exportCsv(c: RouteContext, frame: Frame): Promise<Response> {
     // The import reads these names; a spreadsheet user sees the same words the import asks for.
     columns: keys.map((key) => ({ key, header: key === "lastSeen" ? zonedHeader(key, timeZone) : key })),
     fetchPage,
-    record: (device: Device) => record(device, timeZone),
+    record: recordOf(t, timeZone),
   });
 }
 

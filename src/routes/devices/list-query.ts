@@ -1,3 +1,4 @@
+import { type ContactState, isContactState, isSyncState, type SyncState } from "@/schema/fleet/sync-state";
 import type { ListFilterInput } from "@/server/api/device-inputs";
 import { type DeviceSort, deviceSorts, type SeenFilter, seenFilters } from "@/server/data/devices";
 
@@ -10,6 +11,9 @@ export type DevicesQuery = {
   firmware: string;
   assignment: "" | "assigned" | "unassigned";
   seen: "" | SeenFilter;
+  /** Sync state (one account's list only) and contact (schema/fleet/sync-state.ts). */
+  sync: "" | SyncState;
+  contact: "" | ContactState;
   status: "active" | "retired";
   sort: DeviceSort;
   after: string;
@@ -29,6 +33,8 @@ export function parseDevicesQuery(params: URLSearchParams): DevicesQuery {
     firmware: text(params, "firmware", 40),
     assignment: assignment === "assigned" || assignment === "unassigned" ? assignment : "",
     seen: (seenFilters as readonly string[]).includes(seen) ? (seen as SeenFilter) : "",
+    sync: isSyncState(params.get("sync")) ? (params.get("sync") as SyncState) : "",
+    contact: isContactState(params.get("contact")) ? (params.get("contact") as ContactState) : "",
     status: params.get("status") === "retired" ? "retired" : "active",
     sort: (deviceSorts as readonly string[]).includes(sort) ? (sort as DeviceSort) : "uid",
     after: text(params, "after", 400),
@@ -46,6 +52,8 @@ export function filterOf(query: DevicesQuery): ListFilterInput {
     ...(query.firmware ? { firmware: query.firmware } : {}),
     ...(query.assignment ? { assignment: query.assignment } : {}),
     ...(query.seen ? { seen: query.seen } : {}),
+    ...(query.sync ? { sync: query.sync } : {}),
+    ...(query.contact ? { contact: query.contact } : {}),
   };
 }
 
@@ -64,4 +72,15 @@ export function queryString(query: DevicesQuery, change: Partial<DevicesQuery> =
 }
 
 /** The filter fields as hidden inputs (so a bulk action on "all matching" acts on the same filter). */
-export const filterFieldNames = ["q", "account", "site", "model", "firmware", "assignment", "seen", "status"] as const;
+export const filterFieldNames = [
+  "q",
+  "account",
+  "site",
+  "model",
+  "firmware",
+  "assignment",
+  "seen",
+  "sync",
+  "contact",
+  "status",
+] as const;

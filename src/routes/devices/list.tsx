@@ -1,9 +1,8 @@
 import { TRPCError } from "@trpc/server";
-import type { SyncCounts } from "@/schema/fleet/sync-state";
+import { contactStates, type SyncCounts, syncStates } from "@/schema/fleet/sync-state";
 import { formatDateTime, pageTimeZone } from "@/schema/format";
 import { api } from "@/server/api/procedures-route";
 import { type AccountDetails, accountDetails } from "@/server/current-account";
-import type { Device } from "@/server/data/devices";
 import { usePage } from "@/server/render/page-context";
 import { Button, ButtonLink, buttonClass } from "@/ui/button";
 import { EmptyState } from "@/ui/empty-state";
@@ -19,13 +18,17 @@ import { addDeviceHref, assignmentHref, deviceHref, devicesHref, exportHref, typ
 export const DEVICES_PAGE_SIZE = 50;
 
 type Options = Awaited<ReturnType<ReturnType<typeof api>["devices"]["filterOptions"]>>;
+type Page = Awaited<ReturnType<ReturnType<typeof api>["devices"]["list"]>>;
+type Listed = Page["items"][number];
 
 type Data = {
   frame: Frame;
   account: AccountDetails | null;
   query: DevicesQuery;
-  items: Device[];
+  items: Listed[];
   next: string | null;
+  /** The list is one account's: its radios' sync states are known (and filterable). */
+  statesKnown: boolean;
   options: Options;
   /** The account's radios by drift state (the registry only). */
   drift: SyncCounts | null;
@@ -38,9 +41,29 @@ export function LastSeen({ value, timeZone }: { value: string | null; timeZone: 
   return <time dateTime={value}>{formatDateTime(language, value, timeZone)}</time>;
 }
 
-export function placeOf(device: Device, none: string): string {
+export function placeOf(device: Pick<Listed, "accountName" | "siteName" | "locationName">, none: string): string {
   if (!device.accountName) return none;
   return [device.accountName, device.siteName, device.locationName].filter(Boolean).join(" › ");
+}
+
+/** Desired vs reported revision of a listed radio (desired only where its account's deployments are known). */
+function Revisions({ device }: { device: Listed }) {
+  const { t } = usePage();
+  const { desired, reported } = device.revisions;
+  const reportedText =
+    reported !== null
+      ? String(reported)
+      : device.reportedRevision
+        ? t("devices.list.revisionUnknown")
+        : t("devices.list.revisionNone");
+  return (
+    <>
+      {device.sync !== null ? (
+        <span className="block">{t("devices.list.desired", { revision: desired ?? t("devices.list.revisionNone") })}</span>
+      ) : null}
+      <span className="block text-slate-600">{t("devices.list.reported", { revision: reportedText })}</span>
+    </>
+  );
 }
 
 function Filters({ data }: { data: Data }) {
@@ -126,6 +149,20 @@ function Filters({ data }: { data: Data }) {
           { value: "older", label: text("devices.filters.seen.older") },
         ]}
       />
+      {data.statesKnown ? (
+        <SelectField
+          label={text("devices.fields.sync")}
+          name="sync"
+          defaultValue={query.sync}
+          options={[any, ...syncStates.map((s) => ({ value: s, label: text(`fleetStates.sync.${s}`) }))]}
+        />
+      ) : null}
+      <SelectField
+        label={text("devices.fields.contact")}
+        name="contact"
+        defaultValue={query.contact}
+        options={[any, ...contactStates.map((s) => ({ value: s, label: text(`fleetStates.contact.${s}`) }))]}
+      />
       <SelectField
         label={text("devices.filters.status")}
         name="status"
@@ -144,6 +181,9 @@ function Filters({ data }: { data: Data }) {
           label: text(`devices.sorts.${s.replace("-", "desc_")}`),
         }))}
       />
+      {data.statesKnown ? null : (
+        <p className="text-sm text-slate-600 sm:col-span-3 lg:col-span-4">{t("devices.list.syncPerAccount")}</p>
+      )}
       <div className="flex items-end gap-2">
         <Button type="submit" variant="secondary">
           {t("devices.filters.apply")}
@@ -242,7 +282,7 @@ function DevicesList({ data, form }: PageProps<Data>) {
       description={t(account ? "devices.registry.lead" : "devices.list.lead")}
       actions={actions}
     >
-      {data.drift ? <DriftCountsStrip drift={data.drift} /> : null}
+      {data.drift && frame.accountId ? <DriftCountsStrip accountId={frame.accountId} drift={data.drift} /> : null}
       <Filters data={data} />
       {items.length === 0 ? (
         <EmptyState
@@ -267,7 +307,9 @@ function DevicesList({ data, form }: PageProps<Data>) {
                       <span className="sr-only">{t("devices.bulk.choose")}</span>
                     </th>
                   ) : null}
-                  {(["uid", "name", "model", "firmware", "place", "lastSeen", "battery"] as const).map((key) => (
+                  {(
+                    ["uid", "name", "model", "firmware", "place", "sync", "revisions", "contact", "lastSeen", "battery"] as const
+                  ).map((key) => (
                     <th key={key} scope="col" className="px-4 py-3 text-left font-semibold text-slate-700">
                       {t(`devices.fields.${key}`)}
                     </th>
@@ -303,6 +345,15 @@ function DevicesList({ data, form }: PageProps<Data>) {
                       ) : (
                         placeOf(device, none)
                       )}
+                    </td>
+                    <td className="px-4 py-2" data-sync={device.sync ?? "unknown"}>
+                      {device.sync ? t(`fleetStates.sync.${device.sync}`) : "—"}
+                    </td>
+                    <td className="px-4 py-2 whitespace-nowrap">
+                      <Revisions device={device} />
+                    </td>
+                    <td className="px-4 py-2" data-contact={device.contact}>
+                      {t(`fleetStates.contact.${device.contact}`)}
                     </td>
                     <td className="px-4 py-2">
                       <LastSeen value={device.lastSeenAt} timeZone={pageTimeZone(account)} />
@@ -385,8 +436,14 @@ async function bulkAction(c: RouteContext, frame: Frame): Promise<ActionResult> 
   }
 }
 
+/** Whether the list is one account's (the registry, or one account chosen in the organization's inventory). */
+const oneAccount = (frame: Frame, query: DevicesQuery) =>
+  Boolean(frame.accountId) || (query.account !== "" && query.account !== "none");
+
 async function loadList(c: RouteContext, frame: Frame): Promise<Data> {
-  const query = parseDevicesQuery(new URL(c.req.url).searchParams);
+  const parsed = parseDevicesQuery(new URL(c.req.url).searchParams);
+  // Sync states are per account: across accounts the filter is not offered, so not applied.
+  const query = oneAccount(frame, parsed) ? parsed : { ...parsed, sync: "" as const };
   const scope = frame.accountId ? { accountId: frame.accountId } : {};
   const caller = api(c);
   const [account, page, options, drift] = await Promise.all([
@@ -401,7 +458,7 @@ async function loadList(c: RouteContext, frame: Frame): Promise<Data> {
     caller.devices.filterOptions(scope),
     frame.accountId ? caller.deployments.drift({ accountId: frame.accountId }) : Promise.resolve(null),
   ]);
-  return { frame, account, query, items: page.items, next: page.next, options, drift };
+  return { frame, account, query, items: page.items, next: page.next, statesKnown: page.statesKnown, options, drift };
 }
 
 /** /devices (manage-devices): the organization's inventory. */

@@ -1,3 +1,5 @@
+import type { ContactState, SyncState } from "@/schema/fleet/sync-state";
+
 /**
  * Where the device screens live: the organization's inventory under /devices, and the same
  * screens in an account's frame under /accounts/{id}/registry/devices (spec §2).
@@ -33,4 +35,9 @@ export function assignmentHref(uid: string, edit = false): string {
 
 export function registryHref(accountId: string, tab: "devices" | "subscriptions"): string {
   return `/accounts/${enc(accountId)}/registry/${tab}`;
+}
+
+/** An account's inventory filtered to the radios in one sync or contact state (the counts link here). */
+export function radiosInStateHref(accountId: string, filter: { sync: SyncState } | { contact: ContactState }): string {
+  return `${registryHref(accountId, "devices")}?${new URLSearchParams(filter)}`;
 }

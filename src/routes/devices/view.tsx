@@ -8,6 +8,7 @@ import type { RadioSync } from "@/server/fleet/radio-sync";
 import { usePage } from "@/server/render/page-context";
 import { ButtonLink } from "@/ui/button";
 import { DeviceCommandLinks } from "../commands/device-links";
+import { deploymentHref } from "../deployments/paths";
 import { fcDeviceSettingsHref } from "../fc-cases/paths";
 import { definePage, type PageProps, type RouteContext } from "../types";
 import { DeviceFrame } from "./frame";
@@ -16,6 +17,8 @@ import { assignmentHref, deviceHref, devicesHref, type Frame } from "./paths";
 
 type Effective = Awaited<ReturnType<ReturnType<typeof api>["devices"]["effectiveConfiguration"]>>;
 
+type History = Awaited<ReturnType<ReturnType<typeof api>["devices"]["deployments"]>>;
+
 type Data = {
   frame: Frame;
   account: AccountDetails | null;
@@ -23,6 +26,9 @@ type Data = {
   activity: ActivityEntry[];
   effective: Effective;
   revision: RadioSync | null;
+  history: History;
+  /** The page of the history shown starts below this deployment number (null: the newest). */
+  historyBefore: number | null;
 };
 
 function Facts({ title, rows }: { title: string; rows: [string, ReactNode][] }) {
@@ -41,19 +47,10 @@ function Facts({ title, rows }: { title: string; rows: [string, ReactNode][] }) 
   );
 }
 
-/** deploy's drift states, labelled with the account home's words (accountHome.drift.*). */
-export const driftLabelKey = {
-  inSync: "accountHome.drift.inSync",
-  pending: "accountHome.drift.pending",
-  failed: "accountHome.drift.failed",
-  drifted: "accountHome.drift.drifted",
-  neverDeployed: "accountHome.drift.neverDeployed",
-} as const;
-
 /**
- * The desired vs reported revision (DESIGN §7 drift): the desired side is what the device
- * protocol hands the radio now (devices.revision, the check-in's own code), the state deploy's
- * driftOf. A radio in no account has nothing desired.
+ * The desired vs reported revision and both states (DESIGN §7): the desired side is what the
+ * device protocol hands the radio now (devices.revision, the check-in's own code), the states
+ * schema/fleet/sync-state.ts, in the words every count uses. A radio in no account has nothing desired.
  */
 export function DesiredRevisionSlot({ device, revision }: { device: Device; revision: RadioSync | null }) {
   const { t } = usePage();
@@ -76,13 +73,89 @@ export function DesiredRevisionSlot({ device, revision }: { device: Device; revi
       </span>
       {revision ? (
         <>
-          <span className="mx-1">·</span>
-          <span>
-            {t("devices.view.driftState")}: <strong>{t(driftLabelKey[revision.sync])}</strong>
+          <span className="block">
+            {t("devices.view.driftState")}: <strong>{t(`fleetStates.sync.${revision.sync}`)}</strong>
+          </span>
+          <span className="block">
+            {t("devices.view.contactState")}: <strong>{t(`fleetStates.contact.${revision.contact}`)}</strong>
           </span>
         </>
       ) : null}
     </div>
+  );
+}
+
+/** The deployments the radio went through, newest first, with what it reported on each; paged by deployment number. */
+function DeploymentHistory({ data }: { data: Data }) {
+  const { t, language } = usePage();
+  const { history, device, frame, account } = data;
+  const accountId = device.accountId;
+  const timeZone = pageTimeZone(account);
+  const here = deviceHref(frame, "view", device.uid);
+  return (
+    <section className="mt-6" aria-labelledby="radio-deployments">
+      <h2 id="radio-deployments" className="mb-2 text-lg font-semibold text-slate-900">
+        {t("devices.view.deployments")}
+      </h2>
+      {history.items.length === 0 || !accountId ? (
+        <p className="text-sm text-slate-600">{t("devices.view.deploymentsNone")}</p>
+      ) : (
+        <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-sm">
+          <table className="min-w-full divide-y divide-slate-200 text-sm" data-slot="radio-deployments">
+            <caption className="sr-only">{t("devices.view.deployments")}</caption>
+            <thead className="bg-slate-50">
+              <tr>
+                {[
+                  t("deployments.columns.number"),
+                  t("deployments.columns.revision"),
+                  t("deployments.columns.state"),
+                  t("deployments.radioState"),
+                  t("deployments.code"),
+                  t("deployments.reportedAt"),
+                ].map((label) => (
+                  <th key={String(label)} scope="col" className="px-4 py-3 text-left font-semibold text-slate-700">
+                    {label}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-slate-100">
+              {history.items.map((entry) => (
+                <tr key={entry.deploymentId} data-report={entry.state}>
+                  <td className="px-4 py-2">
+                    <a
+                      href={deploymentHref(accountId, entry.deploymentId)}
+                      className="font-medium text-brand-700 hover:underline"
+                    >
+                      {t("deployments.numbered", { number: entry.number })}
+                    </a>
+                  </td>
+                  <td className="px-4 py-2">{t("deployments.revision", { number: entry.revisionNumber })}</td>
+                  <td className="px-4 py-2">{t(`deployments.states.${entry.deploymentState}`)}</td>
+                  <td className="px-4 py-2">{t(`deployments.radioStates.${entry.state}`)}</td>
+                  <td className="px-4 py-2">{[entry.code, entry.detail].filter(Boolean).join(" — ") || "—"}</td>
+                  <td className="px-4 py-2">
+                    <time dateTime={entry.reportedAt}>{formatDateTime(language, entry.reportedAt, timeZone)}</time>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <nav aria-label={String(t("devices.view.deployments"))} className="mt-2 flex gap-3 text-sm">
+        {data.historyBefore ? (
+          <a href={here} className="font-medium text-brand-700 hover:underline">
+            {t("devices.view.deploymentsNewest")}
+          </a>
+        ) : null}
+        {history.next ? (
+          <a href={`${here}?before=${history.next}`} rel="next" className="font-medium text-brand-700 hover:underline">
+            {t("devices.view.deploymentsOlder")}
+          </a>
+        ) : null}
+      </nav>
+    </section>
   );
 }
 
@@ -207,6 +280,7 @@ function ViewDevice({ data }: PageProps<Data>) {
           </a>
         </p>
       ) : null}
+      <DeploymentHistory data={data} />
       <section className="mt-6">
         <h2 className="mb-2 text-lg font-semibold text-slate-900">{t("devices.view.activity")}</h2>
         {activity.length === 0 ? (
@@ -233,13 +307,17 @@ async function loadView(c: RouteContext, frame: Frame): Promise<Data> {
   const uid = c.req.param("uid") ?? "";
   const caller = api(c);
   const scope = frame.accountId ? { accountId: frame.accountId } : {};
-  const [account, details, effective, revision] = await Promise.all([
+  // ?before= pages the deployment history (a deployment number); anything else is the newest page.
+  const before = Number(c.req.query("before"));
+  const historyBefore = Number.isInteger(before) && before >= 1 && before <= 1_000_000_000 ? before : null;
+  const [account, details, effective, revision, history] = await Promise.all([
     frame.accountId ? accountDetails(c, frame.accountId) : Promise.resolve(null),
     caller.devices.details({ uid, ...scope }),
     caller.devices.effectiveConfiguration({ uid, ...scope }),
     caller.devices.revision({ uid, ...scope }),
+    caller.devices.deployments({ uid, ...scope, ...(historyBefore ? { before: historyBefore } : {}) }),
   ]);
-  return { frame, account, device: details.device, activity: details.activity, effective, revision };
+  return { frame, account, device: details.device, activity: details.activity, effective, revision, history, historyBefore };
 }
 
 /** /devices/view/{uid}: everything about one radio. */

@@ -33,6 +33,8 @@ const tones: Record<string, Tone> = {
   pending: "neutral",
   failed: "bad",
   drifted: "other",
+  neverDeployed: "muted",
+  recent: "good",
   overdue: "warn",
   neverSeen: "muted",
   day: "good",

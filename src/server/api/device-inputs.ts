@@ -1,6 +1,10 @@
+import { TRPCError } from "@trpc/server";
 import { z } from "zod";
+import { contactStates, syncStates } from "@/schema/fleet/sync-state";
 import { base64url, sha256Hex } from "@/server/auth/crypto";
+import { deploymentsConcerningRadios } from "@/server/data/deployments";
 import { type DeviceCursor, seenFilters } from "@/server/data/devices";
+import { syncSqlOf } from "@/server/data/fleet-sync";
 import { resolveSettings } from "@/server/settings";
 import { inventoryOrg } from "./device-scope";
 import { refuse } from "./refusal";
@@ -45,6 +49,9 @@ export const listFilterInput = z.object({
   firmware: z.string().max(40).optional(),
   assignment: z.enum(["assigned", "unassigned"]).optional(),
   seen: z.enum(seenFilters).optional(),
+  /** Sync state (schema/fleet/sync-state.ts): one account's list only (an account scope, or one account chosen). */
+  sync: z.enum(syncStates).optional(),
+  contact: z.enum(contactStates).optional(),
   status: z.enum(["active", "retired"]).default("active"),
 });
 export type ListFilterInput = z.input<typeof listFilterInput>;
@@ -64,11 +71,16 @@ export function brandFilter(ctx: Pick<ApiContext, "env">): string {
   return resolveSettings(ctx.env).deviceBrandFilter;
 }
 
-/** A scope and filter as the data layer takes it; an account scope checks the account, an organization scope needs manage-devices. */
+/**
+ * A scope and filter as the data layer takes it; an account scope checks the account, an
+ * organization scope needs manage-devices. `withStates` reads the account's sync expressions
+ * even when no sync filter asks for them (a list that shows each radio's state).
+ */
 export async function resolveFilter(
   ctx: Caller,
   scope: { orgId?: string; accountId?: string },
   filter: z.output<typeof listFilterInput>,
+  withStates = false,
 ) {
   let orgId: string;
   let scopeAccountId: string | null = null;
@@ -80,5 +92,24 @@ export async function resolveFilter(
     if (!ctx.user.permissions["manage-devices"]) refuse(ctx, "FORBIDDEN", "errors.protected");
     orgId = await inventoryOrg(ctx, scope.orgId);
   }
-  return { ...filter, orgId, scopeAccountId, brand: brandFilter(ctx) };
+  // Sync states are one account's (its deployments decide them): the registry's account, or the
+  // one account chosen in the organization's inventory.
+  const listed = filter.sync || withStates ? (scopeAccountId ?? (await chosenAccount(ctx, orgId, filter.account))) : null;
+  // The deployments that decide them (the list's desired revisions too), read once.
+  const deployments = listed ? await deploymentsConcerningRadios(ctx.db, listed) : [];
+  const states = listed ? syncSqlOf(deployments, "d", new Date()) : null;
+  if (filter.sync && !states) refuse(ctx, "BAD_REQUEST", "devices.errors.syncNeedsAccount", "sync");
+  return { ...filter, orgId, scopeAccountId, brand: brandFilter(ctx), states, deployments };
+}
+
+/** The account an organization-wide filter names, when it is one of that organization's (else null: no sync states). */
+async function chosenAccount(ctx: Caller, orgId: string, accountId: string | undefined): Promise<string | null> {
+  if (!accountId || accountId === "none") return null;
+  try {
+    const account = await accountInScope(ctx, accountId);
+    return account.orgId === orgId ? account._id : null;
+  } catch (error) {
+    if (error instanceof TRPCError && error.code === "NOT_FOUND") return null;
+    throw error;
+  }
 }

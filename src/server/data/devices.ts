@@ -1,5 +1,7 @@
+import type { ContactState, SyncState } from "@/schema/fleet/sync-state";
 import type { D1PreparedStatement } from "../cloudflare";
 import { all, type Bindable, type Db, first, now, statement } from "./db";
+import { type SyncSql, syncSqlOf } from "./fleet-sync";
 import { ftsQuery } from "./fts";
 
 /**
@@ -140,7 +142,16 @@ export type DeviceFilter = {
   brand?: string;
   /** A chosen set of radios (bulk actions on a selection). */
   uids?: string[];
+  /** Radios in this sync state: needs `states` (sync is defined per account). */
+  sync?: SyncState;
+  /** Radios in this contact state (seen recently, overdue, never seen). */
+  contact?: ContactState;
+  /** One account's sync and contact expressions over `d` (fleet-sync.ts), when the list is one account's. */
+  states?: SyncSql | null;
 };
+
+/** The contact expression over `d` (the same as fleet-sync.ts gives every screen). */
+const contactOver = (filter: DeviceFilter, at: Date) => filter.states?.contact ?? syncSqlOf([], "d", at).contact;
 
 /** The WHERE clause of a filter over `devices d`, and its parameters; the time is passed in for tests. */
 export function filterSql(filter: DeviceFilter, at = new Date()): { where: string; params: Bindable[] } {
@@ -171,6 +182,12 @@ export function filterSql(filter: DeviceFilter, at = new Date()): { where: strin
     if (filter.seen === "older") add("d.last_seen_at < ?", week);
   }
   if (filter.uids) add("d.uid IN (SELECT value FROM json_each(?))", JSON.stringify(filter.uids));
+  // The same expressions as every count (fleet-sync.ts), so a filtered list holds what its count says.
+  if (filter.contact) add(`(${contactOver(filter, at)}) = ?`, filter.contact);
+  if (filter.sync) {
+    if (filter.states) add(`(${filter.states.sync}) = ?`, filter.sync);
+    else add("0"); // no single account: the sync state is undefined (resolveFilter refuses it first)
+  }
   const search = filter.search?.trim() ?? "";
   if (search.length >= 3) {
     // Word prefixes over uid (and its parts), name, model, firmware and tags (migration 0019);
@@ -220,12 +237,17 @@ export function cursorOf(device: Device, sort: DeviceSort): DeviceCursor {
  * indexes first, then joined with their account, site and location names). Asks for one row
  * more than the page to know whether there is a next page without counting.
  */
+/** A radio as the inventory lists it: with its contact state, and its sync state when the list is one account's. */
+export type ListedDevice = Device & { sync: SyncState | null; contact: ContactState };
+
 export async function listDevices(
   db: Db,
   filter: DeviceFilter,
   { sort = "uid", after = null, limit = 50 }: { sort?: DeviceSort; after?: DeviceCursor | null; limit?: number },
-): Promise<{ items: Device[]; next: DeviceCursor | null }> {
-  const { where, params } = filterSql(filter);
+  at = new Date(),
+): Promise<{ items: ListedDevice[]; next: DeviceCursor | null }> {
+  const { where, params } = filterSql(filter, at);
+  const states = `${filter.states ? filter.states.sync : "NULL"} AS sync_state, ${contactOver(filter, at)} AS contact_state`;
   const { field, descending, order } = sortParts(sort);
   const clauses = [where];
   const values = [...params];
@@ -239,25 +261,25 @@ export async function listDevices(
       values.push(after.value, after.uid);
     }
   }
-  const rows = await all<Row>(
+  const rows = await all<Row & { sync_state: SyncState | null; contact_state: ContactState }>(
     db,
     // A search drives the page from its matches (rowid lookups, then a sort of the matches): left to
     // itself the planner walks the whole fleet in uid order, testing each radio against the matches.
     `WITH page AS (SELECT d.rowid AS row FROM devices d ${searches(filter) ? "NOT INDEXED" : ""} WHERE ${clauses.join(" AND ")} ORDER BY ${order} LIMIT ?)
-     SELECT ${columns} FROM devices d ${joins} WHERE d.rowid IN (SELECT row FROM page) ORDER BY ${order}`,
+     SELECT ${columns}, ${states} FROM devices d ${joins} WHERE d.rowid IN (SELECT row FROM page) ORDER BY ${order}`,
     ...values,
     limit + 1,
   );
-  const items = rows.slice(0, limit).map(toDevice);
+  const items = rows.slice(0, limit).map((row) => ({ ...toDevice(row), sync: row.sync_state, contact: row.contact_state }));
   const last = items[items.length - 1];
   return { items, next: rows.length > limit && last ? cursorOf(last, sort) : null };
 }
 
 /** Every radio matching a filter, a page at a time (for streamed exports); never all in memory. */
-export async function* eachDevice(db: Db, filter: DeviceFilter, pageSize = 1000): AsyncGenerator<Device> {
+export async function* eachDevice(db: Db, filter: DeviceFilter, pageSize = 1000): AsyncGenerator<ListedDevice> {
   let after: DeviceCursor | null = null;
   do {
-    const page: { items: Device[]; next: DeviceCursor | null } = await listDevices(db, filter, { after, limit: pageSize });
+    const page: { items: ListedDevice[]; next: DeviceCursor | null } = await listDevices(db, filter, { after, limit: pageSize });
     for (const device of page.items) yield device;
     after = page.next;
   } while (after);

@@ -59,10 +59,14 @@ export async function syncGroups(
 ): Promise<(SyncGroup & { key: string | null })[]> {
   const { sync, contact } = await syncSql(db, accountId, "v", now);
   const key = groupBy ? `v.${groupBy}` : "NULL";
+  // Materialized: each radio's states are computed once. Grouped directly, SQLite evaluates the
+  // expressions once for the grouping and again for the output (2.3x the time at 99,000 radios).
   return all<SyncGroup & { key: string | null }>(
     db,
-    `SELECT ${sync} AS sync, ${contact} AS contact, ${key} AS key, count(*) AS radios
-     FROM devices v WHERE v.account_id = ? AND v.status = 'active' GROUP BY 1, 2, 3`,
+    `WITH states AS MATERIALIZED (
+       SELECT ${sync} AS sync, ${contact} AS contact, ${key} AS key FROM devices v WHERE v.account_id = ? AND v.status = 'active'
+     )
+     SELECT sync, contact, key, count(*) AS radios FROM states GROUP BY 1, 2, 3`,
     accountId,
   );
 }

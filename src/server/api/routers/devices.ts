@@ -21,8 +21,10 @@ import {
 } from "@/server/data/devices";
 import { syncCounts } from "@/server/data/fleet-sync";
 import { findLocationNetworkConfig } from "@/server/data/locations";
+import { radioDeployments } from "@/server/data/radio-deployments";
 import { listRules } from "@/server/data/rules";
 import { findSiteNetworkConfig, listSiteOptions } from "@/server/data/sites";
+import { listedRevisions } from "@/server/fleet/listed-revisions";
 import { radioSync } from "@/server/fleet/radio-sync";
 import { brandFilter, decodeCursor, encodeCursor, listFilterInput, newDeviceSecret, resolveFilter } from "../device-inputs";
 import { deviceInScope, inventoryOrg, targetAccount } from "../device-scope";
@@ -82,13 +84,28 @@ export const devicesRouter = router({
       }),
     )
     .query(async ({ ctx, input }) => {
-      const filter = await resolveFilter(ctx, input, input.filter);
+      const filter = await resolveFilter(ctx, input, input.filter, true);
       const page = await listDevices(ctx.db, filter, {
         sort: input.sort,
         after: decodeCursor(ctx, input.cursor),
         limit: input.limit,
       });
-      return { items: page.items.map(publicDevice), next: encodeCursor(page.next), orgId: filter.orgId };
+      const revisions = await listedRevisions(
+        ctx.db,
+        page.items.map((device) => device.uid),
+        filter.deployments,
+      );
+      const items = page.items.map((device) => ({
+        ...publicDevice(device),
+        sync: device.sync,
+        contact: device.contact,
+        // Desired only where the sync state is known (one account's list), like the state itself.
+        revisions: {
+          desired: device.sync === null ? null : (revisions.get(device.uid)?.desired ?? null),
+          reported: revisions.get(device.uid)?.reported ?? null,
+        },
+      }));
+      return { items, next: encodeCursor(page.next), orgId: filter.orgId, statesKnown: filter.states !== null };
     }),
 
   /** Choices for the list's filters: models, firmware, and the accounts or sites to filter by. */
@@ -128,6 +145,22 @@ export const devicesRouter = router({
     .query(async ({ ctx, input }) => {
       const device = await deviceInScope(ctx, input.uid, input.accountId);
       return radioSync(ctx.db, device.uid);
+    }),
+
+  /** The deployments the radio went through (its account's), newest first, with what it reported on each. */
+  deployments: procedureWith("view-devices-in-accounts")
+    .input(
+      z.object({
+        uid: z.string().min(1).max(64),
+        accountId: id.optional(),
+        before: z.number().int().min(1).optional(),
+        limit: z.number().int().min(1).max(100).default(10),
+      }),
+    )
+    .query(async ({ ctx, input }) => {
+      const device = await deviceInScope(ctx, input.uid, input.accountId);
+      if (!device.accountId) return { items: [], next: null };
+      return radioDeployments(ctx.db, device.uid, device.accountId, { before: input.before ?? null, limit: input.limit });
     }),
 
   /** Where each part of the radio's configuration comes from; network parts only with edit-network-config. */

@@ -10,10 +10,10 @@ const DAY = 86_400_000;
 /**
  * When the account's radios last checked in, by site: within a day, a week, a month, longer
  * ago, or never. The buckets move with the clock, so no counter can hold them: for each cutoff
- * the radios seen before it are read from the running totals of migration 0023 (one seek per
- * site × revision group for the hours before the cutoff's hour), and counted one by one only in
- * the cutoff's own hour (an index range of devices_account_seen_place). Exact; the cost follows
- * the sites × revisions and the radios of three hours, not the fleet.
+ * the radios seen before it are read from the running totals of migrations 0023/0026 (one seek
+ * per site for the hours before the cutoff's hour), and counted one by one only in the cutoff's
+ * own hour (an index range of devices_account_seen_place). Exact; the cost follows the sites and
+ * the radios of three hours, not the fleet.
  */
 export async function lastSeenReport(db: Db, accountId: string, now = new Date()): Promise<ReportTable> {
   const ago = (days: number) => new Date(now.getTime() - days * DAY).toISOString();

@@ -1,6 +1,6 @@
-// Radios by site and revision from the running totals of migration 0023: report_device_places
-// (how many radios each site × revision group has, and how many never checked in) and
-// report_device_seen_upto (how many of the others were last seen in or before an hour).
+// Radios by site from the running totals of migrations 0023 and 0026: report_device_places (how
+// many radios each site has, and how many never checked in) and report_device_seen_upto (how
+// many of the others were last seen in or before an hour).
 
 /**
  * SQL for the radios of the group `p` (a report_device_places row) last seen before the hour
@@ -8,7 +8,7 @@
  */
 export function seenBefore(hour: string): string {
   return `p.never + ifnull((SELECT u.radios FROM report_device_seen_upto u
-    WHERE u.account_id = p.account_id AND u.site_id = p.site_id AND u.revision = p.revision AND u.hour < ${hour}
+    WHERE u.account_id = p.account_id AND u.site_id = p.site_id AND u.hour < ${hour}
     ORDER BY u.hour DESC LIMIT 1), 0)`;
 }
 
