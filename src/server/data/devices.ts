@@ -606,6 +606,18 @@ export async function countDevices(
   return row?.n ?? 0;
 }
 
+/** The uids of the radios matching a filter whose account is not `accountId` (those a bulk move takes out of their account). */
+export async function uidsLeavingAccount(db: Db, filter: DeviceFilter, accountId: string | null): Promise<string[]> {
+  const { where, params } = filterSql(filter);
+  const rows = await all<{ uid: string }>(
+    db,
+    `SELECT d.uid FROM devices d WHERE ${where} AND d.account_id IS NOT ?`,
+    ...params,
+    accountId,
+  );
+  return rows.map((row) => row.uid);
+}
+
 export function rotateSecretStatement(db: Db, input: { uid: string; orgId: string; version: number; secretHash: string }) {
   return statement(
     db,

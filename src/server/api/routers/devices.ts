@@ -14,7 +14,6 @@ import {
   deviceSorts,
   insertDeviceStatements,
   listDevices,
-  placeBelongs,
   placeOptions,
   retireStatement,
   rotateSecretStatement,
@@ -24,9 +23,10 @@ import { driftCounts } from "@/server/data/fleet-drift";
 import { findLocationNetworkConfig } from "@/server/data/locations";
 import { listRules } from "@/server/data/rules";
 import { findSiteNetworkConfig, listSiteOptions } from "@/server/data/sites";
+import { closeRadios } from "@/server/fleet/live";
 import { radioDrift } from "@/server/fleet/radio-drift";
 import { brandFilter, decodeCursor, encodeCursor, listFilterInput, newDeviceSecret, resolveFilter } from "../device-inputs";
-import { deviceInScope, inventoryOrg, targetAccount } from "../device-scope";
+import { deviceInScope, inventoryOrg, targetPlace } from "../device-scope";
 import { assertWritten, isConstraintError } from "../network-levels";
 import { refuse, refuseWith } from "../refusal";
 import { accountInScope } from "../tenancy";
@@ -43,20 +43,6 @@ function publicDevice(device: Device) {
 }
 
 const placeInput = { accountId: id.nullable(), siteId: id.nullable().default(null), locationId: id.nullable().default(null) };
-
-/** The target of an assignment, checked: an account of the radio's organization, a site of it, a location of that site. */
-async function checkedPlace(
-  ctx: Caller,
-  orgId: string,
-  place: { accountId: string | null; siteId: string | null; locationId: string | null },
-) {
-  if (!place.accountId) return { account: null, place: { accountId: null, siteId: null, locationId: null } };
-  const account = await targetAccount(ctx, orgId, place.accountId);
-  if (place.locationId && !place.siteId) refuse(ctx, "BAD_REQUEST", "devices.errors.locationWithoutSite", "locationId");
-  if (!(await placeBelongs(ctx.db, account._id, place.siteId, place.locationId)))
-    refuse(ctx, "BAD_REQUEST", "devices.errors.placeNotInAccount", "siteId");
-  return { account, place: { accountId: account._id, siteId: place.siteId, locationId: place.locationId } };
-}
 
 /** The refusal of a seat-taking write that changed nothing: no free seat, saying how many are free. */
 async function refuseSeats(ctx: Caller, accountId: string, needed = 1): Promise<never> {
@@ -182,7 +168,7 @@ export const devicesRouter = router({
       const brand = brandFilter(ctx);
       if (brand && input.brand.toLowerCase() !== brand.toLowerCase())
         refuse(ctx, "BAD_REQUEST", "devices.errors.brandNotAllowed", "brand");
-      const { account, place } = await checkedPlace(ctx, orgId, input);
+      const { account, place } = await targetPlace(ctx, orgId, input);
       const { secret, hash } = await newDeviceSecret();
       let results: D1Result[];
       try {
@@ -281,6 +267,8 @@ export const devicesRouter = router({
         }),
       ]);
       assertWritten(result, ctx.t);
+      // The old secret stops working at once, live sockets included.
+      await closeRadios(ctx.env, [device.uid]);
       return { secret, version: input.version + 1 };
     }),
 
@@ -307,6 +295,7 @@ export const devicesRouter = router({
         }),
       ]);
       assertWritten(result, ctx.t);
+      await closeRadios(ctx.env, [device.uid]);
       return { ok: true as const };
     }),
 
@@ -320,7 +309,7 @@ export const devicesRouter = router({
     .mutation(async ({ ctx, input }) => {
       const device = await deviceInScope(ctx, input.uid);
       if (device.status === "retired") refuse(ctx, "PRECONDITION_FAILED", "devices.errors.retired");
-      const { account, place } = await checkedPlace(ctx, device.orgId, input);
+      const { account, place } = await targetPlace(ctx, device.orgId, input);
       const entry = {
         orgId: device.orgId,
         actor: ctx.user,
@@ -351,6 +340,8 @@ export const devicesRouter = router({
         if (now.version === input.version && account) return refuseSeats(ctx, account._id);
         assertWritten(result, ctx.t);
       }
+      // Its live socket belongs to its old account: it reconnects into the new one (or none).
+      if (device.accountId !== place.accountId) await closeRadios(ctx.env, [device.uid]);
       return publicDevice(await deviceInScope(ctx, device.uid));
     }),
 
