@@ -1,5 +1,6 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
+import { assignStatement, bulkAssignStatements } from "@/server/data/devices";
 import { RADIO_SECRET, sha256Hex } from "./fleet-fixtures";
 import { ORIGIN, request } from "./helpers";
 import { makeTenant } from "./tenant";
@@ -119,6 +120,27 @@ describe("assigning radios: account, site and location are the account's", () =>
     });
     expect(done.result?.data).toEqual({ changed: 1 });
     await call("devices.bulkAssign", { orgId: home.childOrgId, selection: { uids: [freeUid] }, target: { accountId: null } });
+  });
+
+  it("the assigning statements themselves take no place that does not hold when they run", async () => {
+    const actor = { id: "usr_test", email: "test@example.com" };
+    for (const place of foreignPlaces()) {
+      const target = { accountId: home.accountId, siteId: place.siteId, locationId: place.locationId };
+      const before = await written();
+      const bulk = await env.DB.batch(
+        bulkAssignStatements(env.DB, { orgId: home.childOrgId, uids: [freeUid] }, target, { actor, diff: {} }),
+      );
+      expect(bulk.map((r) => r.meta.changes)).toEqual([0, 0]);
+      const version = (
+        await env.DB.prepare("SELECT version FROM devices WHERE uid = ?").bind(freeUid).first<{ version: number }>()
+      )?.version;
+      const one = await assignStatement(env.DB, { ...target, uid: freeUid, orgId: home.childOrgId, version: version ?? 0 })
+        .run()
+        .catch(() => null);
+      // A foreign site fails the devices foreign key outright; any other place changes nothing.
+      expect(one?.meta.changes ?? 0).toBe(0);
+      expect(await written()).toBe(before);
+    }
   });
 
   it("devices.assign and devices.add refuse every foreign place", async () => {

@@ -435,13 +435,23 @@ export type Assignment = { accountId: string | null; siteId: string | null; loca
  * in the same account takes none). No row changed means stale or no seat; the caller tells
  * which. The accounts trigger aborts anything that slips past (never expected).
  */
+/**
+ * The place of an assignment still holds when the statement runs: the site is the account's,
+ * the location that site's (the procedures check it first, with a field message; this keeps a
+ * site or location moved meanwhile out). Parameters as SQL expressions.
+ */
+function placeHolds(account: string, site: string, location: string): string {
+  return `(${site} IS NULL OR EXISTS (SELECT 1 FROM sites WHERE id = ${site} AND account_id = ${account}))
+       AND (${location} IS NULL OR EXISTS (SELECT 1 FROM locations WHERE id = ${location} AND site_id = ${site}))`;
+}
+
 export function assignStatement(db: Db, input: Assignment & { uid: string; orgId: string; version: number }) {
   const at = now();
   return statement(
     db,
     `UPDATE devices SET account_id = ?1, site_id = ?2, location_id = ?3, updated_at = ?4, version = version + 1,
        attributes_changed_at = CASE WHEN site_id IS NOT ?2 OR location_id IS NOT ?3 OR account_id IS NOT ?1 THEN ?4 ELSE attributes_changed_at END
-     WHERE uid = ?5 AND org_id = ?6 AND version = ?7
+     WHERE uid = ?5 AND org_id = ?6 AND version = ?7 AND ${placeHolds("?1", "?2", "?3")}
        AND (?1 IS NULL OR account_id IS ?1 OR status = 'retired'
             OR (SELECT devices_in_use + 1 FROM accounts WHERE id = ?1) <= (SELECT COALESCE(SUM(quantity), 0) FROM allocations WHERE account_id = ?1))`,
     input.accountId,
@@ -470,9 +480,23 @@ export function bulkAssignStatements(
   const at = now();
   const guard = target.accountId
     ? `(SELECT devices_in_use FROM accounts WHERE id = ?) + (SELECT count(*) FROM devices d WHERE ${where} AND d.status = 'active' AND d.account_id IS NOT ?)
-         <= (SELECT COALESCE(SUM(quantity), 0) FROM allocations WHERE account_id = ?)`
+         <= (SELECT COALESCE(SUM(quantity), 0) FROM allocations WHERE account_id = ?) AND ${placeHolds("?", "?", "?")}`
     : "1";
-  const guardParams: Bindable[] = target.accountId ? [target.accountId, ...params, target.accountId, target.accountId] : [];
+  const guardParams: Bindable[] = target.accountId
+    ? [
+        target.accountId,
+        ...params,
+        target.accountId,
+        target.accountId,
+        // placeHolds, in the order its placeholders appear: site, site, account, location, location, site.
+        target.siteId,
+        target.siteId,
+        target.accountId,
+        target.locationId,
+        target.locationId,
+        target.siteId,
+      ]
+    : [];
   return [
     statement(
       db,

@@ -86,7 +86,11 @@ export const deviceBulkProcedures = {
       }
       // meta.changes counts trigger rows too: whether anything moved, yes; how many, no. The
       // statement is guarded as a whole, so when it ran every matching radio moved.
-      if (!results[1]?.meta.changes && target.accountId) return refuseBulkSeats(ctx, target.accountId, count);
+      if (!results[1]?.meta.changes && target.accountId) {
+        // Nothing moved: the place changed meanwhile (refused on its field), else the seats.
+        await targetPlace(ctx, filter.orgId, target);
+        return refuseBulkSeats(ctx, target.accountId, count);
+      }
       await closeRadios(ctx.env, leaving);
       return { changed: count };
     }),

@@ -337,7 +337,11 @@ export const devicesRouter = router({
       if (!result?.meta.changes) {
         // Stale, or no seat: the seat answer only if the version still matches.
         const now = await deviceInScope(ctx, device.uid);
-        if (now.version === input.version && account) return refuseSeats(ctx, account._id);
+        if (now.version === input.version && account) {
+          // The place changed meanwhile (refused on its field), else no seat.
+          await targetPlace(ctx, device.orgId, place);
+          return refuseSeats(ctx, account._id);
+        }
         assertWritten(result, ctx.t);
       }
       // Its live socket belongs to its old account: it reconnects into the new one (or none).
