@@ -194,6 +194,41 @@ describe("assigning radios: account, site and location are the account's", () =>
   });
 });
 
+describe("a location that moves to another site", () => {
+  it("takes its radios with it, so a radio's location is always of its site", async () => {
+    const version = (await env.DB.prepare("SELECT version FROM devices WHERE uid = ?").bind(freeUid).first<{ version: number }>())
+      ?.version;
+    const placed = await call("devices.assign", {
+      uid: freeUid,
+      version,
+      accountId: home.accountId,
+      siteId: otherSiteId,
+      locationId: otherSiteLocationId,
+    });
+    expect(placed.error).toBeUndefined();
+    const location = await env.DB.prepare("SELECT version FROM locations WHERE id = ?")
+      .bind(otherSiteLocationId)
+      .first<{ version: number }>();
+    const moved = await call("locations.update", {
+      accountId: home.accountId,
+      id: otherSiteLocationId,
+      version: location?.version,
+      siteId: home.siteId,
+      name: "Second room",
+      description: "",
+    });
+    expect(moved.error).toBeUndefined();
+    const radio = await env.DB.prepare("SELECT site_id, location_id, attributes_changed_at FROM devices WHERE uid = ?")
+      .bind(freeUid)
+      .first<{ site_id: string; location_id: string; attributes_changed_at: string | null }>();
+    expect(radio).toMatchObject({ site_id: home.siteId, location_id: otherSiteLocationId });
+    expect(radio?.attributes_changed_at).not.toBeNull();
+    // Back where the other tests expect them: the location at its site, the radio in the inventory.
+    await env.DB.prepare("UPDATE locations SET site_id = ? WHERE id = ?").bind(otherSiteId, otherSiteLocationId).run();
+    await call("devices.bulkAssign", { orgId: home.childOrgId, selection: { uids: [freeUid] }, target: { accountId: null } });
+  });
+});
+
 describe("the account's other paths take only the account's ids", () => {
   it("rules: sites, locations and profiles of another tenant or another site", async () => {
     const rule = (conditions: Record<string, string[]>, profileIds: string[] = []) => ({

@@ -897,6 +897,28 @@ export function unplaceFromLocationStatement(db: Db, input: { accountId: string;
 }
 
 /**
+ * Radios at a location that moves to another site of its account move with it (a radio's
+ * location is always of its site), as a change to deploy; before the location's own update in
+ * the batch, guarded by its version, so a stale move moves nothing.
+ */
+export function followLocationStatement(
+  db: Db,
+  input: { accountId: string; locationId: string; locationVersion: number; siteId: string },
+) {
+  return statement(
+    db,
+    `UPDATE devices SET site_id = ?5, updated_at = ?1, version = version + 1, attributes_changed_at = ?1
+     WHERE account_id = ?2 AND location_id = ?3 AND site_id IS NOT ?5
+       AND EXISTS (SELECT 1 FROM locations WHERE id = ?3 AND account_id = ?2 AND version = ?4)`,
+    now(),
+    input.accountId,
+    input.locationId,
+    input.locationVersion,
+    input.siteId,
+  );
+}
+
+/**
  * One activity entry per radio a deleted site or location unplaces (spec: place changes are
  * activity), in one statement, put in the batch before the unplacing: same conditions, so a
  * stale deletion logs nothing. Not deployable: the place's own deletion entry is the change.
