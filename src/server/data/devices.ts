@@ -430,12 +430,6 @@ export function updateDeviceStatements(
 export type Assignment = { accountId: string | null; siteId: string | null; locationId: string | null };
 
 /**
- * Moves one radio to an account (and site, location) or back to the inventory, at `version`:
- * ONE conditional UPDATE that takes a seat only while the target account has one free (staying
- * in the same account takes none). No row changed means stale or no seat; the caller tells
- * which. The accounts trigger aborts anything that slips past (never expected).
- */
-/**
  * The place of an assignment still holds when the statement runs: the site is the account's,
  * the location that site's (the procedures check it first, with a field message; this keeps a
  * site or location moved meanwhile out). Parameters as SQL expressions.
@@ -445,6 +439,13 @@ function placeHolds(account: string, site: string, location: string): string {
        AND (${location} IS NULL OR EXISTS (SELECT 1 FROM locations WHERE id = ${location} AND site_id = ${site}))`;
 }
 
+/**
+ * Moves one radio to an account (and site, location) or back to the inventory, at `version`:
+ * ONE conditional UPDATE that takes a seat only while the target account has one free (staying
+ * in the same account takes none). No row changed means stale, no seat or a place that no
+ * longer holds; the caller tells which. The accounts trigger aborts anything that slips past
+ * (never expected).
+ */
 export function assignStatement(db: Db, input: Assignment & { uid: string; orgId: string; version: number }) {
   const at = now();
   return statement(

@@ -59,7 +59,12 @@ export async function closeRadios(env: Env, uids: string[]): Promise<number> {
   const namespace = env.DEVICE_SHARDS;
   if (!namespace || uids.length === 0) return 0;
   const byShard = new Map<number, string[]>();
-  for (const uid of uids) byShard.set(shardOf(uid), [...(byShard.get(shardOf(uid)) ?? []), uid]);
+  for (const uid of uids) {
+    const shard = shardOf(uid);
+    const list = byShard.get(shard);
+    if (list) list.push(uid);
+    else byShard.set(shard, [uid]);
+  }
   const closed = await Promise.all(
     [...byShard].map(async ([shard, list]) => {
       try {
