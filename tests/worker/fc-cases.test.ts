@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { sweepDesk } from "@/server/data/fc-sessions";
-import { createUser, sessionCookie } from "./fixtures";
+import { createAccount, createUser, sessionCookie } from "./fixtures";
 import { bearer, giveSeats, registerRadios } from "./fleet-fixtures";
 import { ORIGIN, postForm, request } from "./helpers";
 import { makeTenant } from "./tenant";
@@ -53,6 +53,7 @@ type Session = {
   session: { id: string; status: string; version: number; assigneeId: string | null; closedAt: string | null };
   timeline: { kind: string; body: string; command: { id: string; state: string; type: string } | null }[];
   employees: { id: string }[];
+  radios: { uid: string; remoteSupport: boolean }[];
 };
 
 let home: Awaited<ReturnType<typeof makeTenant>>;
@@ -256,7 +257,7 @@ describe("commands from a session", () => {
     const off = await call(
       "saveDeviceSettings",
       { uid, accountId: home.accountId, version: 0, remoteSupport: false, notes: "Ask first" },
-      agent,
+      home.cookies.technician,
     );
     expect(code(off)).toBe("OK");
     const before = await env.DB.prepare("SELECT count(*) AS n FROM commands WHERE uid = ?").bind(uid).first<{ n: number }>();
@@ -271,13 +272,41 @@ describe("commands from a session", () => {
     const after = await env.DB.prepare("SELECT count(*) AS n FROM commands WHERE uid = ?").bind(uid).first<{ n: number }>();
     expect(after?.n).toBe(before?.n);
     expect((await getSession(id)).timeline.map((e) => e.kind)).toEqual(["opened"]);
-    // A stale save of the radio's fc settings is CONFLICT.
-    expect(
-      code(await call("saveDeviceSettings", { uid, accountId: home.accountId, version: 0, remoteSupport: true }, agent)),
-    ).toBe("CONFLICT");
+    // The agent cannot turn remote support back on (edit-fc-device-settings is the fleet's,
+    // manage-devices), neither by the procedure nor by the page, and so still cannot command it.
     expect(
       code(await call("saveDeviceSettings", { uid, accountId: home.accountId, version: 1, remoteSupport: true }, agent)),
+    ).toBe("FORBIDDEN");
+    const settingsPage = `/accounts/${home.accountId}/registry/devices/edit-fc-device-settings/${uid}`;
+    const page = await request(settingsPage, { headers: { Cookie: agent } });
+    expect(page.status).toBe(403);
+    expect(await page.text()).toContain("This route is protected.");
+    const posted = await postForm(settingsPage, { version: "1", remoteSupport: "yes", notes: "" }, { Cookie: agent });
+    expect(posted.status).toBe(403);
+    expect((await getSession(id)).radios.find((r) => r.uid === uid)?.remoteSupport).toBe(false);
+    expect(code(await call("sendCommand", { accountId: home.accountId, id, uid, type: "locate" }, agent))).toBe(
+      "PRECONDITION_FAILED",
+    );
+    // A stale save of the radio's fc settings is CONFLICT; a fleet manager's save turns it back on.
+    expect(
+      code(
+        await call(
+          "saveDeviceSettings",
+          { uid, accountId: home.accountId, version: 0, remoteSupport: true },
+          home.cookies.technician,
+        ),
+      ),
+    ).toBe("CONFLICT");
+    expect(
+      code(
+        await call(
+          "saveDeviceSettings",
+          { uid, accountId: home.accountId, version: 1, remoteSupport: true },
+          home.cookies.technician,
+        ),
+      ),
     ).toBe("OK");
+    expect((await request(settingsPage, { headers: { Cookie: home.cookies.technician } })).status).toBe(200);
   });
 });
 
@@ -340,6 +369,45 @@ describe("employees are case users", () => {
     }>();
     expect(row?.role).toBe("case-agent");
   });
+
+  it("answers alike for an address of another tenant: only the caller's own tree is refused", async () => {
+    const outsider = await createUser({ orgId: other.orgId, role: "viewer" });
+    const invited = await call<{ email: string }>(
+      "inviteEmployee",
+      { accountId: home.accountId, email: outsider.email.toUpperCase() },
+      home.cookies.owner,
+    );
+    expect(data(invited).email).toBe(outsider.email.toLowerCase());
+    const fresh = await call<{ email: string }>(
+      "inviteEmployee",
+      { accountId: home.accountId, email: `fresh-${crypto.randomUUID().slice(0, 6)}@example.com` },
+      home.cookies.owner,
+    );
+    expect(code(fresh)).toBe(code(invited));
+    // A person of the caller's own tree has an account the caller can see anyway: that is said.
+    const colleague = await createUser({ orgId: home.orgId, role: "viewer" });
+    const refused = await call("inviteEmployee", { accountId: home.accountId, email: colleague.email }, home.cookies.owner);
+    expect(code(refused)).toBe("CONFLICT");
+  });
+
+  it("shows a case agent the protected-route screen for inviting or editing employees by URL, with and without a post", async () => {
+    const base = `/accounts/${home.accountId}/fc-cases/list-fc-employees`;
+    for (const path of [`${base}/add`, `${base}/edit/${colleagueId}`]) {
+      const page = await request(path, { headers: { Cookie: agent } });
+      expect(page.status, path).toBe(403);
+      const html = await page.text();
+      expect(html).toContain("This route is protected.");
+      expect(html).not.toContain("This value is not valid.");
+    }
+    const posted = await postForm(`${base}/add`, { email: "sneaky@example.com" }, { Cookie: agent });
+    expect(posted.status).toBe(403);
+    expect(await posted.text()).toContain("This route is protected.");
+    const none = await env.DB.prepare("SELECT count(*) AS n FROM invitations WHERE email = 'sneaky@example.com'").first<{
+      n: number;
+    }>();
+    expect(none?.n).toBe(0);
+    expect((await request(`${base}/add`, { headers: { Cookie: home.cookies.owner } })).status).toBe(200);
+  });
 });
 
 describe("the desk's housekeeping (fc-settings)", () => {
@@ -381,5 +449,71 @@ describe("the desk's housekeeping (fc-settings)", () => {
       [waiting.id, "update", { status: { before: "waiting", after: "closed" } }],
       [old.id, "delete", { subject: { before: expect.any(String) } }],
     ]);
+  });
+});
+
+describe("deleting an account that holds desk data", () => {
+  it("deletes its sessions, customers and desk settings with it, confirmed by name; its radios go back to the inventory", async () => {
+    const accountId = await createAccount(home.childOrgId, "Closing fleet");
+    await giveSeats(home.childOrgId, accountId, 2);
+    const [uid = ""] = await registerRadios(home.childOrgId, accountId, `CLS-${crypto.randomUUID().slice(0, 4)}`, 1);
+    const owner = home.cookies.owner;
+    const customer = data(await call<{ id: string }>("saveCustomer", { accountId, name: "Closing caller", uids: [uid] }, owner));
+    const session = data(
+      await call<{ id: string }>(
+        "openSession",
+        { accountId, subject: "Last call", category: "General", uids: [uid], customerId: customer.id },
+        owner,
+      ),
+    );
+    data(await call("addNote", { accountId, id: session.id, body: "Noted" }, owner));
+    data(
+      await call(
+        "saveDeviceSettings",
+        { uid, accountId, version: 0, remoteSupport: true, contactCustomerId: customer.id, notes: "Keep" },
+        owner,
+      ),
+    );
+    data(
+      await call(
+        "saveSettings",
+        { accountId, version: 0, categories: ["General"], defaultPriority: "low", autoCloseDays: 7, retentionDays: 90 },
+        owner,
+      ),
+    );
+    const href = `/accounts/edit/${accountId}/general`;
+    const version =
+      /name="version" value="(\d+)"/.exec(await (await request(href, { headers: { Cookie: owner } })).text())?.[1] ?? "";
+    // A wrong name deletes nothing.
+    const wrong = await postForm(href, { intent: "delete", version, confirmName: "Closing" }, { Cookie: owner });
+    expect(wrong.status).toBe(422);
+    const deleted = await postForm(href, { intent: "delete", version, confirmName: "Closing fleet" }, { Cookie: owner });
+    // Not the page again saying "Something this refers to no longer exists": the account list.
+    expect(deleted.status).toBe(303);
+    expect(deleted.headers.get("Location")).toBe("/accounts");
+    const left = await env.DB.prepare(
+      `SELECT (SELECT count(*) FROM accounts WHERE id = ?1) AS accounts,
+              (SELECT count(*) FROM fc_sessions WHERE account_id = ?1) AS sessions,
+              (SELECT count(*) FROM fc_timeline WHERE session_id = ?2) AS timeline,
+              (SELECT count(*) FROM fc_session_devices WHERE session_id = ?2) AS sessionRadios,
+              (SELECT count(*) FROM fc_customers WHERE account_id = ?1) AS customers,
+              (SELECT count(*) FROM fc_customer_radios WHERE customer_id = ?3) AS customerRadios,
+              (SELECT count(*) FROM fc_settings WHERE account_id = ?1) AS settings,
+              (SELECT contact_customer_id FROM fc_device_settings WHERE uid = ?4) AS contact,
+              (SELECT account_id FROM devices WHERE uid = ?4) AS radioAccount`,
+    )
+      .bind(accountId, session.id, customer.id, uid)
+      .first();
+    expect(left).toEqual({
+      accounts: 0,
+      sessions: 0,
+      timeline: 0,
+      sessionRadios: 0,
+      customers: 0,
+      customerRadios: 0,
+      settings: 0,
+      contact: null,
+      radioAccount: null,
+    });
   });
 });

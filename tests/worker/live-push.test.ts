@@ -1,8 +1,9 @@
 import { env } from "cloudflare:test";
-import { beforeAll, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { bucketOf } from "@/schema/fleet/rollout";
 import { findDeployment } from "@/server/data/deployments";
 import { stepDueDeployments } from "@/server/fleet/deployment-engine";
+import { CLOSE_CREDENTIALS_CHANGED } from "@/server/fleet/live";
 import { createAccount, createUser, sessionCookie } from "./fixtures";
 import { bearer, giveSeats, registerRadios } from "./fleet-fixtures";
 import { ORIGIN, request } from "./helpers";
@@ -16,6 +17,7 @@ type Socket = {
   send(data: string): void;
   close(): void;
   addEventListener(type: "message", listener: (event: { data: unknown }) => void): void;
+  addEventListener(type: "close", listener: (event: { code: number }) => void): void;
 };
 
 let cookie = "";
@@ -30,14 +32,20 @@ beforeAll(async () => {
   cookie = await sessionCookie(owner.email);
 });
 
-async function connect(headers: Record<string, string>): Promise<{ socket: Socket; messages: Record<string, unknown>[] }> {
+async function connect(
+  headers: Record<string, string>,
+): Promise<{ socket: Socket; messages: Record<string, unknown>[]; closed: { code: number | null } }> {
   const response = await request("/device/v1/connect", { headers: { Upgrade: "websocket", ...headers } });
   expect(response.status).toBe(101);
   const socket = (response as unknown as { webSocket: Socket }).webSocket;
   const messages: Record<string, unknown>[] = [];
+  const closed: { code: number | null } = { code: null };
   socket.accept();
   socket.addEventListener("message", (event) => messages.push(JSON.parse(String(event.data)) as Record<string, unknown>));
-  return { socket, messages };
+  socket.addEventListener("close", (event) => {
+    closed.code = event.code;
+  });
+  return { socket, messages, closed };
 }
 
 async function until(check: () => boolean, what: string) {
@@ -84,6 +92,74 @@ it("takes the credentials as a subprotocol from browsers, and refuses wrong ones
   expect(refused.status).toBe(401);
   const plain = await request("/device/v1/connect", { headers: { Authorization: bearer(uid) } });
   expect(plain.status).toBe(400);
+});
+
+describe("closing a radio's live socket when its credentials or account change", () => {
+  let owner = "";
+  let account = "";
+  let other = "";
+  let radios: string[] = [];
+
+  beforeAll(async () => {
+    const user = await createUser({ role: "owner" });
+    account = await createAccount(user.orgId, "Rotated fleet");
+    other = await createAccount(user.orgId, "Other fleet");
+    await giveSeats(user.orgId, account, 4);
+    await giveSeats(user.orgId, other, 4);
+    radios = await registerRadios(user.orgId, account, "ROT", 3);
+    owner = await sessionCookie(user.email);
+  });
+
+  async function api(path: string, input: unknown) {
+    const response = await request(`/api/${path}`, {
+      method: "POST",
+      body: JSON.stringify(input),
+      headers: { Origin: ORIGIN, "Content-Type": "application/json", Cookie: owner },
+    });
+    return (await response.json()) as { result?: { data: { secret?: string } }; error?: unknown };
+  }
+
+  async function connected(radio: string) {
+    const live = await connect({ Authorization: bearer(radio) });
+    await until(() => live.messages.some((m) => m.type === "hello"), "hello");
+    return live;
+  }
+
+  it("closes it with 4001 when the secret is rotated; the old secret is then refused, the new one accepted", async () => {
+    const radio = radios[0] ?? "";
+    const live = await connected(radio);
+    const rotated = await api("devices.rotateSecret", { uid: radio, version: 1 });
+    const secret = rotated.result?.data.secret ?? "";
+    expect(secret).not.toBe("");
+    await until(() => live.closed.code !== null, "the socket closed");
+    expect(live.closed.code).toBe(CLOSE_CREDENTIALS_CHANGED);
+    const old = await request("/device/v1/connect", { headers: { Upgrade: "websocket", Authorization: bearer(radio) } });
+    expect(old.status).toBe(401);
+    const renewed = await connect({ Authorization: bearer(radio, secret) });
+    await until(() => renewed.messages.some((m) => m.type === "hello"), "hello with the new secret");
+    renewed.socket.close();
+  });
+
+  it("closes it when the radio is retired, or moves to another account", async () => {
+    const [retired = "", moved = ""] = radios.slice(1);
+    const a = await connected(retired);
+    const b = await connected(moved);
+    expect((await api("devices.retire", { uid: retired, version: 1 })).error).toBeUndefined();
+    await until(() => a.closed.code !== null, "the retired radio's socket closed");
+    expect(a.closed.code).toBe(CLOSE_CREDENTIALS_CHANGED);
+    expect(
+      (await request("/device/v1/connect", { headers: { Upgrade: "websocket", Authorization: bearer(retired) } })).status,
+    ).toBe(401);
+    // The moved radio's socket still hears its old account until the move, and not after it.
+    b.socket.send('{"type":"ping"}');
+    await until(() => b.messages.some((m) => m.type === "pong"), "pong");
+    expect(b.closed.code).toBeNull();
+    expect(
+      (await api("devices.bulkAssign", { selection: { uids: [moved] }, target: { accountId: other } })).error,
+    ).toBeUndefined();
+    await until(() => b.closed.code !== null, "the moved radio's socket closed");
+    expect(b.closed.code).toBe(CLOSE_CREDENTIALS_CHANGED);
+  });
 });
 
 it("opens the next phase after its wait by the clock, not by anyone's browser", { timeout: 30_000 }, async () => {

@@ -273,7 +273,7 @@ function ViewDevice({ data }: PageProps<Data>) {
         </section>
       </div>
       <DeviceCommandLinks accountId={frame.accountId} uid={device.uid} canSend={canManage && device.status === "active"} />
-      {user?.permissions["view-fc-sessions"] ? (
+      {canManage ? (
         <p className="mt-4">
           <a href={fcDeviceSettingsHref(device.uid, frame.accountId)} className="font-medium text-brand-700 hover:underline">
             {t("fc.device.link")}

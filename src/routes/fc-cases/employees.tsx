@@ -4,6 +4,7 @@ import { type ActionResult, definePage, type PageProps, type RouteContext } from
 import { api } from "@/server/api/procedures-route";
 import { type AccountDetails, accountDetails } from "@/server/current-account";
 import type { Employee } from "@/server/data/fc-desk";
+import { AppError } from "@/server/errors";
 import { usePage } from "@/server/render/page-context";
 import { buttonClass } from "@/ui/button";
 import { EmptyState } from "@/ui/empty-state";
@@ -93,7 +94,16 @@ function AddEmployee({ data, form }: PageProps<{ account: AccountDetails }>) {
   );
 }
 
+/**
+ * Inviting and editing employees need edit-users besides the route's view-fc-users: without it
+ * the form, opened by URL or posted, is the route error screen (403, "This route is protected.").
+ */
+function assertMayEditEmployees(c: RouteContext): void {
+  if (c.get("user")?.permissions["edit-users"] !== true) throw new AppError("FORBIDDEN");
+}
+
 async function addEmployee(c: RouteContext): Promise<ActionResult> {
+  assertMayEditEmployees(c);
   const accountId = c.req.param("accountId") ?? "";
   const values = await postedValues(c);
   try {
@@ -108,9 +118,12 @@ async function addEmployee(c: RouteContext): Promise<ActionResult> {
   }
 }
 
-/** …/list-fc-employees/add (view-fc-users; the invitation needs edit-users too). */
+/** …/list-fc-employees/add (view-fc-users and edit-users). */
 export const fcAddEmployeePage = definePage<{ account: AccountDetails }>({
-  load: async (c) => ({ account: await accountDetails(c, c.req.param("accountId") ?? "") }),
+  load: async (c) => {
+    assertMayEditEmployees(c);
+    return { account: await accountDetails(c, c.req.param("accountId") ?? "") };
+  },
   Component: AddEmployee,
   action: addEmployee,
 });
@@ -138,6 +151,7 @@ function EditEmployee({ data, form }: PageProps<EditData>) {
 }
 
 async function editEmployee(c: RouteContext): Promise<ActionResult> {
+  assertMayEditEmployees(c);
   const accountId = c.req.param("accountId") ?? "";
   const id = c.req.param("fcUserId") ?? "";
   const values = await postedValues(c);
@@ -155,9 +169,10 @@ async function editEmployee(c: RouteContext): Promise<ActionResult> {
   }
 }
 
-/** …/list-fc-employees/edit/:fcUserId (view-fc-users; saving needs edit-users). */
+/** …/list-fc-employees/edit/:fcUserId (view-fc-users and edit-users). */
 export const fcEditEmployeePage = definePage<EditData>({
   load: async (c) => {
+    assertMayEditEmployees(c);
     const accountId = c.req.param("accountId") ?? "";
     const [account, employee] = await Promise.all([
       accountDetails(c, accountId),

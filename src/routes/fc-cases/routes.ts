@@ -30,7 +30,8 @@ const screens: [path: string, title: string, permission: Permission | undefined,
 /**
  * The customer-care desk (spec §2, §6, issue 15): /accounts/{id}/fc-cases/{tab} with the flag
  * each tab needs, the sub-routes a session and a customer need (fixed words before ids), and a
- * radio's fc settings in the inventory and in an account's registry.
+ * radio's fc settings in the inventory and in an account's registry (manage-devices: whether
+ * remote support is allowed is the fleet's decision, DESIGN §7, not the desk's).
  */
 export const fcCasesRoutes: RouteDefinition[] = [
   ...screens.map(
@@ -46,14 +47,14 @@ export const fcCasesRoutes: RouteDefinition[] = [
     path: "/devices/edit-fc-device-settings/:uid",
     title: "routes.editFcDeviceSettings",
     access: "signed-in",
-    permission: "view-fc-sessions",
+    permission: "manage-devices",
     page: fcDeviceSettingsPage,
   },
   {
     path: "/accounts/:accountId/registry/devices/edit-fc-device-settings/:uid",
     title: "routes.editFcDeviceSettings",
     access: "signed-in",
-    permission: "view-fc-sessions",
+    permission: "manage-devices",
     page: registryFcDeviceSettingsPage,
   },
 ];

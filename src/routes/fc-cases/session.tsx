@@ -46,8 +46,10 @@ function TimelineItem({ entry, timeZone }: { entry: TimelineEntry; timeZone: str
 
 /** One form per radio: a command from the session (refused when the radio allows no remote support). */
 function RadioCommandForm({ data, form }: { data: Data; form?: FormState }) {
-  const { t } = usePage();
+  const { t, user } = usePage();
   const message = useMessage();
+  // A radio's fc settings (remote support) are the fleet managers' (manage-devices), not the desk's.
+  const canEditRadio = user?.permissions["manage-devices"] === true;
   const action = fcSessionHref(data.account._id, data.session.id);
   const mine = (uid: string) => form?.values.intent === "command" && form.values.uid === uid;
   return (
@@ -57,9 +59,11 @@ function RadioCommandForm({ data, form }: { data: Data; form?: FormState }) {
           <p className="flex flex-wrap items-center gap-2 text-sm">
             <span className="font-mono font-semibold">{radio.uid}</span>
             {radio.name ? <span>{radio.name}</span> : null}
-            <a href={fcDeviceSettingsHref(radio.uid, data.account._id)} className="text-brand-700 hover:underline">
-              {t("fc.device.link")}
-            </a>
+            {canEditRadio ? (
+              <a href={fcDeviceSettingsHref(radio.uid, data.account._id)} className="text-brand-700 hover:underline">
+                {t("fc.device.link")}
+              </a>
+            ) : null}
             {!radio.remoteSupport ? <span className="font-semibold text-amber-800">{t("fc.device.remoteOff")}</span> : null}
           </p>
           {data.session.status === "closed" ? null : (

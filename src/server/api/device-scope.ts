@@ -1,6 +1,6 @@
 import type { SessionUser } from "@/server/auth/sessions";
 import type { Account } from "@/server/data/accounts";
-import { type Device, findDevice } from "@/server/data/devices";
+import { type Device, findDevice, placeBelongs } from "@/server/data/devices";
 import { isWithinOrganization } from "@/server/data/organizations";
 import { refuse } from "./refusal";
 import { accountInScope, assertOrganizationInScope } from "./tenancy";
@@ -35,4 +35,24 @@ export async function targetAccount(ctx: Caller, orgId: string, accountId: strin
   const account = await accountInScope(ctx, accountId);
   if (account.orgId !== orgId) refuse(ctx, "BAD_REQUEST", "devices.errors.otherOrganization", "accountId");
   return account;
+}
+
+type Place = { accountId: string | null; siteId: string | null; locationId: string | null };
+
+/**
+ * Where radios of `orgId` may go, checked by every assigning path (one radio, bulk, add): an
+ * account of that organization in the caller's tree, a site of that account, a location of
+ * that site. Another tenant's id, or a location of another site, is BAD_REQUEST on the field.
+ * No account means the inventory: no site, no location.
+ */
+export async function targetPlace(ctx: Caller, orgId: string, place: Place): Promise<{ account: Account | null; place: Place }> {
+  if (!place.accountId) return { account: null, place: { accountId: null, siteId: null, locationId: null } };
+  const account = await targetAccount(ctx, orgId, place.accountId);
+  if (place.locationId && !place.siteId) refuse(ctx, "BAD_REQUEST", "devices.errors.locationWithoutSite", "locationId");
+  if (!(await placeBelongs(ctx.db, account._id, place.siteId, place.locationId))) {
+    // The field at fault: the location when its site is the account's (asked only on refusal).
+    const siteFits = place.locationId !== null && (await placeBelongs(ctx.db, account._id, place.siteId, null));
+    refuse(ctx, "BAD_REQUEST", "devices.errors.placeNotInAccount", siteFits ? "locationId" : "siteId");
+  }
+  return { account, place: { accountId: account._id, siteId: place.siteId, locationId: place.locationId } };
 }

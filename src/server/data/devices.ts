@@ -435,10 +435,21 @@ export function updateDeviceStatements(
 export type Assignment = { accountId: string | null; siteId: string | null; locationId: string | null };
 
 /**
+ * The place of an assignment still holds when the statement runs: the site is the account's,
+ * the location that site's (the procedures check it first, with a field message; this keeps a
+ * site or location moved meanwhile out). Parameters as SQL expressions.
+ */
+function placeHolds(account: string, site: string, location: string): string {
+  return `(${site} IS NULL OR EXISTS (SELECT 1 FROM sites WHERE id = ${site} AND account_id = ${account}))
+       AND (${location} IS NULL OR EXISTS (SELECT 1 FROM locations WHERE id = ${location} AND site_id = ${site}))`;
+}
+
+/**
  * Moves one radio to an account (and site, location) or back to the inventory, at `version`:
  * ONE conditional UPDATE that takes a seat only while the target account has one free (staying
- * in the same account takes none). No row changed means stale or no seat; the caller tells
- * which. The accounts trigger aborts anything that slips past (never expected).
+ * in the same account takes none). No row changed means stale, no seat or a place that no
+ * longer holds; the caller tells which. The accounts trigger aborts anything that slips past
+ * (never expected).
  */
 export function assignStatement(db: Db, input: Assignment & { uid: string; orgId: string; version: number }) {
   const at = now();
@@ -446,7 +457,7 @@ export function assignStatement(db: Db, input: Assignment & { uid: string; orgId
     db,
     `UPDATE devices SET account_id = ?1, site_id = ?2, location_id = ?3, updated_at = ?4, version = version + 1,
        attributes_changed_at = CASE WHEN site_id IS NOT ?2 OR location_id IS NOT ?3 OR account_id IS NOT ?1 THEN ?4 ELSE attributes_changed_at END
-     WHERE uid = ?5 AND org_id = ?6 AND version = ?7
+     WHERE uid = ?5 AND org_id = ?6 AND version = ?7 AND ${placeHolds("?1", "?2", "?3")}
        AND (?1 IS NULL OR account_id IS ?1 OR status = 'retired'
             OR (SELECT devices_in_use + 1 FROM accounts WHERE id = ?1) <= (SELECT COALESCE(SUM(quantity), 0) FROM allocations WHERE account_id = ?1))`,
     input.accountId,
@@ -475,9 +486,23 @@ export function bulkAssignStatements(
   const at = now();
   const guard = target.accountId
     ? `(SELECT devices_in_use FROM accounts WHERE id = ?) + (SELECT count(*) FROM devices d WHERE ${where} AND d.status = 'active' AND d.account_id IS NOT ?)
-         <= (SELECT COALESCE(SUM(quantity), 0) FROM allocations WHERE account_id = ?)`
+         <= (SELECT COALESCE(SUM(quantity), 0) FROM allocations WHERE account_id = ?) AND ${placeHolds("?", "?", "?")}`
     : "1";
-  const guardParams: Bindable[] = target.accountId ? [target.accountId, ...params, target.accountId, target.accountId] : [];
+  const guardParams: Bindable[] = target.accountId
+    ? [
+        target.accountId,
+        ...params,
+        target.accountId,
+        target.accountId,
+        // placeHolds, in the order its placeholders appear: site, site, account, location, location, site.
+        target.siteId,
+        target.siteId,
+        target.accountId,
+        target.locationId,
+        target.locationId,
+        target.siteId,
+      ]
+    : [];
   return [
     statement(
       db,
@@ -609,6 +634,18 @@ export async function countDevices(
     cap,
   );
   return row?.n ?? 0;
+}
+
+/** The uids of the radios matching a filter whose account is not `accountId` (those a bulk move takes out of their account). */
+export async function uidsLeavingAccount(db: Db, filter: DeviceFilter, accountId: string | null): Promise<string[]> {
+  const { where, params } = filterSql(filter);
+  const rows = await all<{ uid: string }>(
+    db,
+    `SELECT d.uid FROM devices d WHERE ${where} AND d.account_id IS NOT ?`,
+    ...params,
+    accountId,
+  );
+  return rows.map((row) => row.uid);
 }
 
 export function rotateSecretStatement(db: Db, input: { uid: string; orgId: string; version: number; secretHash: string }) {
@@ -862,6 +899,28 @@ export function unplaceFromLocationStatement(db: Db, input: { accountId: string;
     input.accountId,
     input.locationId,
     input.locationVersion,
+  );
+}
+
+/**
+ * Radios at a location that moves to another site of its account move with it (a radio's
+ * location is always of its site), as a change to deploy; before the location's own update in
+ * the batch, guarded by its version, so a stale move moves nothing.
+ */
+export function followLocationStatement(
+  db: Db,
+  input: { accountId: string; locationId: string; locationVersion: number; siteId: string },
+) {
+  return statement(
+    db,
+    `UPDATE devices SET site_id = ?5, updated_at = ?1, version = version + 1, attributes_changed_at = ?1
+     WHERE account_id = ?2 AND location_id = ?3 AND site_id IS NOT ?5
+       AND EXISTS (SELECT 1 FROM locations WHERE id = ?3 AND account_id = ?2 AND version = ?4)`,
+    now(),
+    input.accountId,
+    input.locationId,
+    input.locationVersion,
+    input.siteId,
   );
 }
 

@@ -191,3 +191,26 @@ export function updateEmployeeStatement(
     input.version,
   );
 }
+
+/**
+ * An account's desk data, deleted with the account (in its batch, before it): sessions (their
+ * radios and timelines cascade), the radios' contacts among its customers, its customers (their
+ * radios cascade) and its desk settings. Each is guarded by the account's version, like the
+ * account's own delete, so a stale delete removes nothing.
+ */
+export function deleteAccountDeskStatements(db: Db, accountId: string, accountVersion: number) {
+  const guard = "EXISTS (SELECT 1 FROM accounts WHERE id = ?2 AND version = ?3)";
+  return [
+    statement(db, `DELETE FROM fc_sessions WHERE account_id = ?1 AND ${guard}`, accountId, accountId, accountVersion),
+    statement(
+      db,
+      `UPDATE fc_device_settings SET contact_customer_id = NULL, version = version + 1
+       WHERE contact_customer_id IN (SELECT id FROM fc_customers WHERE account_id = ?1) AND ${guard}`,
+      accountId,
+      accountId,
+      accountVersion,
+    ),
+    statement(db, `DELETE FROM fc_customers WHERE account_id = ?1 AND ${guard}`, accountId, accountId, accountVersion),
+    statement(db, `DELETE FROM fc_settings WHERE account_id = ?1 AND ${guard}`, accountId, accountId, accountVersion),
+  ];
+}

@@ -1,7 +1,7 @@
 import { BUCKETS } from "@/schema/fleet/rollout";
 import type { DurableObjectState, WebSocketRequestResponsePair, WorkerWebSocket } from "../cloudflare";
 import type { Env } from "../env";
-import type { LiveMessage } from "./live";
+import { CLOSE_CREDENTIALS_CHANGED, type LiveMessage } from "./live";
 
 /** What each socket carries across hibernation (≤16 KB): who it is and where in the rollout. */
 type Attachment = { uid: string; accountId: string; bucket: number };
@@ -34,6 +34,10 @@ export class DeviceShard {
     if (url.pathname === "/notify" && request.method === "POST") {
       const { accountId, message } = (await request.json()) as { accountId: string; message: LiveMessage };
       return Response.json({ sent: this.notify(accountId, message) });
+    }
+    if (url.pathname === "/close" && request.method === "POST") {
+      const { uids } = (await request.json()) as { uids: string[] };
+      return Response.json({ closed: this.close(uids) });
     }
     if (url.pathname === "/count") return Response.json({ sockets: this.ctx.getWebSockets().length });
     return new Response("not found", { status: 404 });
@@ -113,6 +117,22 @@ export class DeviceShard {
       }
     }
     return sent;
+  }
+
+  /** Closes every socket of these radios (their credentials or account changed; see live.ts). */
+  private close(uids: string[]): number {
+    let closed = 0;
+    for (const uid of uids) {
+      for (const socket of this.ctx.getWebSockets(`radio:${uid}`)) {
+        try {
+          socket.close(CLOSE_CREDENTIALS_CHANGED, "credentials changed");
+          closed++;
+        } catch {
+          // Already closed.
+        }
+      }
+    }
+    return closed;
   }
 
   /** Radios say nothing else over the socket yet; reports go over HTTP. Anything else is ignored. */

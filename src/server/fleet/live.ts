@@ -42,3 +42,40 @@ export async function notifyShards(env: Env, accountId: string, message: LiveMes
     }),
   );
 }
+
+/**
+ * Close code of a radio's live sockets when its credentials or place change (secret rotated,
+ * radio retired, moved to another account): what it was let in with no longer holds, so it
+ * reconnects with what it has now (and an old secret is refused). docs/device-protocol.md.
+ */
+export const CLOSE_CREDENTIALS_CHANGED = 4001;
+
+/**
+ * Closes the live sockets of these radios: one request per shard holding any of them (at most
+ * SHARDS, however many radios). A shard that cannot be reached is logged and never fails the
+ * caller: the change is written either way, and the next check-in authenticates anew.
+ */
+export async function closeRadios(env: Env, uids: string[]): Promise<number> {
+  const namespace = env.DEVICE_SHARDS;
+  if (!namespace || uids.length === 0) return 0;
+  const byShard = new Map<number, string[]>();
+  for (const uid of uids) {
+    const shard = shardOf(uid);
+    const list = byShard.get(shard);
+    if (list) list.push(uid);
+    else byShard.set(shard, [uid]);
+  }
+  const closed = await Promise.all(
+    [...byShard].map(async ([shard, list]) => {
+      try {
+        const stub = namespace.get(namespace.idFromName(`shard-${shard}`));
+        const response = await stub.fetch("https://shard/close", { method: "POST", body: JSON.stringify({ uids: list }) });
+        return ((await response.json()) as { closed?: number }).closed ?? 0;
+      } catch (error) {
+        console.error("closing radio sockets failed", shard, error);
+        return 0;
+      }
+    }),
+  );
+  return closed.reduce((sum, n) => sum + n, 0);
+}

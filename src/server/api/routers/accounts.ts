@@ -16,6 +16,7 @@ import {
 } from "@/server/data/accounts";
 import { activityStatement, diffOf } from "@/server/data/activity-logs";
 import { unassignAccountDevicesStatement } from "@/server/data/devices";
+import { deleteAccountDeskStatements } from "@/server/data/fc-desk";
 import { cursorOf, pageInput } from "../list-input";
 import { assertWritten } from "../network-levels";
 import { listed, saveNetworkOverrides } from "../place-changes";
@@ -138,9 +139,12 @@ export const accountsRouter = router({
         throw new TRPCError({ code: "PRECONDITION_FAILED", message: String(ctx.t("validation.ConfirmNameMismatch")) });
       }
       // Its radios go back to the organization's inventory first, in the same batch: their seats
-      // are freed before the allocations go (whose trigger refuses to drop seats in use).
-      const [, result] = await ctx.db.batch([
+      // are freed before the allocations go (whose trigger refuses to drop seats in use). Its
+      // desk data (sessions, customers, settings) goes with it, as its other data does.
+      const desk = deleteAccountDeskStatements(ctx.db, account._id, input.version);
+      const [, ...rest] = await ctx.db.batch([
         unassignAccountDevicesStatement(ctx.db, account._id, input.version),
+        ...desk,
         deleteAccountStatement(ctx.db, account._id, input.version),
         activityStatement(ctx.db, {
           orgId: account.orgId,
@@ -154,7 +158,7 @@ export const accountsRouter = router({
           deployable: false,
         }),
       ]);
-      assertWritten(result, ctx.t);
+      assertWritten(rest[desk.length], ctx.t);
       return { ok: true as const };
     }),
 

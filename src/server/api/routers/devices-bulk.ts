@@ -11,10 +11,12 @@ import {
   importPlaces,
   importStatements,
   tagChangeWhere,
+  uidsLeavingAccount,
 } from "@/server/data/devices";
 import { checkRecords, checkSeats, type ImportProblem, readCsv, splitExisting } from "@/server/devices/csv-import";
+import { closeRadios } from "@/server/fleet/live";
 import { brandFilter, defaultBrand, listFilterInput, newDeviceSecret, resolveFilter } from "../device-inputs";
-import { inventoryOrg, targetAccount } from "../device-scope";
+import { inventoryOrg, targetPlace } from "../device-scope";
 import { refuse, refuseWith } from "../refusal";
 import { accountInScope } from "../tenancy";
 import { type ApiContext, procedureWith } from "../trpc";
@@ -61,11 +63,11 @@ export const deviceBulkProcedures = {
     )
     .mutation(async ({ ctx, input }) => {
       const filter = await bulkFilter(ctx, input, input.selection);
-      const target = input.target;
-      if (target.accountId) await targetAccount(ctx, filter.orgId, target.accountId);
-      if (target.locationId && !target.siteId) refuse(ctx, "BAD_REQUEST", "devices.errors.locationWithoutSite", "locationId");
+      const { place: target } = await targetPlace(ctx, filter.orgId, input.target);
       const count = await countDevices(ctx.db, filter, 1_000_000);
       if (count === 0) refuse(ctx, "BAD_REQUEST", "devices.bulk.noneMatch");
+      // Radios changing account: their live sockets (tagged with the old account) close after the move.
+      const leaving = await uidsLeavingAccount(ctx.db, filter, target.accountId);
       let results: Awaited<ReturnType<typeof ctx.db.batch>>;
       try {
         results = await ctx.db.batch(
@@ -84,7 +86,12 @@ export const deviceBulkProcedures = {
       }
       // meta.changes counts trigger rows too: whether anything moved, yes; how many, no. The
       // statement is guarded as a whole, so when it ran every matching radio moved.
-      if (!results[1]?.meta.changes && target.accountId) return refuseBulkSeats(ctx, target.accountId, count);
+      if (!results[1]?.meta.changes && target.accountId) {
+        // Nothing moved: the place changed meanwhile (refused on its field), else the seats.
+        await targetPlace(ctx, filter.orgId, target);
+        return refuseBulkSeats(ctx, target.accountId, count);
+      }
+      await closeRadios(ctx.env, leaving);
       return { changed: count };
     }),
 
@@ -173,6 +180,10 @@ export const deviceBulkProcedures = {
           refuse(ctx, "CONFLICT", "devices.import.uidRace");
         throw error;
       }
+      await closeRadios(
+        ctx.env,
+        split.updates.filter((row) => current.get(row.uid) !== row.accountId).map((row) => row.uid),
+      );
       return importAnswer(ctx, [], split.creates.length, split.updates.length, secrets);
     }),
 };

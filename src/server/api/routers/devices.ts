@@ -13,7 +13,6 @@ import {
   deviceSorts,
   insertDeviceStatements,
   listDevices,
-  placeBelongs,
   placeOptions,
   retireStatement,
   rotateSecretStatement,
@@ -24,10 +23,11 @@ import { findLocationNetworkConfig } from "@/server/data/locations";
 import { radioDeployments } from "@/server/data/radio-deployments";
 import { listRules } from "@/server/data/rules";
 import { findSiteNetworkConfig, listSiteOptions } from "@/server/data/sites";
+import { closeRadios } from "@/server/fleet/live";
 import { listedRevisions } from "@/server/fleet/listed-revisions";
 import { radioSync } from "@/server/fleet/radio-sync";
 import { brandFilter, decodeCursor, encodeCursor, listFilterInput, newDeviceSecret, resolveFilter } from "../device-inputs";
-import { deviceInScope, inventoryOrg, targetAccount } from "../device-scope";
+import { deviceInScope, inventoryOrg, targetPlace } from "../device-scope";
 import { assertWritten, isConstraintError } from "../network-levels";
 import { refuse, refuseWith } from "../refusal";
 import { accountInScope } from "../tenancy";
@@ -44,20 +44,6 @@ function publicDevice(device: Device) {
 }
 
 const placeInput = { accountId: id.nullable(), siteId: id.nullable().default(null), locationId: id.nullable().default(null) };
-
-/** The target of an assignment, checked: an account of the radio's organization, a site of it, a location of that site. */
-async function checkedPlace(
-  ctx: Caller,
-  orgId: string,
-  place: { accountId: string | null; siteId: string | null; locationId: string | null },
-) {
-  if (!place.accountId) return { account: null, place: { accountId: null, siteId: null, locationId: null } };
-  const account = await targetAccount(ctx, orgId, place.accountId);
-  if (place.locationId && !place.siteId) refuse(ctx, "BAD_REQUEST", "devices.errors.locationWithoutSite", "locationId");
-  if (!(await placeBelongs(ctx.db, account._id, place.siteId, place.locationId)))
-    refuse(ctx, "BAD_REQUEST", "devices.errors.placeNotInAccount", "siteId");
-  return { account, place: { accountId: account._id, siteId: place.siteId, locationId: place.locationId } };
-}
 
 /** The refusal of a seat-taking write that changed nothing: no free seat, saying how many are free. */
 async function refuseSeats(ctx: Caller, accountId: string, needed = 1): Promise<never> {
@@ -214,7 +200,7 @@ export const devicesRouter = router({
       const brand = brandFilter(ctx);
       if (brand && input.brand.toLowerCase() !== brand.toLowerCase())
         refuse(ctx, "BAD_REQUEST", "devices.errors.brandNotAllowed", "brand");
-      const { account, place } = await checkedPlace(ctx, orgId, input);
+      const { account, place } = await targetPlace(ctx, orgId, input);
       const { secret, hash } = await newDeviceSecret();
       let results: D1Result[];
       try {
@@ -313,6 +299,8 @@ export const devicesRouter = router({
         }),
       ]);
       assertWritten(result, ctx.t);
+      // The old secret stops working at once, live sockets included.
+      await closeRadios(ctx.env, [device.uid]);
       return { secret, version: input.version + 1 };
     }),
 
@@ -339,6 +327,7 @@ export const devicesRouter = router({
         }),
       ]);
       assertWritten(result, ctx.t);
+      await closeRadios(ctx.env, [device.uid]);
       return { ok: true as const };
     }),
 
@@ -352,7 +341,7 @@ export const devicesRouter = router({
     .mutation(async ({ ctx, input }) => {
       const device = await deviceInScope(ctx, input.uid);
       if (device.status === "retired") refuse(ctx, "PRECONDITION_FAILED", "devices.errors.retired");
-      const { account, place } = await checkedPlace(ctx, device.orgId, input);
+      const { account, place } = await targetPlace(ctx, device.orgId, input);
       const entry = {
         orgId: device.orgId,
         actor: ctx.user,
@@ -380,9 +369,15 @@ export const devicesRouter = router({
       if (!result?.meta.changes) {
         // Stale, or no seat: the seat answer only if the version still matches.
         const now = await deviceInScope(ctx, device.uid);
-        if (now.version === input.version && account) return refuseSeats(ctx, account._id);
+        if (now.version === input.version && account) {
+          // The place changed meanwhile (refused on its field), else no seat.
+          await targetPlace(ctx, device.orgId, place);
+          return refuseSeats(ctx, account._id);
+        }
         assertWritten(result, ctx.t);
       }
+      // Its live socket belongs to its old account: it reconnects into the new one (or none).
+      if (device.accountId !== place.accountId) await closeRadios(ctx.env, [device.uid]);
       return publicDevice(await deviceInScope(ctx, device.uid));
     }),
 

@@ -34,7 +34,6 @@ import {
   touchSessionStatement,
   updateSessionStatement,
 } from "@/server/data/fc-sessions";
-import { findUserByEmail } from "@/server/data/users";
 import { armCommandClock } from "@/server/fleet/command-clock";
 import { wakeRadios } from "@/server/fleet/command-push";
 import { deviceInScope } from "../device-scope";
@@ -42,6 +41,7 @@ import { cursorOf, pageInput } from "../list-input";
 import { refuse, refuseWith } from "../refusal";
 import { accountInScope } from "../tenancy";
 import { type ApiContext, procedureWith, router } from "../trpc";
+import { assertNoAccount } from "./users-admin";
 
 const id = z.string().min(1).max(64);
 const version = z.number().int().min(0);
@@ -428,7 +428,8 @@ export const fcCasesRouter = router({
     .mutation(async ({ ctx, input }) => {
       if (!ctx.user.permissions["view-fc-users"]) refuse(ctx, "FORBIDDEN", "errors.protected");
       const account = await accountInScope(ctx, input.accountId);
-      if (await findUserByEmail(ctx.db, input.email)) refuse(ctx, "BAD_REQUEST", "fc.errors.userExists", "email");
+      // Only an address of the caller's own tree is refused; any other is invited alike (no hint of other tenants).
+      await assertNoAccount(ctx, input.email);
       const invited = await createInvitation(
         ctx,
         { orgId: ctx.user.orgId, email: input.email, role: "case-agent", invitedBy: ctx.user.id },
@@ -507,7 +508,12 @@ export const fcCasesRouter = router({
       return { version: input.version + 1 };
     }),
 
-  getDeviceSettings: procedureWith("view-fc-sessions")
+  /**
+   * A radio's fc settings (route edit-fc-device-settings, DESIGN §7): whether remote support is
+   * allowed is for fleet managers (manage-devices); the desk reads it on its sessions only, so
+   * an agent cannot turn it back on and then command the radio.
+   */
+  getDeviceSettings: procedureWith("manage-devices")
     .input(z.object({ uid: z.string().min(1).max(64), accountId: id.optional() }))
     .query(async ({ ctx, input }) => {
       const device = await deviceInScope(ctx, input.uid, input.accountId);
@@ -518,7 +524,7 @@ export const fcCasesRouter = router({
       return { device: { uid: device.uid, name: device.name, accountId: device.accountId }, settings, customers };
     }),
 
-  saveDeviceSettings: procedureWith("view-fc-sessions")
+  saveDeviceSettings: procedureWith("manage-devices")
     .input(
       z.object({
         uid: z.string().min(1).max(64),

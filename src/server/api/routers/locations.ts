@@ -6,7 +6,7 @@ import { multilineText, searchText } from "@/schema/text";
 import type { D1Result } from "@/server/cloudflare";
 import { type Account, findAccountNetworkConfig } from "@/server/data/accounts";
 import { diffOf } from "@/server/data/activity-logs";
-import { unplaceActivityStatement, unplaceFromLocationStatement } from "@/server/data/devices";
+import { followLocationStatement, unplaceActivityStatement, unplaceFromLocationStatement } from "@/server/data/devices";
 import {
   deleteLocationStatement,
   findLocation,
@@ -150,7 +150,14 @@ export const locationsRouter = router({
       await assertNameFree(ctx, site._id, input.name, location._id);
       let result: D1Result | undefined;
       try {
-        [result] = await ctx.db.batch([
+        [, result] = await ctx.db.batch([
+          // Its radios go with it to the new site (a radio's location is always of its site).
+          followLocationStatement(ctx.db, {
+            accountId: account._id,
+            locationId: location._id,
+            locationVersion: input.version,
+            siteId: site._id,
+          }),
           updateLocationStatement(ctx.db, { ...input, accountId: account._id }),
           placeActivity(ctx, account, {
             action: "update",

@@ -144,7 +144,7 @@ async function changeAccess(ctx: Caller, userId: string, input: { version: numbe
  * tenant is none of the caller's business: the invitation goes out exactly as for a fresh
  * address, and its link tells the invitee (only them) to sign in with the account they have.
  */
-async function assertNoAccount(ctx: Caller, address: string) {
+export async function assertNoAccount(ctx: Pick<Caller, "db" | "t" | "user">, address: string) {
   const existing = await findUserByEmail(ctx.db, address);
   if (existing && (await isWithinOrganization(ctx.db, ctx.user.orgId, existing.orgId))) {
     refuse(ctx, "CONFLICT", "users.emailHasAccount", "email");

@@ -1,0 +1,314 @@
+import { env } from "cloudflare:test";
+import { beforeAll, describe, expect, it } from "vitest";
+import { assignStatement, bulkAssignStatements } from "@/server/data/devices";
+import { RADIO_SECRET, sha256Hex } from "./fleet-fixtures";
+import { ORIGIN, request } from "./helpers";
+import { makeTenant } from "./tenant";
+
+// Every id inside an input is checked against the account it is used in (issue 23): another
+// tenant's site, location, profile, customer, radio or account, and a location of another site
+// of the same account, answer a clear 4xx on every path that takes them, and nothing is written.
+
+type Answer = { result?: { data: unknown }; error?: { message: string; data: { code: string; httpStatus: number } } };
+
+let home: Awaited<ReturnType<typeof makeTenant>>;
+let away: Awaited<ReturnType<typeof makeTenant>>;
+/** A second site of home's account and its location (a location of "another site" for home.siteId). */
+let otherSiteId = "";
+let otherSiteLocationId = "";
+/** A radio of home's inventory (no account), for the paths that assign. */
+let freeUid = "";
+let awayCustomerId = "";
+let owner = "";
+
+async function call(path: string, input: unknown, cookie = owner): Promise<Answer> {
+  const response = await request(`/api/${path}`, {
+    method: "POST",
+    body: JSON.stringify(input),
+    headers: { Origin: ORIGIN, "Content-Type": "application/json", Cookie: cookie },
+  });
+  return response.json();
+}
+
+/** What any of these paths would write: rows of every table they touch, and the radios' places. */
+async function written(): Promise<string> {
+  const tables = ["activity_logs", "commands", "fc_sessions", "fc_customers", "fc_customer_radios", "rules", "deployments"];
+  const counts = await Promise.all(
+    tables.map(async (table) => (await env.DB.prepare(`SELECT count(*) AS n FROM ${table}`).first<{ n: number }>())?.n),
+  );
+  const radios = await env.DB.prepare(
+    "SELECT uid, account_id, site_id, location_id, version FROM devices WHERE org_id IN (?, ?) ORDER BY uid",
+  )
+    .bind(home.childOrgId, away.childOrgId)
+    .all();
+  const seats = await env.DB.prepare("SELECT sum(quantity) AS n FROM allocations").first<{ n: number }>();
+  const contacts = await env.DB.prepare("SELECT uid, contact_customer_id FROM fc_device_settings ORDER BY uid").all();
+  return JSON.stringify({ counts, radios: radios.results, seats: seats?.n, contacts: contacts.results });
+}
+
+/** Calls a path with a foreign id: a 4xx with a message, of the expected code, and nothing written. */
+async function refusedWithoutWriting(path: string, input: unknown, code: "NOT_FOUND" | "BAD_REQUEST", message?: RegExp) {
+  const before = await written();
+  const answer = await call(path, input);
+  expect(answer.error?.data.code, `${path} ${JSON.stringify(input)}`).toBe(code);
+  expect(answer.error?.data.httpStatus).toBeLessThan(500);
+  if (message) expect(answer.error?.message).toMatch(message);
+  expect(await written()).toBe(before);
+}
+
+beforeAll(async () => {
+  home = await makeTenant("Home");
+  away = await makeTenant("Away");
+  owner = home.cookies.owner;
+  otherSiteId = `site_second_${crypto.randomUUID().slice(0, 8)}`;
+  otherSiteLocationId = `loc_second_${crypto.randomUUID().slice(0, 8)}`;
+  freeUid = `FREE-${crypto.randomUUID().slice(0, 8)}`;
+  awayCustomerId = `fcc_away_${crypto.randomUUID().slice(0, 8)}`;
+  await env.DB.batch([
+    env.DB.prepare("INSERT INTO sites (id, account_id, name) VALUES (?, ?, 'Second site')").bind(otherSiteId, home.accountId),
+    env.DB.prepare("INSERT INTO locations (id, account_id, site_id, name) VALUES (?, ?, ?, 'Second room')").bind(
+      otherSiteLocationId,
+      home.accountId,
+      otherSiteId,
+    ),
+    env.DB.prepare(
+      "INSERT INTO devices (uid, org_id, account_id, brand, model, secret_hash) VALUES (?, ?, NULL, 'Northwind', 'XR-7', ?)",
+    ).bind(freeUid, home.childOrgId, await sha256Hex(RADIO_SECRET)),
+    env.DB.prepare("INSERT INTO fc_customers (id, account_id, name) VALUES (?, ?, 'Away caller')").bind(
+      awayCustomerId,
+      away.accountId,
+    ),
+  ]);
+});
+
+/** The places a radio of home must never be given: with the field the refusal names. */
+function foreignPlaces() {
+  return [
+    { what: "another tenant's location", siteId: home.siteId, locationId: away.locationId },
+    { what: "another tenant's site", siteId: away.siteId, locationId: null },
+    { what: "another tenant's site and location", siteId: away.siteId, locationId: away.locationId },
+    { what: "a location of another site of the account", siteId: home.siteId, locationId: otherSiteLocationId },
+  ];
+}
+
+describe("assigning radios: account, site and location are the account's", () => {
+  it("devices.bulkAssign refuses every foreign place, by selection and by filter", async () => {
+    for (const place of foreignPlaces()) {
+      for (const selection of [{ uids: [freeUid] }, { filter: { search: freeUid } }]) {
+        await refusedWithoutWriting(
+          "devices.bulkAssign",
+          {
+            orgId: home.childOrgId,
+            selection,
+            target: { accountId: home.accountId, siteId: place.siteId, locationId: place.locationId },
+          },
+          "BAD_REQUEST",
+          /not in this account/,
+        );
+      }
+    }
+    await refusedWithoutWriting(
+      "devices.bulkAssign",
+      { orgId: home.childOrgId, selection: { uids: [freeUid] }, target: { accountId: away.accountId } },
+      "NOT_FOUND",
+    );
+    // The right place works (the radio takes a free seat of home's account).
+    const done = await call("devices.bulkAssign", {
+      orgId: home.childOrgId,
+      selection: { uids: [freeUid] },
+      target: { accountId: home.accountId, siteId: otherSiteId, locationId: otherSiteLocationId },
+    });
+    expect(done.result?.data).toEqual({ changed: 1 });
+    await call("devices.bulkAssign", { orgId: home.childOrgId, selection: { uids: [freeUid] }, target: { accountId: null } });
+  });
+
+  it("the assigning statements themselves take no place that does not hold when they run", async () => {
+    const actor = { id: "usr_test", email: "test@example.com" };
+    for (const place of foreignPlaces()) {
+      const target = { accountId: home.accountId, siteId: place.siteId, locationId: place.locationId };
+      const before = await written();
+      const bulk = await env.DB.batch(
+        bulkAssignStatements(env.DB, { orgId: home.childOrgId, uids: [freeUid] }, target, { actor, diff: {} }),
+      );
+      expect(bulk.map((r) => r.meta.changes)).toEqual([0, 0]);
+      const version = (
+        await env.DB.prepare("SELECT version FROM devices WHERE uid = ?").bind(freeUid).first<{ version: number }>()
+      )?.version;
+      const one = await assignStatement(env.DB, { ...target, uid: freeUid, orgId: home.childOrgId, version: version ?? 0 })
+        .run()
+        .catch(() => null);
+      // A foreign site fails the devices foreign key outright; any other place changes nothing.
+      expect(one?.meta.changes ?? 0).toBe(0);
+      expect(await written()).toBe(before);
+    }
+  });
+
+  it("devices.assign and devices.add refuse every foreign place", async () => {
+    for (const place of foreignPlaces()) {
+      const version = (
+        await env.DB.prepare("SELECT version FROM devices WHERE uid = ?").bind(freeUid).first<{ version: number }>()
+      )?.version;
+      await refusedWithoutWriting(
+        "devices.assign",
+        { uid: freeUid, version, accountId: home.accountId, siteId: place.siteId, locationId: place.locationId },
+        "BAD_REQUEST",
+        /not in this account/,
+      );
+      await refusedWithoutWriting(
+        "devices.add",
+        {
+          orgId: home.childOrgId,
+          uid: `NEW-${crypto.randomUUID().slice(0, 8)}`,
+          brand: "Northwind",
+          model: "XR-7",
+          accountId: home.accountId,
+          siteId: place.siteId,
+          locationId: place.locationId,
+        },
+        "BAD_REQUEST",
+        /not in this account/,
+      );
+    }
+    await refusedWithoutWriting(
+      "devices.add",
+      { orgId: home.childOrgId, uid: "NEW-AWAY-ACCOUNT", brand: "Northwind", model: "XR-7", accountId: away.accountId },
+      "NOT_FOUND",
+    );
+  });
+
+  it("the CSV import reports foreign places as row problems and writes nothing", async () => {
+    for (const place of foreignPlaces()) {
+      const site = place.siteId === home.siteId ? "Matrix site" : place.siteId;
+      const before = await written();
+      const answer = await call("devices.importCsv", {
+        orgId: home.childOrgId,
+        csv: `uid,model,account,site,location\nCSV-${crypto.randomUUID().slice(0, 6)},XR-7,${home.accountId},${site},${place.locationId ?? ""}`,
+        dryRun: false,
+      });
+      const data = answer.result?.data as { ok: boolean; imported: boolean; problems: { row: number; column: string }[] };
+      expect(data.ok, place.what).toBe(false);
+      expect(data.imported).toBe(false);
+      expect(data.problems.map((p) => p.column)).toEqual([place.siteId === home.siteId ? "location" : "site"]);
+      expect(await written()).toBe(before);
+    }
+  });
+});
+
+describe("a location that moves to another site", () => {
+  it("takes its radios with it, so a radio's location is always of its site", async () => {
+    const version = (await env.DB.prepare("SELECT version FROM devices WHERE uid = ?").bind(freeUid).first<{ version: number }>())
+      ?.version;
+    const placed = await call("devices.assign", {
+      uid: freeUid,
+      version,
+      accountId: home.accountId,
+      siteId: otherSiteId,
+      locationId: otherSiteLocationId,
+    });
+    expect(placed.error).toBeUndefined();
+    const location = await env.DB.prepare("SELECT version FROM locations WHERE id = ?")
+      .bind(otherSiteLocationId)
+      .first<{ version: number }>();
+    const moved = await call("locations.update", {
+      accountId: home.accountId,
+      id: otherSiteLocationId,
+      version: location?.version,
+      siteId: home.siteId,
+      name: "Second room",
+      description: "",
+    });
+    expect(moved.error).toBeUndefined();
+    const radio = await env.DB.prepare("SELECT site_id, location_id, attributes_changed_at FROM devices WHERE uid = ?")
+      .bind(freeUid)
+      .first<{ site_id: string; location_id: string; attributes_changed_at: string | null }>();
+    expect(radio).toMatchObject({ site_id: home.siteId, location_id: otherSiteLocationId });
+    expect(radio?.attributes_changed_at).not.toBeNull();
+    // Back where the other tests expect them: the location at its site, the radio in the inventory.
+    await env.DB.prepare("UPDATE locations SET site_id = ? WHERE id = ?").bind(otherSiteId, otherSiteLocationId).run();
+    await call("devices.bulkAssign", { orgId: home.childOrgId, selection: { uids: [freeUid] }, target: { accountId: null } });
+  });
+});
+
+describe("the account's other paths take only the account's ids", () => {
+  it("rules: sites, locations and profiles of another tenant or another site", async () => {
+    const rule = (conditions: Record<string, string[]>, profileIds: string[] = []) => ({
+      accountId: home.accountId,
+      name: "Foreign rule",
+      conditions,
+      profileIds,
+    });
+    await refusedWithoutWriting("rules.add", rule({ siteIds: [away.siteId] }), "BAD_REQUEST");
+    await refusedWithoutWriting("rules.add", rule({ locationIds: [away.locationId] }), "BAD_REQUEST");
+    await refusedWithoutWriting("rules.add", rule({ siteIds: [home.siteId], locationIds: [otherSiteLocationId] }), "BAD_REQUEST");
+    await refusedWithoutWriting("rules.add", rule({}, [away.profileId]), "BAD_REQUEST");
+    await refusedWithoutWriting(
+      "rules.update",
+      { id: home.ruleId, version: 1, name: "Foreign", conditions: { siteIds: [away.siteId] }, profileIds: [] },
+      "BAD_REQUEST",
+    );
+    await refusedWithoutWriting("rules.update", { id: away.ruleId, version: 1, name: "Taken", profileIds: [] }, "NOT_FOUND");
+  });
+
+  it("profiles, commands, deployments and allocations: another tenant's ids are NOT_FOUND", async () => {
+    await refusedWithoutWriting(
+      "profiles.update",
+      {
+        id: away.profileId,
+        version: 1,
+        name: "Taken",
+        type: "buttons",
+        settings: { side1: "monitor", side2: "scan", top: "none", emergency: "emergency-alarm" },
+      },
+      "NOT_FOUND",
+    );
+    await refusedWithoutWriting("commands.send", { uid: away.deviceUid, type: "ping" }, "NOT_FOUND");
+    await refusedWithoutWriting("commands.send", { uid: away.deviceUid, accountId: home.accountId, type: "ping" }, "NOT_FOUND");
+    await refusedWithoutWriting(
+      "commands.sendBulk",
+      { accountId: home.accountId, selection: { uids: [away.deviceUid] }, type: "ping" },
+      "BAD_REQUEST",
+    );
+    await refusedWithoutWriting("deployments.create", { accountId: away.accountId, note: "x" }, "NOT_FOUND");
+    await refusedWithoutWriting("deployments.act", { id: away.deploymentId, action: "pause" }, "NOT_FOUND");
+    await refusedWithoutWriting(
+      "subscriptions.allocate",
+      { subscriptionId: home.subscriptionId, accountId: away.accountId, quantity: 1 },
+      "NOT_FOUND",
+    );
+    await refusedWithoutWriting(
+      "subscriptions.allocate",
+      { subscriptionId: away.subscriptionId, accountId: home.accountId, quantity: 1 },
+      "NOT_FOUND",
+    );
+  });
+
+  it("the desk: another tenant's radios and customers", async () => {
+    const session = { accountId: home.accountId, subject: "Foreign", category: "General" };
+    await refusedWithoutWriting("fcCases.openSession", { ...session, uids: [away.deviceUid] }, "BAD_REQUEST");
+    await refusedWithoutWriting(
+      "fcCases.openSession",
+      { ...session, uids: [home.deviceUid], customerId: awayCustomerId },
+      "NOT_FOUND",
+    );
+    await refusedWithoutWriting(
+      "fcCases.saveCustomer",
+      { accountId: home.accountId, name: "X", uids: [away.deviceUid] },
+      "BAD_REQUEST",
+    );
+    await refusedWithoutWriting(
+      "fcCases.saveCustomer",
+      { accountId: home.accountId, id: awayCustomerId, version: 1, name: "Taken" },
+      "NOT_FOUND",
+    );
+    await refusedWithoutWriting(
+      "fcCases.saveDeviceSettings",
+      { uid: home.deviceUid, accountId: home.accountId, version: 0, remoteSupport: true, contactCustomerId: awayCustomerId },
+      "BAD_REQUEST",
+    );
+    await refusedWithoutWriting(
+      "fcCases.saveDeviceSettings",
+      { uid: away.deviceUid, accountId: home.accountId, version: 0, remoteSupport: true },
+      "NOT_FOUND",
+    );
+  });
+});
