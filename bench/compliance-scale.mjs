@@ -139,8 +139,8 @@ try {
     INSERT INTO subscriptions (id, org_id, plan, quantity, starts_at) VALUES ('sub_bench', 'org_bench', 'Bench', 1000000, '2025-01-01');`);
   account(sqlite, "acc_small", "SML", SMALL);
   account(sqlite, "acc_large", "LRG", LARGE);
-  // "Before" reads the running totals as they were before 0026 dropped their revision dimension.
-  const upgrade = files.indexOf("0026_report_places_by_site.sql");
+  // "Before" reads the running totals as they were before 0027 dropped their revision dimension.
+  const upgrade = files.indexOf("0027_report_places_by_site.sql");
   apply(files.slice(at, upgrade));
   sqlite.exec("ANALYZE");
   const db = d1(sqlite);

@@ -8,7 +8,7 @@ import {
   type Switchover,
   switchoverSchema,
 } from "@/schema/fleet/deployment-plan";
-import { bucketRange } from "@/schema/fleet/rollout";
+import { BUCKETS, bucketRange } from "@/schema/fleet/rollout";
 import type { D1PreparedStatement } from "../cloudflare";
 import { all, type Bindable, type Db, first, jsonObjectOf, statement } from "./db";
 
@@ -190,6 +190,22 @@ const coversEveryRadioSql = `(state = 'finished' OR (state IN ('running', 'super
 
 /** At most this many deployments concern a radio; past it, older ones are forgotten (the radio keeps what it has). */
 export const DEPLOYMENTS_CONSIDERED = 50;
+
+/**
+ * The account's deployments that may concern a radio (`accountId` is a column or parameter),
+ * newest first, with `decided_to`: the buckets [0, decided_to) its decision gives its revision
+ * to (desired-deployment.ts decidedBuckets, in SQL: a share of s % is the buckets below 100·s).
+ */
+export function deploymentsConcerningRadiosSql(accountId: string): string {
+  return `SELECT d.id, d.number, d.revision_id,
+       CASE WHEN d.state = 'finished' THEN ${BUCKETS}
+         WHEN d.state = 'running' OR (d.state = 'superseded' AND d.started_at IS NOT NULL AND d.pause_reason IS NULL)
+         THEN CAST(ifnull(json_extract(d.plan, '$.phases[' || d.phase_index || '].share'), 100) * ${BUCKETS / 100} AS INTEGER)
+         ELSE 0 END AS decided_to
+     FROM deployments d WHERE d.account_id = ${accountId} AND d.state <> 'scheduled'
+       AND d.number >= (SELECT ifnull(max(number), 0) FROM deployments WHERE account_id = ${accountId} AND ${coversEveryRadioSql})
+     ORDER BY d.number DESC LIMIT ${DEPLOYMENTS_CONSIDERED}`;
+}
 
 /**
  * The account's deployments that may concern a radio, newest first down to the newest that

@@ -2,7 +2,7 @@ import { decidedBuckets } from "@/schema/fleet/desired-deployment";
 import { BUCKETS } from "@/schema/fleet/rollout";
 import { type ContactState, emptySyncCounts, overdueBefore, type SyncCounts, type SyncState } from "@/schema/fleet/sync-state";
 import { all, type Db } from "./db";
-import { type Deployment, deploymentsConcerningRadios } from "./deployments";
+import { type Deployment, deploymentsConcerningRadios, deploymentsConcerningRadiosSql } from "./deployments";
 
 /**
  * The SQL twin of schema/fleet/sync-state.ts: a radio's sync and contact state as expressions
@@ -51,20 +51,40 @@ export async function syncSql(db: Db, accountId: string, alias: string, now = ne
 
 export type SyncGroup = { sync: SyncState; contact: ContactState; radios: number };
 
-/** An account's active radios by sync × contact state, grouped further by `groupBy` (a column of `v`), in one pass. */
+/**
+ * An account's active radios by sync × contact state, grouped further by `groupBy` (a column of
+ * `v`), in ONE statement (a page's round trips are few, DESIGN §8): the deployments that concern
+ * the radios come from `deploymentsConcerningRadiosSql` in the same query rather than as
+ * literals; the model test (tests/worker/deployment-model.ts) holds it equal to `syncOf`, and the
+ * fleet-truth test to `syncSqlOf`'s filters. Each radio's states are computed once (materialized).
+ */
 export async function syncGroups(
   db: Db,
   accountId: string,
   { now = new Date(), groupBy }: { now?: Date; groupBy?: "site_id" | "reported_revision" } = {},
 ): Promise<(SyncGroup & { key: string | null })[]> {
-  const { sync, contact } = await syncSql(db, accountId, "v", now);
   const key = groupBy ? `v.${groupBy}` : "NULL";
-  // Materialized: each radio's states are computed once. Grouped directly, SQLite evaluates the
-  // expressions once for the grouping and again for the output (2.3x the time at 99,000 radios).
+  const { contact } = syncSqlOf([], "v", now);
   return all<SyncGroup & { key: string | null }>(
     db,
-    `WITH states AS MATERIALIZED (
-       SELECT ${sync} AS sync, ${contact} AS contact, ${key} AS key FROM devices v WHERE v.account_id = ? AND v.status = 'active'
+    `WITH deps AS MATERIALIZED (${deploymentsConcerningRadiosSql("?1")}),
+     followed AS MATERIALIZED (
+       SELECT v.uid, v.reported_revision, ${contact} AS contact, ${key} AS key,
+         (SELECT p.id FROM deps p WHERE v.rollout_bucket < p.decided_to
+            OR EXISTS (SELECT 1 FROM deployment_devices x WHERE x.deployment_id = p.id AND x.uid = v.uid)
+          ORDER BY p.number DESC LIMIT 1) AS deployment_id
+       FROM devices v WHERE v.account_id = ?1 AND v.status = 'active'
+     ),
+     states AS MATERIALIZED (
+       SELECT CASE
+         WHEN f.reported_revision IS NOT NULL AND NOT EXISTS (
+           SELECT 1 FROM revisions rv WHERE rv.id = f.reported_revision AND rv.account_id = ?1) THEN 'drifted'
+         WHEN f.deployment_id IS NULL THEN 'neverDeployed'
+         WHEN EXISTS (SELECT 1 FROM deployment_devices x WHERE x.deployment_id = f.deployment_id AND x.uid = f.uid
+                      AND x.state IN ('failed', 'rejected')) THEN 'failed'
+         WHEN f.reported_revision = (SELECT p.revision_id FROM deps p WHERE p.id = f.deployment_id) THEN 'inSync'
+         ELSE 'pending' END AS sync, f.contact, f.key
+       FROM followed f
      )
      SELECT sync, contact, key, count(*) AS radios FROM states GROUP BY 1, 2, 3`,
     accountId,
