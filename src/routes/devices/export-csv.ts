@@ -1,4 +1,4 @@
-import { csvDownload, inert } from "@/routes/csv-download";
+import { csvDownload } from "@/routes/csv-download";
 import { api } from "@/server/api/procedures-route";
 import type { Device } from "@/server/data/devices";
 import { translatorFor } from "@/server/i18n/i18n";
@@ -12,14 +12,14 @@ const STEP = 1000;
 function record(device: Device) {
   return {
     uid: device.uid,
-    brand: inert(device.brand),
-    model: inert(device.model),
-    name: inert(device.name),
-    tags: inert(device.tags.join(";")),
-    account: inert(device.accountName ?? ""),
-    site: inert(device.siteName ?? ""),
-    location: inert(device.locationName ?? ""),
-    firmware: inert(device.firmware),
+    brand: device.brand,
+    model: device.model,
+    name: device.name,
+    tags: device.tags.join(";"),
+    account: device.accountName ?? "",
+    site: device.siteName ?? "",
+    location: device.locationName ?? "",
+    firmware: device.firmware,
     battery: device.battery ?? "",
     signal: device.signal ?? "",
     lastSeen: device.lastSeenAt ?? "",

@@ -1,3 +1,4 @@
+import { inert } from "@/schema/csv-cell";
 import { api } from "@/server/api/procedures-route";
 import { type AccountDetails, accountDetails } from "@/server/current-account";
 import { translatorFor } from "@/server/i18n/i18n";
@@ -94,7 +95,8 @@ function ImportDevices({ data, form }: PageProps<Data>) {
                 readOnly
                 rows={Math.min(10, outcome.secrets.length + 1)}
                 className="mt-1 block w-full rounded-md border border-slate-300 font-mono text-xs"
-                defaultValue={["uid,secret", ...outcome.secrets.map((s) => `${s.uid},${s.secret}`)].join("\n")}
+                // A CSV to paste into a file: its cells are inert for spreadsheets like every CSV's (a uid may start with "-").
+                defaultValue={["uid,secret", ...outcome.secrets.map((s) => `${inert(s.uid)},${inert(s.secret)}`)].join("\n")}
               />
             </>
           ) : null}
