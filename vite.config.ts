@@ -11,7 +11,13 @@ const workerEnvironment = "configuration_tool";
 
 export default defineConfig(({ command, isPreview }) => ({
   // `@/…` is `src/…` (tsconfig.json paths), so imports never climb folders.
-  resolve: { alias: { "@": fileURLToPath(new URL("./src", import.meta.url)) } },
+  resolve: {
+    alias: {
+      "@": fileURLToPath(new URL("./src", import.meta.url)),
+      // csv-parse/stream's one Node.js import, whose two classes the Workers runtime has as globals.
+      "node:stream/web": fileURLToPath(new URL("./src/server/web-streams.ts", import.meta.url)),
+    },
+  },
   plugins: [
     cloudflare({
       // Local D1 and other state; the browser tests point this at a throwaway folder.

@@ -9,7 +9,13 @@ import { pageStyles } from "./tooling/page-styles/plugin.ts";
 export default defineConfig(async () => {
   const migrations = await readD1Migrations("migrations");
   return {
-    resolve: { alias: { "@": fileURLToPath(new URL("./src", import.meta.url)) } },
+    resolve: {
+      alias: {
+        "@": fileURLToPath(new URL("./src", import.meta.url)),
+        // csv-parse/stream's one Node.js import, whose two classes the Workers runtime has as globals.
+        "node:stream/web": fileURLToPath(new URL("./src/server/web-streams.ts", import.meta.url)),
+      },
+    },
     plugins: [
       clientManifest(),
       pageStyles({ root: fileURLToPath(new URL(".", import.meta.url)) }),

@@ -1,12 +1,20 @@
+import { inert } from "@/schema/csv-cell";
+
 /*
  * The CSV downloads (activity log, support sessions, devices, reports): RFC 4180 quoting by
  * csv-stringify, Windows line ends, UTF-8 with a BOM so spreadsheets read accents, streamed a
- * page of records at a time (never all rows in memory), and no cell a spreadsheet would run.
+ * page of records at a time (never all rows in memory), and no cell a spreadsheet would run:
+ * every text cell and header goes through `inert` here, so no caller can forget one (a uid
+ * starting with "-" was written raw, issue 23). Numbers stay numbers.
  */
 
-/** A cell a spreadsheet would run as a formula (=, +, -, @, tab, CR) is kept as text. */
-export function inert(value: string): string {
-  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+/** A record's cells as the file holds them: text made inert, numbers as they are, nothing as "". */
+function inertCells(record: Record<string, unknown>): Record<string, string | number> {
+  const cells: Record<string, string | number> = {};
+  for (const [key, value] of Object.entries(record)) {
+    cells[key] = typeof value === "number" ? value : inert(value === null || value === undefined ? "" : String(value));
+  }
+  return cells;
 }
 
 export type CsvColumn = { key: string; header: string };
@@ -41,12 +49,15 @@ export async function csvDownload<T>({
   const body = new ReadableStream<Uint8Array>({
     async pull(controller) {
       const items = page.items.slice(0, maxRows - written);
-      const csv = stringify(items.map(record), {
-        header: first,
-        bom: first,
-        columns: columns.map((column) => ({ ...column })),
-        record_delimiter: "windows",
-      });
+      const csv = stringify(
+        items.map((item) => inertCells(record(item))),
+        {
+          header: first,
+          bom: first,
+          columns: columns.map((column) => ({ key: column.key, header: inert(column.header) })),
+          record_delimiter: "windows",
+        },
+      );
       first = false;
       written += items.length;
       if (csv) controller.enqueue(encoder.encode(csv));

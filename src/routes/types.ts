@@ -18,7 +18,7 @@ export type FormState = {
 export type ActionResult =
   | { ok: true; redirect: string; flash?: Flash }
   // 200: the next step of a multi-step form (sign-in), shown without an error.
-  | { ok: false; status: 200 | 400 | 401 | 403 | 404 | 409 | 422 | 429; form: FormState };
+  | { ok: false; status: 200 | 400 | 401 | 403 | 404 | 409 | 413 | 422 | 429; form: FormState };
 
 export type PageProps<Data> = {
   data: Data;

@@ -55,3 +55,13 @@ export function splitTags(text: string): string[] {
     .map((t) => t.trim())
     .filter(Boolean);
 }
+
+/**
+ * What one CSV import of radios may hold (issue 23): the file's bytes and its rows. A request
+ * carrying it may be larger (JSON escapes on the API; the file and the pasted text on the form),
+ * up to IMPORT_BODY_MAX_BYTES: within that, a file too large is answered with the import's own
+ * message and kept on the screen; past it the body is not read.
+ */
+export const IMPORT_MAX_BYTES = 3 * 1024 * 1024;
+export const IMPORT_MAX_ROWS = 10_000;
+export const IMPORT_BODY_MAX_BYTES = 2 * IMPORT_MAX_BYTES + 64 * 1024;

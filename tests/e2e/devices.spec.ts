@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { expect, type Page, test } from "./client-address";
+import { holdScripts } from "./slow-scripts";
 
 // The device inventory as a fleet manager meets it, with JavaScript on and off: register a
 // radio (its secret shown once), find it, assign it, re-assign it, tag it in bulk, import two
@@ -16,6 +17,15 @@ async function signIn(page: Page, baseURL: string | undefined, email: string) {
     headers: { Origin: baseURL ?? "" },
   });
   expect(await response.json()).toEqual({ ok: true });
+}
+
+/** A radio registered through the API, in an account (or none). */
+async function addRadio(page: Page, baseURL: string | undefined, uid: string, accountId: string | null) {
+  const response = await page.request.post("/api/devices.add", {
+    data: { uid, brand: "Northwind", model: "XR-7", accountId },
+    headers: { Origin: baseURL ?? "" },
+  });
+  expect(response.status()).toBe(200);
 }
 
 for (const javaScriptEnabled of [true, false]) {
@@ -99,6 +109,73 @@ for (const javaScriptEnabled of [true, false]) {
       await page.goto(`/devices?q=${stem}`);
       await expect(page.getByRole("link", { name: uid })).toHaveCount(0);
       await expect(page.getByRole("link", { name: `${stem}-2` })).toBeVisible();
+    });
+
+    test("the account chosen on a radio's assignment is the one saved, even chosen before the scripts load", async ({
+      page,
+      baseURL,
+    }) => {
+      const uid = `E2E-${randomUUID().slice(0, 8).toUpperCase()}`;
+      await signIn(page, baseURL, "owner@example.com");
+      await addRadio(page, baseURL, uid, DEPOT);
+      // A slow phone: the account is chosen while the page's scripts are still coming.
+      const release = javaScriptEnabled ? await holdScripts(page) : () => {};
+      await page.goto(`/devices/uid/${uid}/edit`, { waitUntil: "commit" });
+      await page.getByLabel("Account").selectOption(FIELD);
+      release();
+      await page.getByRole("button", { name: "Save assignment" }).click();
+      await expect(page.getByRole("heading", { level: 1, name: "Radio assignment" })).toBeVisible();
+      await expect(page.getByText("Harbor Field Crews")).toBeVisible();
+      await expect(page.getByText("Harbor Depot Radios")).toHaveCount(0);
+    });
+
+    test("assigning a radio of another account names it and asks first; no free seat is said", async ({ page, baseURL }) => {
+      const uid = `E2E-${randomUUID().slice(0, 8).toUpperCase()}`;
+      await signIn(page, baseURL, "owner@example.com");
+      await addRadio(page, baseURL, uid, FIELD);
+      // An account with no seats at all.
+      const added = await page.request.post("/api/accounts.add", {
+        data: { orgId: "org_harbor", name: `Seatless ${uid}` },
+        headers: { Origin: baseURL ?? "" },
+      });
+      const seatless = ((await added.json()) as { result: { data: { _id: string } } }).result.data._id;
+
+      for (const [account, name] of [
+        [seatless, `Seatless ${uid}`],
+        [DEPOT, "Harbor Depot Radios"],
+      ] as const) {
+        await page.goto(`/accounts/${account}/registry/devices/add`);
+        await page.getByLabel("UID (serial)").first().fill(uid);
+        await page.getByRole("button", { name: "Assign to this account" }).click();
+        await expect(page.getByRole("heading", { name: `${uid} is assigned to Harbor Field Crews` })).toBeVisible();
+        await page.getByRole("button", { name: `Move it to ${name}` }).click();
+        if (account === seatless)
+          // Refused with its reason: the radio stays in the field crews.
+          await expect(page.getByText("This account has no free seats.")).toBeVisible();
+      }
+      await expect(page).toHaveURL(new RegExp(`/accounts/${DEPOT}/registry/devices/view/${uid}$`));
+      const view = await page.request.get(`/api/devices.details?input=${encodeURIComponent(JSON.stringify({ uid }))}`);
+      expect(((await view.json()) as { result: { data: { device: { accountId: string } } } }).result.data.device.accountId).toBe(
+        DEPOT,
+      );
+    });
+
+    test("no free seat is said on the registry's assign form", async ({ page, baseURL }) => {
+      const uid = `E2E-${randomUUID().slice(0, 8).toUpperCase()}`;
+      await signIn(page, baseURL, "owner@example.com");
+      await addRadio(page, baseURL, uid, null);
+      const added = await page.request.post("/api/accounts.add", {
+        data: { orgId: "org_harbor", name: `Seatless ${uid}` },
+        headers: { Origin: baseURL ?? "" },
+      });
+      const seatless = ((await added.json()) as { result: { data: { _id: string } } }).result.data._id;
+      await page.goto(`/accounts/${seatless}/registry/devices/add`);
+      await page.getByLabel("UID (serial)").first().fill(uid);
+      await page.getByRole("button", { name: "Assign to this account" }).click();
+      await expect(
+        page.getByText("This account has no free seats. Allocate more seats to it, or unassign a radio first."),
+      ).toBeVisible();
+      await expect(page.getByLabel("UID (serial)").first()).toHaveValue(uid);
     });
 
     test("a viewer sees the account's radios but no inventory screens", async ({ page, baseURL }) => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { csvDownload, inert } from "@/routes/csv-download";
+import { csvDownload } from "@/routes/csv-download";
 
 /** Pages of numbered rows, as a keyset list answers them (the cursor is where the next page starts). */
 function pages(total: number, size: number) {
@@ -54,15 +54,28 @@ describe("csvDownload", () => {
     await expect(refused).rejects.toThrow("NOT_FOUND");
   });
 
-  it("keeps a hostile file name and hostile cells harmless", async () => {
+  it("keeps a hostile file name and every hostile text cell harmless by itself; numbers stay numbers", async () => {
     const response = await csvDownload({
       filename: 'a"; b=\r\n../c.csv',
-      columns: [{ key: "cell", header: "Cell" }],
-      fetchPage: async () => ({ items: ["=HYPERLINK(1)", "+1", "-1", "@SUM(A1)", "\tx", "plain, with comma"] }),
-      record: (cell) => ({ cell: inert(cell) }),
+      columns: [
+        { key: "cell", header: "=Cell" },
+        { key: "n", header: "N" },
+      ],
+      fetchPage: async () => ({ items: ["=HYPERLINK(1)", "+1", "-2-3", "@SUM(A1)", "\tx", "plain, with comma"] }),
+      // No caller has to remember: the record's raw values go in.
+      record: (cell) => ({ cell, n: -1 }),
     });
     expect(response.headers.get("content-disposition")).toBe('attachment; filename="ab..c.csv"');
     const lines = (await response.text()).replace(/^\uFEFF/, "").split("\r\n");
-    expect(lines).toEqual(["Cell", "'=HYPERLINK(1)", "'+1", "'-1", "'@SUM(A1)", "'\tx", '"plain, with comma"', ""]);
+    expect(lines).toEqual([
+      "'=Cell,N",
+      "'=HYPERLINK(1),-1",
+      "'+1,-1",
+      "'-2-3,-1",
+      "'@SUM(A1),-1",
+      "'\tx,-1",
+      '"plain, with comma",-1',
+      "",
+    ]);
   });
 });

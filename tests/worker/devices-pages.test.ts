@@ -11,12 +11,13 @@ let owner: string;
 let viewer: string;
 let outsider: string;
 let account: string;
+let org: string;
 
 const get = (path: string, cookie: string) => request(path, { headers: { Cookie: cookie } });
 const post = (path: string, fields: Record<string, string>, cookie: string) => postForm(path, fields, { Cookie: cookie });
 
 beforeAll(async () => {
-  const org = await createOrganization("Pages dealer");
+  org = await createOrganization("Pages dealer");
   const other = await createOrganization("Pages outsider");
   account = await createAccount(org, "Harbor buses");
   await env.DB.batch([
@@ -77,6 +78,44 @@ describe("device screens without JavaScript", () => {
     const registry = await (await get(`/accounts/${account}/registry/devices`, viewer)).text();
     expect(registry).toContain("PG-0001");
     expect(registry).not.toContain("PG-0002");
+  });
+
+  it("the assignment form saves the account chosen in it, and shows a new account's places before using one", async () => {
+    await post("/devices/add", { intent: "register", uid: "PG-0003", brand: "Northwind", model: "XR-9" }, owner);
+    const other = await createAccount(org, "Harbor tugs");
+    await env.DB.prepare(
+      "INSERT INTO allocations (id, subscription_id, account_id, quantity) VALUES ('alc_pages_tugs', 'sub_pages', ?, 1)",
+    )
+      .bind(other)
+      .run();
+    await env.DB.prepare("INSERT INTO sites (id, account_id, name) VALUES ('site_pages_tugs', ?, 'Tug dock')").bind(other).run();
+    // One form: the account is its field (it was another form's, and Save posted the page's first account).
+    const page = await (await get("/devices/uid/PG-0003/edit", owner)).text();
+    const forms = (page.match(/<form[^>]*action="\/devices\/uid\/PG-0003\/edit[^"]*"[\s\S]*?<\/form>/g) ?? []).filter((f) =>
+      /^<form[^>]*method="post"/.test(f),
+    );
+    expect(forms).toHaveLength(1);
+    expect(forms[0]).toContain('name="accountId"');
+    expect(forms[0]).not.toMatch(/type="hidden"[^>]*name="accountId"/);
+    // A place of the account shown is not one of the account chosen: its places first, nothing saved.
+    const stale = await post(
+      "/devices/uid/PG-0003/edit",
+      { version: "1", accountId: other, placesOf: account, place: "site_x" },
+      owner,
+    );
+    expect(stale.status).toBe(303);
+    expect(stale.headers.get("location")).toBe(`/devices/uid/PG-0003/edit?account=${other}`);
+    expect(await (await get(stale.headers.get("location") ?? "", owner)).text()).toContain("Tug dock");
+    const unmoved = await env.DB.prepare("SELECT account_id FROM devices WHERE uid = 'PG-0003'").first<{
+      account_id: string | null;
+    }>();
+    expect(unmoved?.account_id).toBeNull();
+    const saved = await post("/devices/uid/PG-0003/edit", { version: "1", accountId: other, placesOf: "", place: "" }, owner);
+    expect(saved.status).toBe(303);
+    const moved = await env.DB.prepare("SELECT account_id FROM devices WHERE uid = 'PG-0003'").first<{
+      account_id: string | null;
+    }>();
+    expect(moved?.account_id).toBe(other);
   });
 
   it("tags every radio matching a filter in one post", async () => {

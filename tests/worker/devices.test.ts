@@ -394,13 +394,14 @@ describe("CSV import", () => {
     ].join("\n");
     const dry = await me.devices.importCsv({ csv, dryRun: true });
     expect(dry.ok).toBe(false);
+    // Rows are the file's lines: the header is line 1.
     expect(dry.problems.map((p) => [p.row, p.column])).toEqual([
-      [2, "uid"],
-      [3, "model"],
-      [4, "uid"],
-      [5, "account"],
-      [6, "uid"],
+      [3, "uid"],
+      [4, "model"],
+      [5, "uid"],
+      [6, "account"],
       [7, "uid"],
+      [8, "uid"],
     ]);
     // The other tenant's uid and our own existing one read the same.
     expect(dry.problems[4]?.message).toBe(dry.problems[5]?.message);
@@ -431,7 +432,7 @@ describe("CSV import", () => {
     await allocate(fleet, 1);
     const csv = ["uid,model,account", `IMP-1,XR-7,${fleet}`, `IMP-2,XR-7,${fleet}`].join("\n");
     const dry = await me.devices.importCsv({ csv, dryRun: true });
-    expect(dry.problems).toEqual([{ row: 2, column: "account", message: expect.stringContaining("1") }]);
+    expect(dry.problems).toEqual([{ row: 3, column: "account", message: expect.stringContaining("1") }]);
   });
 
   it("speaks the caller's language and refuses an unreadable file", async () => {

@@ -35,6 +35,50 @@ export function placeChoices(places: Place[], none: string) {
   return [{ value: "", label: none }, ...places.map((p) => ({ value: placeValue(p.siteId, p.locationId), label: p.label }))];
 }
 
+/**
+ * The second step of "assign a radio of the inventory" when the radio is in another account:
+ * it names that account and moves the radio only when confirmed (the version it was asked on
+ * travels with the confirmation, so a radio moved meanwhile is asked about again).
+ */
+function ConfirmMove({
+  frame,
+  account,
+  values,
+  form,
+}: {
+  frame: Frame;
+  account: AccountDetails;
+  values: Record<string, string>;
+  form: PageProps<Data>["form"];
+}) {
+  const { t } = usePage();
+  const words = { uid: values.uid, from: values.fromName, to: account.name };
+  return (
+    <section aria-labelledby="confirm-move" className="mb-8 rounded-lg border border-amber-300 bg-amber-50 p-4" data-confirm-move>
+      <h2 id="confirm-move" className="text-lg font-semibold text-slate-900">
+        {t("devices.add.moveTitle", words)}
+      </h2>
+      <p className="mt-1 mb-3 text-sm text-slate-800">{t("devices.add.moveQuestion", words)}</p>
+      <PostForm
+        action={addDeviceHref(frame, values.uid)}
+        form={form?.errors.form ? form : undefined}
+        submit={String(t("devices.add.moveSubmit", words))}
+      >
+        <input type="hidden" name="intent" value="assign" />
+        <input type="hidden" name="uid" value={values.uid} />
+        <input type="hidden" name="place" value={values.place ?? ""} />
+        <input type="hidden" name="fromAccount" value={values.fromAccount} />
+        <input type="hidden" name="version" value={values.version} />
+      </PostForm>
+      <p className="mt-3 text-sm">
+        <a href={addDeviceHref(frame)} className="font-medium text-brand-700 hover:underline">
+          {t("devices.add.moveCancel", words)}
+        </a>
+      </p>
+    </section>
+  );
+}
+
 function AddDevice({ data, form }: PageProps<Data>) {
   const { t } = usePage();
   const { frame, account } = data;
@@ -68,6 +112,9 @@ function AddDevice({ data, form }: PageProps<Data>) {
           </p>
         </>
       ) : null}
+      {account && form?.values.step === "confirmMove" ? (
+        <ConfirmMove frame={frame} account={account} values={form.values} form={form} />
+      ) : null}
       {account ? (
         <section aria-labelledby="assign-existing" className="mb-8">
           <h2 id="assign-existing" className="mb-2 text-lg font-semibold text-slate-900">
@@ -75,7 +122,7 @@ function AddDevice({ data, form }: PageProps<Data>) {
           </h2>
           <PostForm
             action={addDeviceHref(frame, data.uid || undefined)}
-            form={form?.values.intent === "assign" ? form : undefined}
+            form={form?.values.intent === "assign" && form.values.step !== "confirmMove" ? form : undefined}
             submit={text("devices.add.assignSubmit")}
           >
             <input type="hidden" name="intent" value="assign" />
@@ -159,29 +206,9 @@ function AddDevice({ data, form }: PageProps<Data>) {
 
 async function addAction(c: RouteContext, frame: Frame): Promise<ActionResult> {
   const values = await posted(c);
+  if (values.intent === "assign" && frame.accountId) return assignFromInventory(c, frame.accountId, values);
   const caller = api(c);
   const place = parsePlace(values.place);
-  if (values.intent === "assign" && frame.accountId) {
-    try {
-      const details = await caller.devices.details({ uid: (values.uid ?? "").trim() });
-      const moved = await caller.devices.assign({
-        uid: details.device.uid,
-        version: details.device.version,
-        accountId: frame.accountId,
-        ...place,
-      });
-      return {
-        ok: true,
-        redirect: deviceHref(frame, "view", moved.uid),
-        flash: { type: "success", key: "devices.assigned", values: { uid: moved.uid } },
-      };
-    } catch (error) {
-      // A uid not in the organization's inventory reads as a problem of the field, not an error page.
-      if (error instanceof Error && "code" in error && error.code === "NOT_FOUND")
-        return { ok: false, status: 404, form: { values, errors: { uid: "devices.errors.notFound" } } };
-      return refusedForm(error, values, fields);
-    }
-  }
   try {
     const { device, secret } = await caller.devices.add({
       uid: values.uid ?? "",
@@ -202,6 +229,55 @@ async function addAction(c: RouteContext, frame: Frame): Promise<ActionResult> {
       { ...values, intent: "register" },
       frame.accountId ? fields.filter((f) => f !== "accountId") : fields,
     );
+  }
+}
+
+/**
+ * "Assign a radio of the inventory" in an account's registry. A radio in no account is
+ * assigned at once; one in another account is moved only once the person confirmed, having
+ * been told which account it leaves. Seats are the one conditional statement's (devices.assign):
+ * none free is a message on the form, never an empty 422.
+ */
+async function assignFromInventory(c: RouteContext, accountId: string, values: Record<string, string>): Promise<ActionResult> {
+  const caller = api(c);
+  const frame = { accountId };
+  const fields = ["uid", "place"];
+  try {
+    const { device } = await caller.devices.details({ uid: (values.uid ?? "").trim() });
+    const elsewhere = device.accountId !== null && device.accountId !== accountId;
+    const confirmed = elsewhere && values.fromAccount === device.accountId && values.version === String(device.version);
+    if (elsewhere && !confirmed) {
+      // The words come from the radio as it is now, never from the post.
+      const step = {
+        intent: "assign",
+        step: "confirmMove",
+        uid: device.uid,
+        place: values.place ?? "",
+        fromAccount: device.accountId ?? "",
+        fromName: device.accountName ?? device.accountId ?? "",
+        version: String(device.version),
+      };
+      // Asked again because the radio changed since the person confirmed: say so.
+      const errors: Record<string, string> = values.fromAccount ? { form: "errors.staleEdit" } : {};
+      return { ok: false, status: values.fromAccount ? 409 : 200, form: { values: step, errors } };
+    }
+    const moved = await caller.devices.assign({
+      uid: device.uid,
+      version: device.version,
+      accountId,
+      ...parsePlace(values.place),
+    });
+    return {
+      ok: true,
+      redirect: deviceHref(frame, "view", moved.uid),
+      flash: { type: "success", key: "devices.assigned", values: { uid: moved.uid } },
+    };
+  } catch (error) {
+    // A uid not in the organization's inventory reads as a problem of the field, not an error page.
+    if (error instanceof Error && "code" in error && error.code === "NOT_FOUND")
+      return { ok: false, status: 404, form: { values: { ...values, step: "" }, errors: { uid: "devices.errors.notFound" } } };
+    // Seats (the account is no field of this form) and the rest: on the form, with its message.
+    return refusedForm(error, { ...values, intent: "assign", step: "" }, fields);
   }
 }
 

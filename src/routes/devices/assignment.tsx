@@ -54,8 +54,11 @@ function Assignment({ data }: PageProps<Data>) {
 }
 
 /**
- * Changing the assignment takes two steps without JavaScript: choose the account (the page
- * reloads with ?account= to offer its sites and locations), then the place.
+ * Changing the assignment is one form: the account is a field of it, so the account chosen is
+ * the one saved (it was a separate form's, and Save posted the account the page was opened
+ * with). Its places are the account's the page shows ("placesOf"); choosing another account,
+ * "Show its sites" (or Save with a place of the former account) shows the new account's places
+ * before anything is saved.
  */
 function EditAssignment({ data, form }: PageProps<Data>) {
   const { t } = usePage();
@@ -72,35 +75,36 @@ function EditAssignment({ data, form }: PageProps<Data>) {
           </a>
         }
       />
-      <form method="get" action={action} className="mb-6 flex max-w-xl flex-wrap items-end gap-3">
-        <div className="grow">
-          <Choice
-            form={undefined}
-            name="account"
-            label={text("devices.fields.account")}
-            value={chosenAccount}
-            options={[
-              { value: "", label: text("devices.fields.unassigned") },
-              ...data.accounts.map((a) => ({ value: a.id, label: a.name })),
-            ]}
-          />
-        </div>
-        <button type="submit" className="rounded-md border border-slate-300 bg-white px-3 py-2 text-sm font-medium">
-          {t("devices.assignment.chooseAccount")}
-        </button>
-      </form>
       <PostForm
         action={`${action}?account=${encodeURIComponent(chosenAccount)}`}
         form={form}
         submit={text("devices.assignment.submit")}
       >
         <input type="hidden" name="version" value={device.version} />
-        <input type="hidden" name="accountId" value={chosenAccount} />
-        <p className="text-sm text-slate-700">
-          {t("devices.assignment.into", {
-            account: data.accounts.find((a) => a.id === chosenAccount)?.name ?? text("devices.fields.unassigned"),
-          })}
-        </p>
+        <input type="hidden" name="placesOf" value={chosenAccount} />
+        <div className="flex flex-wrap items-end gap-3">
+          <div className="grow">
+            <Choice
+              form={form}
+              name="accountId"
+              label={text("devices.fields.account")}
+              value={chosenAccount}
+              options={[
+                { value: "", label: text("devices.fields.unassigned") },
+                ...data.accounts.map((a) => ({ value: a.id, label: a.name })),
+              ]}
+            />
+          </div>
+          <button
+            type="submit"
+            name="intent"
+            value="places"
+            formNoValidate
+            className="rounded-md border border-slate-300 bg-white px-3 py-2 text-sm font-medium"
+          >
+            {t("devices.assignment.chooseAccount")}
+          </button>
+        </div>
         {chosenAccount ? (
           <Choice
             form={form}
@@ -115,11 +119,11 @@ function EditAssignment({ data, form }: PageProps<Data>) {
   );
 }
 
-async function loadAssignment(c: RouteContext): Promise<Data> {
+async function loadAssignment(c: RouteContext, account?: string): Promise<Data> {
   const uid = c.req.param("uid") ?? "";
   const caller = api(c);
   const details = await caller.devices.details({ uid });
-  const requested = new URL(c.req.url).searchParams.get("account");
+  const requested = account ?? new URL(c.req.url).searchParams.get("account");
   const chosenAccount = requested === null ? (details.device.accountId ?? "") : requested;
   const [options, places] = await Promise.all([
     caller.devices.filterOptions({ orgId: details.device.orgId }).catch(() => ({ accounts: [] })),
@@ -131,12 +135,20 @@ async function loadAssignment(c: RouteContext): Promise<Data> {
 async function assign(c: RouteContext): Promise<ActionResult> {
   const uid = c.req.param("uid") ?? "";
   const values = await posted(c);
+  const accountId = values.accountId ?? "";
+  // The places shown were another account's: show the chosen account's first (nothing saved),
+  // unless there is no place to choose (none was, or "Show its sites" was not asked for).
+  const placesStale = accountId !== (values.placesOf ?? "") && (values.place ?? "") !== "";
+  if (values.intent === "places" || placesStale) {
+    const params = new URLSearchParams(accountId ? { account: accountId } : { account: "" });
+    return { ok: true, redirect: `${assignmentHref(uid, true)}?${params}` };
+  }
   try {
     const device = await api(c).devices.assign({
       uid,
       version: Number(values.version),
-      accountId: values.accountId || null,
-      ...(values.accountId ? parsePlace(values.place) : { siteId: null, locationId: null }),
+      accountId: accountId || null,
+      ...(accountId ? parsePlace(values.place) : { siteId: null, locationId: null }),
     });
     return {
       ok: true,
@@ -149,7 +161,11 @@ async function assign(c: RouteContext): Promise<ActionResult> {
 }
 
 /** /devices/uid/{uid}: the radio's assignment (organization, account, site, location). */
-export const deviceAssignmentPage = definePage<Data>({ load: loadAssignment, Component: Assignment });
+export const deviceAssignmentPage = definePage<Data>({ load: (c) => loadAssignment(c), Component: Assignment });
 
 /** /devices/uid/{uid}/edit (manage-devices): change it; seats are checked in one statement. */
-export const editDeviceAssignmentPage = definePage<Data>({ load: loadAssignment, Component: EditAssignment, action: assign });
+export const editDeviceAssignmentPage = definePage<Data>({
+  load: (c) => loadAssignment(c),
+  Component: EditAssignment,
+  action: assign,
+});

@@ -1,4 +1,4 @@
-import { csvDownload, inert } from "@/routes/csv-download";
+import { csvDownload } from "@/routes/csv-download";
 import { zonedHeader } from "@/schema/format";
 import { wallClock } from "@/schema/zoned-date";
 import { api } from "@/server/api/procedures-route";
@@ -22,14 +22,14 @@ const recordOf = (t: Translate, timeZone: string) => (device: ListedDevice) => (
 function importColumns(device: ListedDevice, timeZone: string) {
   return {
     uid: device.uid,
-    brand: inert(device.brand),
-    model: inert(device.model),
-    name: inert(device.name),
-    tags: inert(device.tags.join(";")),
-    account: inert(device.accountName ?? ""),
-    site: inert(device.siteName ?? ""),
-    location: inert(device.locationName ?? ""),
-    firmware: inert(device.firmware),
+    brand: device.brand,
+    model: device.model,
+    name: device.name,
+    tags: device.tags.join(";"),
+    account: device.accountName ?? "",
+    site: device.siteName ?? "",
+    location: device.locationName ?? "",
+    firmware: device.firmware,
     battery: device.battery ?? "",
     signal: device.signal ?? "",
     lastSeen: device.lastSeenAt ? wallClock(device.lastSeenAt, timeZone) : "",

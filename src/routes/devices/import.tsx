@@ -1,5 +1,8 @@
+import { inert } from "@/schema/csv-cell";
 import { api } from "@/server/api/procedures-route";
 import { type AccountDetails, accountDetails } from "@/server/current-account";
+import { translatorFor } from "@/server/i18n/i18n";
+import { readForm, requestLimits } from "@/server/middleware/request-limits";
 import { usePage } from "@/server/render/page-context";
 import { type ActionResult, definePage, type PageProps, type RouteContext } from "../types";
 import { PostForm, refusedForm } from "./forms";
@@ -92,7 +95,8 @@ function ImportDevices({ data, form }: PageProps<Data>) {
                 readOnly
                 rows={Math.min(10, outcome.secrets.length + 1)}
                 className="mt-1 block w-full rounded-md border border-slate-300 font-mono text-xs"
-                defaultValue={["uid,secret", ...outcome.secrets.map((s) => `${s.uid},${s.secret}`)].join("\n")}
+                // A CSV to paste into a file: its cells are inert for spreadsheets like every CSV's (a uid may start with "-").
+                defaultValue={["uid,secret", ...outcome.secrets.map((s) => `${inert(s.uid)},${inert(s.secret)}`)].join("\n")}
               />
             </>
           ) : null}
@@ -143,24 +147,40 @@ function ImportDevices({ data, form }: PageProps<Data>) {
   );
 }
 
+/** A refusal of the whole file, in the outcome's shape: shown in the problems table like the others. */
+function fileRefused(c: RouteContext, key: string): Outcome {
+  const t = translatorFor(c.get("language"), c.get("settings").brandNamespace);
+  const problems = [{ row: 0, column: "file" as const, message: String(t(key)) }];
+  return { ok: false, problems, moreProblems: 0, creates: 0, updates: 0, imported: false, secrets: [] };
+}
+
+/**
+ * The form's post, read here within the import's own cap (request-limits.ts leaves it): every
+ * refusal, a file too large among them, is this screen again with the file's text kept in the
+ * box, so it can be mended and sent again.
+ */
 async function importAction(c: RouteContext, frame: Frame): Promise<ActionResult> {
-  const body = await c.req.parseBody();
-  const file = body.file;
-  const pasted = typeof body.csv === "string" ? body.csv : "";
-  const csv = file instanceof File && file.size > 0 ? await file.text() : pasted;
-  const values = {
-    csv: csv.length <= 200_000 ? csv : "",
-    updateExisting: body.updateExisting === "1" ? "1" : "",
-  };
+  const read = await readForm(c, requestLimits.importBodyBytes);
+  if ("refusal" in read) {
+    const tooLarge = read.refusal.code === "PAYLOAD_TOO_LARGE";
+    const outcome = fileRefused(c, tooLarge ? "devices.import.tooLarge" : read.refusal.key);
+    return { ok: false, status: tooLarge ? 413 : 400, form: { values: { outcome: JSON.stringify(outcome) }, errors: {} } };
+  }
+  const file = read.form.get("file");
+  const pasted = read.form.get("csv");
+  const csv = file instanceof File && file.size > 0 ? await file.text() : typeof pasted === "string" ? pasted : "";
+  const values = { csv, updateExisting: read.form.get("updateExisting") === "1" ? "1" : "" };
   try {
     const outcome = await api(c).devices.importCsv({
       ...(frame.accountId ? { accountId: frame.accountId } : {}),
       csv,
       updateExisting: values.updateExisting === "1",
-      dryRun: body.commit !== "1",
+      dryRun: read.form.get("commit") !== "1",
     });
     const status = outcome.ok ? 200 : 422;
-    return { ok: false, status, form: { values: { ...values, outcome: JSON.stringify(outcome) }, errors: {} } };
+    // Imported: the secrets are the answer; the file is not shown again.
+    const kept = outcome.imported ? { updateExisting: values.updateExisting } : values;
+    return { ok: false, status, form: { values: { ...kept, outcome: JSON.stringify(outcome) }, errors: {} } };
   } catch (error) {
     return refusedForm(error, values, []);
   }

@@ -1,4 +1,4 @@
-import { csvDownload, inert } from "@/routes/csv-download";
+import { csvDownload } from "@/routes/csv-download";
 import { definePage } from "@/routes/types";
 import { zonedHeader } from "@/schema/format";
 import { wallClock } from "@/schema/zoned-date";
@@ -34,12 +34,12 @@ export const fcSessionsCsvPage = definePage({
     );
     const record = (s: FcSession) => ({
       id: s.id,
-      subject: inert(s.subject),
+      subject: s.subject,
       status: String(t(`fc.status.${s.status}`)),
       priority: String(t(`fc.priority.${s.priority}`)),
-      category: inert(s.category),
-      customer: inert(s.customerName ?? ""),
-      assignee: inert(s.assigneeName ?? ""),
+      category: s.category,
+      customer: s.customerName ?? "",
+      assignee: s.assigneeName ?? "",
       opened: wallClock(s.createdAt, account.timezone),
       closed: s.closedAt ? wallClock(s.closedAt, account.timezone) : "",
     });

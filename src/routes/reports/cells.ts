@@ -1,4 +1,3 @@
-import { inert } from "@/routes/csv-download";
 import { formatNumber } from "@/schema/format";
 import type { Language } from "@/schema/languages";
 import type { ReportColumn, ReportRow } from "@/schema/reports";
@@ -48,7 +47,8 @@ export function cellText(t: Translate, language: Language, column: ReportColumn,
 
 /**
  * A cell as the CSV holds it: the same figure as the page, plain for a spreadsheet (counts as
- * integers, shares as percentages with one decimal, spans in seconds, days as YYYY-MM-DD).
+ * integers, shares as percentages with one decimal, spans in seconds, days as YYYY-MM-DD);
+ * csvDownload keeps text a spreadsheet would run as a formula inert.
  */
 export function cellValue(t: Translate, column: ReportColumn, row: ReportRow): string | number {
   const value = row[column.key];
@@ -62,7 +62,7 @@ export function cellValue(t: Translate, column: ReportColumn, row: ReportRow): s
     case "day":
       return String(value);
     default:
-      return inert(column.translate ? translated(t, column.translate, String(value)) : String(value));
+      return column.translate ? translated(t, column.translate, String(value)) : String(value);
   }
 }
 

@@ -18,7 +18,10 @@ type Caller = Pick<ApiContext, "db" | "t" | "env"> & { user: NonNullable<ApiCont
 
 /** A new device secret: 256 random bits, shown once; only its SHA-256 (hex) is stored (DESIGN.md §7). */
 export async function newDeviceSecret(): Promise<{ secret: string; hash: string }> {
-  const secret = base64url(crypto.getRandomValues(new Uint8Array(32)));
+  let secret: string;
+  // Never starting with "-" (1 in 64 would): a spreadsheet would run the secret's cell as a formula, or show it behind an apostrophe.
+  do secret = base64url(crypto.getRandomValues(new Uint8Array(32)));
+  while (secret.startsWith("-"));
   return { secret, hash: await sha256Hex(secret) };
 }
 

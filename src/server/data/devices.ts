@@ -739,13 +739,41 @@ export type ImportRow = {
   secretHash?: string;
 };
 
-const IMPORT_CHUNK = 1000;
+/**
+ * Rows per statement of an import, and the most bytes of JSON one statement binds: D1 allows a
+ * bound string of 2 MB and 100 KB of SQL (which stays a few hundred bytes here, with at most 5
+ * parameters), and a row of the longest fields is about 2 KB of JSON.
+ */
+const IMPORT_CHUNK_ROWS = 1000;
+const IMPORT_CHUNK_BYTES = 512 * 1024;
+
+/** Rows as JSON texts for json_each, each at most IMPORT_CHUNK_ROWS rows and about IMPORT_CHUNK_BYTES. */
+export function importChunks(rows: ImportRow[]): string[] {
+  const chunks: string[] = [];
+  let items: string[] = [];
+  let bytes = 0;
+  const flush = () => {
+    if (items.length) chunks.push(`[${items.join(",")}]`);
+    items = [];
+    bytes = 0;
+  };
+  const encoder = new TextEncoder();
+  for (const row of rows) {
+    const item = JSON.stringify({ ...row, tags: JSON.stringify(row.tags) });
+    const size = encoder.encode(item).byteLength + 1;
+    if (items.length === IMPORT_CHUNK_ROWS || (items.length > 0 && bytes + size > IMPORT_CHUNK_BYTES)) flush();
+    items.push(item);
+    bytes += size;
+  }
+  flush();
+  return chunks;
+}
 
 const field = (name: string) => `json_extract(value, '$.${name}')`;
 
 /**
  * The statements of an import, for ONE batch (all or nothing): rows go in chunks through
- * json_each, so 10,000 radios are a few dozen statements, not tens of thousands. Seats are the
+ * json_each (importChunks), so 10,000 radios are a few dozen statements, not tens of thousands. Seats are the
  * accounts trigger's to guard here: the dry run has checked them, and a race fails the batch.
  */
 export function importStatements(
@@ -754,7 +782,6 @@ export function importStatements(
 ): D1PreparedStatement[] {
   const at = now();
   const statements: D1PreparedStatement[] = [];
-  const json = (rows: ImportRow[]) => JSON.stringify(rows.map((row) => ({ ...row, tags: JSON.stringify(row.tags) })));
   const activity = (chunk: string, action: "create" | "update") =>
     statement(
       db,
@@ -779,8 +806,7 @@ export function importStatements(
        SELECT json_extract(j.value, '$.uid'), lower(t.value) FROM json_each(?) j, json_each(json_extract(j.value, '$.tags')) t`,
       chunk,
     );
-  for (let i = 0; i < input.creates.length; i += IMPORT_CHUNK) {
-    const chunk = json(input.creates.slice(i, i + IMPORT_CHUNK));
+  for (const chunk of importChunks(input.creates)) {
     statements.push(
       statement(
         db,
@@ -800,8 +826,7 @@ export function importStatements(
       activity(chunk, "create"),
     );
   }
-  for (let i = 0; i < input.updates.length; i += IMPORT_CHUNK) {
-    const chunk = json(input.updates.slice(i, i + IMPORT_CHUNK));
+  for (const chunk of importChunks(input.updates)) {
     statements.push(
       statement(
         db,

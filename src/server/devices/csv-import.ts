@@ -1,25 +1,25 @@
-import { parse } from "csv-parse/sync";
 import { deviceBrand, deviceModel, deviceName, deviceTags, deviceUid, splitTags } from "@/schema/devices";
 import type { ImportRow } from "@/server/data/devices";
+import { type FileProblem, type LineRecord, readCsvRecords } from "./csv-records";
 
 /**
- * The CSV import's checks (issue 11): every row read, every problem reported as (row, column,
+ * The CSV import's checks (issue 11): every row read, every problem reported as (line, column,
  * message key), nothing written unless there is none. Columns by header name, in any order:
  * uid, brand, model, name, tags, account, site, location (account, site and location by name
- * or id; tags separated by commas or semicolons).
+ * or id; tags separated by commas or semicolons). Rows are numbered by the file's lines.
  */
 export const importColumns = ["uid", "brand", "model", "name", "tags", "account", "site", "location"] as const;
 export type ImportColumn = (typeof importColumns)[number];
 
-export const IMPORT_MAX_ROWS = 10_000;
-
-/** A problem of one row (1 is the first data row; 0 is the file itself). */
-export type ImportProblem = {
-  row: number;
-  column: ImportColumn | "file";
-  message: string;
-  values?: Record<string, string | number>;
-};
+/** A problem of one line of the file (0 is the file itself). */
+export type ImportProblem =
+  | FileProblem
+  | {
+      row: number;
+      column: ImportColumn;
+      message: string;
+      values?: Record<string, string | number>;
+    };
 
 export type Places = {
   accounts: { id: string; name: string }[];
@@ -29,55 +29,51 @@ export type Places = {
 
 export type ParsedImport = { rows: (ImportRow & { line: number })[]; problems: ImportProblem[] };
 
-/** Reads the file; an unreadable one is a single problem. */
-export function readCsv(text: string): { records: Record<string, string>[]; problems: ImportProblem[] } {
-  try {
-    const records = parse(text, {
-      columns: (header: string[]) => header.map((h) => h.trim().toLowerCase()),
-      skip_empty_lines: true,
-      trim: true,
-      bom: true,
-      relax_column_count: false,
-    }) as Record<string, string>[];
-    if (records.length === 0) return { records, problems: [{ row: 0, column: "file", message: "devices.import.empty" }] };
-    const header = Object.keys(records[0] ?? {});
-    if (!header.includes("uid"))
-      return { records: [], problems: [{ row: 0, column: "file", message: "devices.import.noUidColumn" }] };
-    if (records.length > IMPORT_MAX_ROWS)
-      return {
-        records: [],
-        problems: [{ row: 0, column: "file", message: "devices.import.tooManyRows", values: { max: IMPORT_MAX_ROWS } }],
-      };
-    return { records, problems: [] };
-  } catch {
-    return { records: [], problems: [{ row: 0, column: "file", message: "devices.import.unreadable" }] };
+/** Items found by id, else by name without case (one map each, so 10,000 rows stay cheap). */
+class ByNameOrId<T extends { id: string; name: string }> {
+  private readonly ids = new Map<string, T>();
+  private readonly names = new Map<string, T>();
+  add(item: T) {
+    this.ids.set(item.id, item);
+    const name = item.name.toLowerCase();
+    if (!this.names.has(name)) this.names.set(name, item);
+  }
+  find(cell: string): T | undefined {
+    return this.ids.get(cell) ?? this.names.get(cell.toLowerCase());
   }
 }
 
-function byNameOrId<T extends { id: string; name: string }>(items: T[], cell: string): T | undefined {
-  const lower = cell.toLowerCase();
-  return items.find((item) => item.id === cell) ?? items.find((item) => item.name.toLowerCase() === lower);
+function grouped<T extends { id: string; name: string }>(items: T[], key: (item: T) => string) {
+  const groups = new Map<string, ByNameOrId<T>>();
+  for (const item of items) {
+    const group = groups.get(key(item)) ?? new ByNameOrId<T>();
+    group.add(item);
+    groups.set(key(item), group);
+  }
+  return groups;
 }
 
 /**
- * Checks every record: fields, the brand filter, uids repeated in the file, places that exist
- * in the organization. What exists already and seats are checked after, against the database.
+ * Checks each record as the file is read: fields, the brand filter, uids repeated in the file,
+ * places that exist in the organization. What exists already and seats are checked after,
+ * against the database. `defaultAccount` fills an empty account cell (an account's registry).
  */
-export function checkRecords(
-  records: Record<string, string>[],
-  places: Places,
-  brandFilter: string,
-  defaultBrand = brandFilter,
-): ParsedImport {
+export function rowChecker(options: { places: Places; brandFilter: string; defaultBrand?: string; defaultAccount?: string }) {
+  const { places, brandFilter } = options;
+  const defaultBrand = options.defaultBrand ?? brandFilter;
+  const accounts = new ByNameOrId<Places["accounts"][number]>();
+  for (const account of places.accounts) accounts.add(account);
+  const sitesOf = grouped(places.sites, (s) => s.account_id);
+  const locationsOf = grouped(places.locations, (l) => l.site_id);
   const problems: ImportProblem[] = [];
   const rows: ParsedImport["rows"] = [];
   const seen = new Map<string, number>();
-  records.forEach((record, index) => {
-    const line = index + 1;
+
+  function check({ cells, line }: LineRecord) {
     const before = problems.length;
     const problem = (column: ImportColumn, message: string, values?: Record<string, string | number>) =>
       problems.push({ row: line, column, message, ...(values ? { values } : {}) });
-    const check = <T>(
+    const valid = <T>(
       column: ImportColumn,
       schema: { safeParse: (v: unknown) => { success: boolean; data?: T; error?: { issues: { message: string }[] } } },
       value: unknown,
@@ -87,13 +83,13 @@ export function checkRecords(
       problem(column, result.error?.issues[0]?.message ?? "validation.Invalid");
       return undefined;
     };
-    const uid = check<string>("uid", deviceUid, record.uid ?? "");
-    const brand = check<string>("brand", deviceBrand, record.brand || defaultBrand || "");
+    const uid = valid<string>("uid", deviceUid, cells.uid ?? "");
+    const brand = valid<string>("brand", deviceBrand, cells.brand || defaultBrand || "");
     if (brand && brandFilter && brand.toLowerCase() !== brandFilter.toLowerCase())
       problem("brand", "devices.errors.brandNotAllowed");
-    const model = check<string>("model", deviceModel, record.model ?? "");
-    const name = check<string>("name", deviceName, record.name ?? "");
-    const tags = check<string[]>("tags", deviceTags, splitTags(record.tags ?? ""));
+    const model = valid<string>("model", deviceModel, cells.model ?? "");
+    const name = valid<string>("name", deviceName, cells.name ?? "");
+    const tags = valid<string[]>("tags", deviceTags, splitTags(cells.tags ?? ""));
     if (uid) {
       const first = seen.get(uid.toLowerCase());
       if (first) problem("uid", "devices.import.repeatedUid", { row: first });
@@ -102,21 +98,18 @@ export function checkRecords(
     let accountId: string | null = null;
     let siteId: string | null = null;
     let locationId: string | null = null;
-    const accountCell = record.account ?? "";
-    const siteCell = record.site ?? "";
-    const locationCell = record.location ?? "";
+    const accountCell = cells.account || options.defaultAccount || "";
+    const siteCell = cells.site ?? "";
+    const locationCell = cells.location ?? "";
     if (accountCell) {
-      const account = byNameOrId(places.accounts, accountCell);
+      const account = accounts.find(accountCell);
       if (!account) problem("account", "devices.import.noSuchAccount");
       else accountId = account.id;
     }
     if (siteCell) {
       if (!accountCell) problem("site", "devices.import.siteNeedsAccount");
       else if (accountId) {
-        const site = byNameOrId(
-          places.sites.filter((s) => s.account_id === accountId),
-          siteCell,
-        );
+        const site = sitesOf.get(accountId)?.find(siteCell);
         if (!site) problem("site", "devices.import.noSuchSite");
         else siteId = site.id;
       }
@@ -124,10 +117,7 @@ export function checkRecords(
     if (locationCell) {
       if (!siteCell) problem("location", "devices.import.locationNeedsSite");
       else if (siteId) {
-        const location = byNameOrId(
-          places.locations.filter((l) => l.site_id === siteId),
-          locationCell,
-        );
+        const location = locationsOf.get(siteId)?.find(locationCell);
         if (!location) problem("location", "devices.import.noSuchLocation");
         else locationId = location.id;
       }
@@ -135,8 +125,24 @@ export function checkRecords(
     if (problems.length === before && uid && brand && model && name !== undefined && tags) {
       rows.push({ line, uid, brand, model, name, tags, accountId, siteId, locationId });
     }
-  });
-  return { rows, problems };
+  }
+
+  return { check, result: (): ParsedImport => ({ rows, problems }) };
+}
+
+/**
+ * Reads and checks a whole file, streamed: the rows to write and every problem, or only the
+ * file's problem when it cannot be read to its end (too large, too many rows, not CSV).
+ */
+export async function checkImportFile(
+  source: ReadableStream<Uint8Array>,
+  options: Parameters<typeof rowChecker>[0],
+): Promise<ParsedImport & { fatal: boolean }> {
+  const checker = rowChecker(options);
+  const read = await readCsvRecords(source, checker.check);
+  if (read.fatal) return { rows: [], problems: read.problems, fatal: true };
+  const parsed = checker.result();
+  return { rows: parsed.rows, problems: [...read.problems, ...parsed.problems], fatal: false };
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { Context, MiddlewareHandler } from "hono";
+import { IMPORT_BODY_MAX_BYTES } from "@/schema/devices";
 import { type ErrorCodeName, errorCodes, httpStatusOf } from "@/schema/errors";
 import type { AppEnv } from "../env";
 import { AppError } from "../errors";
@@ -23,7 +24,13 @@ export const requestLimits = {
   /** Form posts: a profile with 200 contacts is the largest form. */
   formBodyBytes: 256 * 1024,
   formFields: 2000,
+  /** The CSV import of radios (a file of up to 3 MB), on the API and its form: IMPORT_BODY_MAX_BYTES. */
+  importBodyBytes: IMPORT_BODY_MAX_BYTES,
 } as const;
+
+/** The procedure that takes a whole file, and its form posts, which their action reads (so a refusal is the import screen). */
+const IMPORT_PROCEDURE = "devices.importCsv";
+const IMPORT_FORM = /^(\/accounts\/[^/]+\/registry)?\/devices\/import$/;
 
 /** Keys that mean something to JavaScript objects; no input of ours uses them. */
 const PROTOTYPE_KEYS = new Set(["__proto__", "constructor", "prototype"]);
@@ -33,7 +40,7 @@ function isPlainCall(path: string): boolean {
   return ["/api/me", "/api/sign-in", "/api/sign-out"].includes(path) || /^\/api\/(auth|passkey)\//.test(path);
 }
 
-type Refusal = { code: ErrorCodeName; key: string; values?: Record<string, string | number> };
+export type Refusal = { code: ErrorCodeName; key: string; values?: Record<string, string | number> };
 
 /** The body, or null when it is (or says it is) larger than `max`; read no further than that. */
 async function readCapped(request: Request, max: number): Promise<Uint8Array | null> {
@@ -135,7 +142,8 @@ async function procedureRefusal(c: Context<AppEnv>): Promise<Refusal | null> {
   if (method !== "GET" && method !== "POST") {
     return { code: "METHOD_NOT_SUPPORTED", key: "errors.methodNotSupported", values: { method } };
   }
-  const calls = c.req.path.slice("/api/".length).split(",").length;
+  const procedures = c.req.path.slice("/api/".length).split(",");
+  const calls = procedures.length;
   if (calls > requestLimits.batchCalls) {
     return { code: "BAD_REQUEST", key: "errors.tooManyCalls", values: { max: requestLimits.batchCalls } };
   }
@@ -145,7 +153,13 @@ async function procedureRefusal(c: Context<AppEnv>): Promise<Refusal | null> {
     const refusal = jsonRefusal(input, { mustParse: false });
     if (refusal) return refusal;
   }
-  if (method === "POST" && isJsonType(c)) return bodyRefusal(c, requestLimits.apiBodyBytes, false);
+  if (method === "POST" && isJsonType(c)) {
+    if (procedures.includes(IMPORT_PROCEDURE)) {
+      const refusal = await bodyRefusal(c, requestLimits.importBodyBytes, false);
+      return refusal?.code === "PAYLOAD_TOO_LARGE" ? { ...refusal, key: "devices.import.tooLarge" } : refusal;
+    }
+    return bodyRefusal(c, requestLimits.apiBodyBytes, false);
+  }
   return null;
 }
 
@@ -161,30 +175,73 @@ async function bodyRefusal(c: Context<AppEnv>, max: number, mustParse: boolean):
   return jsonRefusal(text, { mustParse });
 }
 
+/**
+ * The request's body as a stream that fails past `max` bytes. Past it, the request's own
+ * stream is released unread (drain-body.ts reads the rest): the answer must not race the upload.
+ */
+function cappedBody(body: ReadableStream<Uint8Array>, max: number, onOver: () => void): ReadableStream<Uint8Array> {
+  const reader = body.getReader();
+  let size = 0;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const { done, value } = await reader.read();
+      if (done) {
+        controller.close();
+        return;
+      }
+      size += value.byteLength;
+      if (size > max) {
+        onOver();
+        reader.releaseLock();
+        controller.error(new Error("body over its limit"));
+        return;
+      }
+      controller.enqueue(value);
+    },
+  });
+}
+
+/**
+ * A form post read within `max` bytes, parsed as it arrives (never a second copy of the
+ * bytes): the form, or why it is refused (too large, unreadable, too many fields). The form is
+ * left for `c.req.parseBody()`.
+ */
+export async function readForm(c: Context<AppEnv>, max: number): Promise<{ form: FormData } | { refusal: Refusal }> {
+  const tooLarge = { refusal: { code: "PAYLOAD_TOO_LARGE", key: "errors.payloadTooLarge" } } as const;
+  const declared = Number(c.req.header("Content-Length"));
+  if (Number.isFinite(declared) && declared > max) return tooLarge;
+  let over = false;
+  let form: FormData;
+  try {
+    const body = c.req.raw.body;
+    form = await new Response(
+      body
+        ? cappedBody(body, max, () => {
+            over = true;
+          })
+        : "",
+      { headers: { "Content-Type": c.req.header("Content-Type") ?? "" } },
+    ).formData();
+  } catch {
+    return over ? tooLarge : { refusal: { code: "BAD_REQUEST", key: "errors.unreadableForm" } };
+  }
+  let fields = 0;
+  for (const _ of form.keys()) fields += 1;
+  if (fields > requestLimits.formFields) {
+    return { refusal: { code: "PAYLOAD_TOO_LARGE", key: "errors.tooManyFields", values: { max: requestLimits.formFields } } };
+  }
+  (c.req.bodyCache as Record<string, unknown>).formData = Promise.resolve(form);
+  return { form };
+}
+
 /** A form post: size, readable, not too many fields; the parsed form is left for the action. */
 async function formRefusal(c: Context<AppEnv>): Promise<Refusal | null> {
   const type = c.req.header("Content-Type") ?? "";
   const media = type.split(";")[0]?.trim().toLowerCase();
   if (media !== "application/x-www-form-urlencoded" && media !== "multipart/form-data") return null;
-  const bytes = await readCapped(c.req.raw, requestLimits.formBodyBytes);
-  if (!bytes) return { code: "PAYLOAD_TOO_LARGE", key: "errors.payloadTooLarge" };
-  let form: FormData;
-  try {
-    form = await new Request("http://form.invalid/", {
-      method: "POST",
-      headers: { "Content-Type": type },
-      body: bytes.buffer as ArrayBuffer,
-    }).formData();
-  } catch {
-    return { code: "BAD_REQUEST", key: "errors.unreadableForm" };
-  }
-  let fields = 0;
-  for (const _ of form.keys()) fields += 1;
-  if (fields > requestLimits.formFields) {
-    return { code: "PAYLOAD_TOO_LARGE", key: "errors.tooManyFields", values: { max: requestLimits.formFields } };
-  }
-  (c.req.bodyCache as Record<string, unknown>).formData = Promise.resolve(form);
-  return null;
+  if (IMPORT_FORM.test(c.req.path)) return null;
+  const read = await readForm(c, requestLimits.formBodyBytes);
+  return "refusal" in read ? read.refusal : null;
 }
 
 /** The refusal in the shape the caller reads: the wire format, a plain call's JSON, or a form's page. */

@@ -1,4 +1,4 @@
-import { csvDownload, inert } from "@/routes/csv-download";
+import { csvDownload } from "@/routes/csv-download";
 import { definePage } from "@/routes/types";
 import type { Language } from "@/schema/languages";
 import { wallClock } from "@/schema/zoned-date";
@@ -19,12 +19,12 @@ function record(entry: ActivityEntry, text: Text, timeZone: string, language: La
   return {
     time: wallClock(entry.createdAt, timeZone),
     utc: entry.createdAt,
-    actor: inert(entry.actorEmail),
+    actor: entry.actorEmail,
     action: text(`activityLogs.actions.${entry.action}`),
     type: entityTypeLabel(entry.entityType, text),
-    label: inert(entry.entityLabel),
+    label: entry.entityLabel,
     id: entry.entityId,
-    changes: inert(changes),
+    changes,
     deployment: entry.deploymentId ?? (entry.deployable ? text("activityLogs.notDeployed") : ""),
   };
 }

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { deviceTag } from "@/schema/devices";
+import { deviceTag, IMPORT_BODY_MAX_BYTES } from "@/schema/devices";
 import {
   accountSeats,
   bulkActivityStatement,
@@ -13,7 +13,8 @@ import {
   tagChangeWhere,
   uidsLeavingAccount,
 } from "@/server/data/devices";
-import { checkRecords, checkSeats, type ImportProblem, readCsv, splitExisting } from "@/server/devices/csv-import";
+import { checkImportFile, checkSeats, type ImportProblem, splitExisting } from "@/server/devices/csv-import";
+import { textSource } from "@/server/devices/csv-records";
 import { closeRadios } from "@/server/fleet/live";
 import { brandFilter, defaultBrand, listFilterInput, newDeviceSecret, resolveFilter } from "../device-inputs";
 import { inventoryOrg, targetPlace } from "../device-scope";
@@ -124,9 +125,11 @@ export const deviceBulkProcedures = {
     }),
 
   /**
-   * The CSV import: with dryRun, every problem (row, column, message) and what would happen;
+   * The CSV import: with dryRun, every problem (line, column, message) and what would happen;
    * without, the same checks and then one batch, all or nothing. New radios' secrets are in
-   * the answer once.
+   * the answer once. The file is read as a stream; one too large, too long or unreadable is a
+   * problem of the file in the same answer (the body cap past which nothing is read is
+   * request-limits.ts's).
    */
   importCsv: procedureWith("manage-devices")
     .input(
@@ -134,7 +137,7 @@ export const deviceBulkProcedures = {
         orgId: id.optional(),
         /** From an account's registry: rows without an account go to this one. */
         accountId: id.optional(),
-        csv: z.string().min(1, "devices.import.empty").max(3_000_000, "devices.import.tooLarge"),
+        csv: z.string().max(IMPORT_BODY_MAX_BYTES, "devices.import.tooLarge"),
         updateExisting: z.boolean().default(false),
         dryRun: z.boolean().default(true),
       }),
@@ -142,10 +145,13 @@ export const deviceBulkProcedures = {
     .mutation(async ({ ctx, input }) => {
       const scopeAccount = input.accountId ? await accountInScope(ctx, input.accountId) : null;
       const orgId = scopeAccount ? scopeAccount.orgId : await inventoryOrg(ctx, input.orgId);
-      const read = readCsv(input.csv);
-      if (read.problems.length) return importAnswer(ctx, read.problems, 0, 0, null);
-      const records = scopeAccount ? read.records.map((r) => ({ ...r, account: r.account || scopeAccount._id })) : read.records;
-      const parsed = checkRecords(records, await importPlaces(ctx.db, orgId), brandFilter(ctx), defaultBrand(ctx));
+      const parsed = await checkImportFile(textSource(input.csv), {
+        places: await importPlaces(ctx.db, orgId),
+        brandFilter: brandFilter(ctx),
+        defaultBrand: defaultBrand(ctx),
+        ...(scopeAccount ? { defaultAccount: scopeAccount._id } : {}),
+      });
+      if (parsed.fatal) return importAnswer(ctx, parsed.problems, 0, 0, null);
       const existing = await existingUids(
         ctx.db,
         parsed.rows.map((row) => row.uid),
