@@ -16,6 +16,7 @@ import {
 } from "../data/device-checkins";
 import { revisionContent } from "../data/revisions";
 import type { AppEnv } from "../env";
+import { armClock } from "./arm-deployment-clock";
 import { rearmCommandClockOnce } from "./command-clock";
 import { commandForRadio, reportCommand } from "./command-reports";
 import {
@@ -28,7 +29,6 @@ import {
   verifyConfigToken,
   wantsFullPath,
 } from "./config-token";
-import { armClock } from "./deployment-clock";
 import { evaluateThresholds } from "./deployment-engine";
 import { shardOf } from "./live";
 import { loadRadio, type RadioState, radioState } from "./radio-state";
