@@ -4,7 +4,7 @@ import { api } from "@/server/api/procedures-route";
 import { type AccountDetails, accountDetails } from "@/server/current-account";
 import type { ActivityEntry } from "@/server/data/activity-logs";
 import { usePage } from "@/server/render/page-context";
-import { ActivityEntryView, textOf } from "@/ui/activity/activity-entry";
+import { ActivityEntryView, diffWords, textOf } from "@/ui/activity/activity-entry";
 import { Button, ButtonLink } from "@/ui/button";
 import { Field, SelectField, TextareaField } from "@/ui/field";
 import { FormAlert } from "@/ui/form-alert";
@@ -15,6 +15,7 @@ import { formRefusal, postedValues } from "../settings/procedure-refusal";
 import { type ActionResult, definePage, type PageProps, type RouteContext } from "../types";
 import { changesHref, confirmDeploymentHref, deploymentHref } from "./paths";
 import { parsePlanForm, planDefaults, planFields } from "./plan-form";
+import { sampleLines } from "./sample-lines";
 
 const CHANGES_SHOWN = 10;
 
@@ -29,7 +30,8 @@ type Preview = {
 type Data = { account: AccountDetails; preview: Preview };
 
 function SampleDiff({ uid, lines }: { uid: string; lines: ConfigDiffLine[] }) {
-  const { t } = usePage();
+  const { t, language } = usePage();
+  const text = textOf(t);
   return (
     <details className="rounded-md border border-slate-200 bg-white p-3" open={lines.length > 0 && lines.length < 12}>
       <summary className="cursor-pointer font-mono text-sm">
@@ -52,10 +54,10 @@ function SampleDiff({ uid, lines }: { uid: string; lines: ConfigDiffLine[] }) {
               </th>
             </tr>
           </thead>
-          <tbody className="font-mono">
-            {lines.map((line) => (
-              <tr key={line.path} className="border-t border-slate-100 align-top">
-                <td className="py-1 pr-2 break-all">{line.path}</td>
+          <tbody>
+            {sampleLines(lines, diffWords(text, language), text).map((line) => (
+              <tr key={line.field} className="border-t border-slate-100 align-top">
+                <td className="py-1 pr-2">{line.field}</td>
                 <td className="py-1 pr-2 break-all text-red-800">{line.before ?? "—"}</td>
                 <td className="py-1 break-all text-green-800">{line.after ?? "—"}</td>
               </tr>
