@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
-import { type FcPriority, type FcStatus, type FcTab, fcTabs } from "@/schema/fc-cases";
-import { wallClock } from "@/schema/zoned-date";
+import { type FcPriority, type FcStatus, type FcTab, fcPriorities, fcStatuses, fcTabs } from "@/schema/fc-cases";
+import { formatDateTime } from "@/schema/format";
 import type { AccountDetails } from "@/server/current-account";
 import { usePage } from "@/server/render/page-context";
 import { PageHeader } from "@/ui/page-header";
@@ -68,7 +68,28 @@ export function StatusBadge({ status }: { status: FcStatus }) {
 
 /** A moment in the account's time zone, machine-readable in <time>. */
 export function When({ at, timeZone }: { at: string; timeZone: string }) {
-  return <time dateTime={at}>{wallClock(at, timeZone).slice(0, 16)}</time>;
+  const { language } = usePage();
+  return <time dateTime={at}>{formatDateTime(language, at, timeZone)}</time>;
+}
+
+/**
+ * A timeline entry's change ("waiting → closed", "low → high", as stored) in the reader's words:
+ * each side a translated status or priority. Anything else shows as it was written.
+ */
+export function useChangeText(): (body: string) => string {
+  const { t } = usePage();
+  return (body) => {
+    const sides = body.split(" → ");
+    if (sides.length !== 2) return body;
+    const word = (side: string) =>
+      (fcStatuses as readonly string[]).includes(side)
+        ? String(t(`fc.status.${side}`))
+        : (fcPriorities as readonly string[]).includes(side)
+          ? String(t(`fc.priority.${side}`))
+          : null;
+    const [before, after] = sides.map(word);
+    return before && after ? `${before} → ${after}` : body;
+  };
 }
 
 /** A list of radio uids typed in a form ("A-1, A-2" or one per line). */
