@@ -27,7 +27,7 @@ type Preview = {
   unreadable: boolean;
   currentRevision: { number: number } | null;
 };
-type Data = { account: AccountDetails; preview: Preview };
+type Data = { account: AccountDetails; preview: Preview; phaseSizes: number[] };
 
 function SampleDiff({ uid, lines }: { uid: string; lines: ConfigDiffLine[] }) {
   const { t, language } = usePage();
@@ -69,7 +69,28 @@ function SampleDiff({ uid, lines }: { uid: string; lines: ConfigDiffLine[] }) {
   );
 }
 
-function PlanForm({ accountId, form }: { accountId: string; form?: PageProps<Data>["form"] }) {
+/** How many radios each phase holds, for the plan as submitted (a "count" post) or the default plan. */
+function PhaseSizes({ sizes }: { sizes: number[] }) {
+  const { t, language } = usePage();
+  return (
+    <div className="space-y-2" data-slot="phase-sizes">
+      <p className="text-sm font-medium text-slate-900">{t("confirmDeployment.phaseSizes")}</p>
+      <ol className="flex flex-wrap gap-x-4 gap-y-1 text-sm text-slate-700">
+        {sizes.map((size, i) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: phases are positional
+          <li key={i}>
+            {t("confirmDeployment.phaseSize", { count: size, phase: i + 1, formatted: formatNumber(language, size) })}
+          </li>
+        ))}
+      </ol>
+      <Button type="submit" name="intent" value="count" variant="white">
+        {t("confirmDeployment.showPhaseSizes")}
+      </Button>
+    </div>
+  );
+}
+
+function PlanForm({ accountId, form, sizes }: { accountId: string; form?: PageProps<Data>["form"]; sizes: number[] | null }) {
   const { t } = usePage();
   const values = { ...planDefaults, ...form?.values };
   const error = (field: string) => (form?.errors[field] ? String(t(form.errors[field])) : undefined);
@@ -166,6 +187,7 @@ function PlanForm({ accountId, form }: { accountId: string; form?: PageProps<Dat
             error={error("errorPerPhase")}
           />
         </div>
+        {sizes ? <PhaseSizes sizes={sizes} /> : null}
       </fieldset>
       <fieldset className="space-y-2">
         <legend className="font-semibold text-slate-900">{t("confirmDeployment.timing")}</legend>
@@ -235,6 +257,8 @@ function PlanForm({ accountId, form }: { accountId: string; form?: PageProps<Dat
 function ConfirmDeployment({ data, form }: PageProps<Data>) {
   const { t, language } = usePage();
   const { account, preview } = data;
+  // A "count" post brings the sizes of the plan as typed; the first view, those of the default plan.
+  const sizes = form ? (form.values.phaseSizes ? (JSON.parse(form.values.phaseSizes) as number[]) : null) : data.phaseSizes;
   const text = textOf(t);
   return (
     <AccountLayout account={account}>
@@ -283,7 +307,7 @@ function ConfirmDeployment({ data, form }: PageProps<Data>) {
             </div>
           )}
         </section>
-        <PlanForm accountId={account._id} form={form} />
+        <PlanForm accountId={account._id} form={form} sizes={sizes} />
       </div>
     </AccountLayout>
   );
@@ -295,6 +319,15 @@ async function confirm(c: RouteContext): Promise<ActionResult> {
   const values = Object.fromEntries(planFields.map((field) => [field, posted[field] ?? ""]));
   const parsed = parsePlanForm(values);
   if (!parsed.ok) return { ok: false, status: 400, form: { values, errors: parsed.errors } };
+  if (posted.intent === "count") {
+    const shares = parsed.plan.phases.map((phase) => phase.share);
+    try {
+      const { sizes } = await api(c).deployments.phaseSizes({ accountId, shares });
+      return { ok: false, status: 200, form: { values: { ...values, phaseSizes: JSON.stringify(sizes) }, errors: {} } };
+    } catch (error) {
+      return formRefusal(error, values, { fields: planFields });
+    }
+  }
   try {
     const created = await api(c).deployments.create({
       accountId,
@@ -312,12 +345,23 @@ async function confirm(c: RouteContext): Promise<ActionResult> {
   }
 }
 
+/** The phases of the form's default plan. */
+function defaultShares(): number[] {
+  const parsed = parsePlanForm(planDefaults);
+  return parsed.ok ? parsed.plan.phases.map((phase) => phase.share) : [100];
+}
+
 /** /accounts/{accountId}/confirm-deployment (create-deployments): what goes out, to how many radios, and how. */
 export const confirmDeploymentPage = definePage<Data>({
   load: async (c) => {
     const accountId = c.req.param("accountId") ?? "";
-    const [account, preview] = await Promise.all([accountDetails(c, accountId), api(c).deployments.preview({ accountId })]);
-    return { account, preview };
+    const shares = defaultShares();
+    const [account, preview, { sizes }] = await Promise.all([
+      accountDetails(c, accountId),
+      api(c).deployments.preview({ accountId }),
+      api(c).deployments.phaseSizes({ accountId, shares }),
+    ]);
+    return { account, preview, phaseSizes: sizes };
   },
   Component: ConfirmDeployment,
   action: confirm,

@@ -9,7 +9,7 @@ import type { Text } from "@/ui/activity/field-labels";
  */
 export function sampleLines(lines: ConfigDiffLine[], words: DiffWords, text: Text): DiffLine[] {
   return lines.map((line) => {
-    const { label, path, value } = describe(line.path.split("."), words, text);
+    const { label, path, value } = labelled(line.path.split("."), words, text);
     const show = (raw: string | undefined) => (raw === undefined ? null : value(parse(raw), path));
     return { field: label, before: show(line.before), after: show(line.after) };
   });
@@ -17,7 +17,7 @@ export function sampleLines(lines: ConfigDiffLine[], words: DiffWords, text: Tex
 
 type Described = { label: string; path: string[]; value: (value: unknown, path: string[]) => string };
 
-function describe(segments: string[], words: DiffWords, text: Text): Described {
+function labelled(segments: string[], words: DiffWords, text: Text): Described {
   const [root = "", ...rest] = segments;
   const label = (path: string[]) => words.label?.(path) ?? path.join(" › ");
   const plain = (value: unknown, path: string[]) => showValue(value, words, path);
