@@ -1,4 +1,6 @@
+import type { CurrentSession, SessionUser, Speculation } from "./auth/session-types";
 import type { D1Database, DurableObjectNamespace, Fetcher } from "./cloudflare";
+import type { Settings, SettingVariable } from "./settings";
 
 /** The Worker's bindings (wrangler.toml) and the variables that override the settings. */
 export type Env = {
@@ -41,28 +43,6 @@ export function isDemo(env: Partial<Env>): boolean {
   return env.APP_ENV !== "production";
 }
 
-/** The wrangler vars that override the build-time settings (see settings.ts). */
-export type SettingVariable =
-  | "APP_TITLE"
-  | "BRAND_NAME"
-  | "BRAND_NAMESPACE"
-  | "WELCOME_MODE"
-  | "DEVICE_BRAND_FILTER"
-  | "SUBSCRIPTION_MODE"
-  | "HIDE_CASE_USERS"
-  | "SHOW_DOCUMENTATION"
-  | "DEFAULT_IDENTITY_PROVIDER_ID"
-  | "DEFAULT_IDENTITY_PROVIDER_NAME"
-  | "DEFAULT_IDENTITY_PROVIDER_ISSUER"
-  | "DEFAULT_IDENTITY_PROVIDER_CLIENT_ID"
-  | "HELP_URL"
-  | "DNS_RESOLVER_URL"
-  | "PRIVACY_URL"
-  | "TERMS_URL"
-  | "LOGO_WIDE_URL"
-  | "LOGO_SMALL_URL"
-  | "PASSKEYS_ENABLED";
-
 /** What Hono's context carries for every request. */
 export type AppEnv = {
   Bindings: Env;
@@ -70,11 +50,11 @@ export type AppEnv = {
     nonce: string;
     secureHeadersNonce?: string;
     language: import("../schema/languages").Language;
-    settings: import("./settings").Settings;
+    settings: Settings;
     /** The signed-in user, or null; set by the session middleware. */
-    user: import("./auth/sessions").SessionUser | null;
-    session: import("./auth/sessions").CurrentSession | null;
+    user: SessionUser | null;
+    session: CurrentSession | null;
     /** Set while a signed-in page loads on the session hint, until it settles (middleware/session.ts). */
-    speculation?: import("./middleware/session").Speculation;
+    speculation?: Speculation;
   };
 };

@@ -1,4 +1,5 @@
 import { Hono } from "hono";
+import { translatedErrors } from "../routes/settings/procedure-refusal";
 import { routes } from "../routes/table";
 import type { FormState, RouteContext, RouteDefinition } from "../routes/types";
 import { prefetchAccountContext } from "./current-account";
@@ -83,7 +84,8 @@ async function runAction(c: RouteContext, route: RouteDefinition) {
       if (result.flash) setFlash(c, result.flash);
       return c.json({ ok: true, redirect: result.redirect });
     }
-    const errors = Object.fromEntries(Object.entries(result.form.errors).map(([field, key]) => [field, String(t(key))]));
+    // A refusal with values ("2 seats in use") is in words already: translated once, as pages do.
+    const errors = translatedErrors(result.form.errors, t);
     return c.json({ ok: false, errors }, result.status);
   }
   if (result.ok) {

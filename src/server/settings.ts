@@ -1,4 +1,24 @@
-import type { Env } from "./env";
+/** The wrangler vars that override the build-time settings (wrangler.toml `[vars]`). */
+export type SettingVariable =
+  | "APP_TITLE"
+  | "BRAND_NAME"
+  | "BRAND_NAMESPACE"
+  | "WELCOME_MODE"
+  | "DEVICE_BRAND_FILTER"
+  | "SUBSCRIPTION_MODE"
+  | "HIDE_CASE_USERS"
+  | "SHOW_DOCUMENTATION"
+  | "DEFAULT_IDENTITY_PROVIDER_ID"
+  | "DEFAULT_IDENTITY_PROVIDER_NAME"
+  | "DEFAULT_IDENTITY_PROVIDER_ISSUER"
+  | "DEFAULT_IDENTITY_PROVIDER_CLIENT_ID"
+  | "HELP_URL"
+  | "DNS_RESOLVER_URL"
+  | "PRIVACY_URL"
+  | "TERMS_URL"
+  | "LOGO_WIDE_URL"
+  | "LOGO_SMALL_URL"
+  | "PASSKEYS_ENABLED";
 
 /**
  * The build-time settings of spec §1 in one place. The defaults describe a neutral,
@@ -66,7 +86,7 @@ function text(value: string | undefined, fallback: string): string {
 }
 
 /** The settings in force for this Worker: the defaults, overridden by the wrangler vars set. */
-export function resolveSettings(env: Partial<Env>): Settings {
+export function resolveSettings(env: Partial<Record<SettingVariable, string>>): Settings {
   const d = defaultSettings;
   return {
     appTitle: text(env.APP_TITLE, d.appTitle),

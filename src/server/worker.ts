@@ -3,8 +3,8 @@ import type { ExecutionContext } from "./cloudflare";
 import { sweepDesk } from "./data/fc-sessions";
 import { retryWhenBusy } from "./data/retry-when-busy";
 import type { Env } from "./env";
+import { armClock } from "./fleet/arm-deployment-clock";
 import { sweepExpiredCommands } from "./fleet/command-clock";
-import { armClock } from "./fleet/deployment-clock";
 import { stepDueDeployments } from "./fleet/deployment-engine";
 
 /** The Durable Object classes wrangler.toml binds (DEVICE_SHARDS, DEPLOYMENT_CLOCK, COMMAND_CLOCK). */

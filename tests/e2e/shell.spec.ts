@@ -71,6 +71,7 @@ test.describe("account switcher", () => {
       "Profiles",
       "Rules",
       "Inventory",
+      "Deployments",
       "Customer care",
       "Activity logs",
       "Reports",

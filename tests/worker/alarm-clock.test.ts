@@ -1,8 +1,8 @@
 import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { Env } from "@/server/env";
+import { armClock } from "@/server/fleet/arm-deployment-clock";
 import { armCommandClock } from "@/server/fleet/command-clock";
-import { armClock } from "@/server/fleet/deployment-clock";
 
 const bindings = env as unknown as Env;
 

@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import { networkConfigInput } from "@/schema/network-config";
 import { isProfileType, settingsSchemas } from "@/schema/profiles";
 import { ruleConditions } from "@/schema/rules";
+import readme from "../../README.md?raw";
+import { accounts, fleets, radios } from "../../scripts/demo-data.mjs";
 import { workspaces } from "../../scripts/demo-workspaces.mjs";
 
 // The living demo (issue 9, §5): what `npm start` seeds must be what the app itself would
@@ -49,5 +51,28 @@ describe("the demo workspaces", () => {
       }
     }
     expect(problems).toEqual([]);
+  });
+});
+
+describe("README's demo radios", () => {
+  // README's table of radios per demo account says what the seed creates, so they cannot drift.
+  const rows = new Map(
+    [...readme.matchAll(/^\| ([^|]+?) +\| +(\d+) \| (.+?) +\|$/gm)].map((m) => [m[1], { count: Number(m[2]), uids: m[3] ?? "" }]),
+  );
+
+  it.each(fleets.map((fleet) => [fleet.accountId, fleet] as const))("gives %s's count and uids as seeded", (_, fleet) => {
+    const name = accounts.find((account) => account.id === fleet.accountId)?.name ?? "";
+    const simulated = radios.filter((radio) => radio.accountId === fleet.accountId);
+    const row = rows.get(name);
+    expect(row?.count, name).toBe(fleet.count + simulated.length);
+    const last = `${fleet.prefix}-${String(fleet.count).padStart(4, "0")}`;
+    expect(row?.uids).toContain(`\`${fleet.prefix}-0001\` … \`${last}\``);
+    for (const radio of [simulated[0], simulated.at(-1)]) if (radio) expect(row?.uids).toContain(radio.uid);
+  });
+
+  it("lists no account the seed gives no fleet", () => {
+    const named = new Set(fleets.map((fleet) => accounts.find((account) => account.id === fleet.accountId)?.name));
+    expect([...rows.keys()].filter((name) => accounts.some((a) => a.name === name) && !named.has(name))).toEqual([]);
+    expect(rows.size).toBeGreaterThanOrEqual(fleets.length);
   });
 });

@@ -191,6 +191,20 @@ describe("a session's life", () => {
       .bind(id)
       .first<{ n: number }>();
     expect(logged?.n).toBe(4);
+    // The page's timeline says each change and date in the reader's words (issue 23), not raw values.
+    for (const [language, changes] of [
+      ["en", ["Open → In progress", "In progress → Waiting", "Waiting → Closed"]],
+      ["es-MX", ["Abierta → En curso", "En curso → En espera", "En espera → Cerrada"]],
+    ] as const) {
+      const page = await request(`/accounts/${home.accountId}/fc-cases/list-fc-sessions/${id}`, {
+        headers: { Cookie: `${agent}; lang=${language}` },
+      });
+      const timeline = /<ol[^>]*data-timeline[^>]*>.*?<\/ol>/s.exec(await page.text())?.[0] ?? "";
+      for (const change of changes) expect(timeline).toContain(change);
+      expect(timeline).not.toContain("in-progress");
+      expect(timeline).not.toMatch(/>\d{4}-\d\d-\d\dT?\s?\d\d:\d\d</);
+      expect(timeline).toMatch(/<time dateTime="[^"]+">[^<]*\d{4}[^<]*<\/time>/);
+    }
     // A closed session takes no commands.
     const refused = await call("sendCommand", { accountId: home.accountId, id, uid: radios[0], type: "ping" }, agent);
     expect(code(refused)).toBe("PRECONDITION_FAILED");

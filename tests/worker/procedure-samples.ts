@@ -105,6 +105,7 @@ export const procedureSamples: Record<string, (t: Tenant) => unknown> = {
   "deployments.get": (t) => ({ id: t.deploymentId }),
   "deployments.radios": (t) => ({ id: t.deploymentId, state: "pending" }),
   "deployments.preview": (t) => ({ accountId: t.accountId }),
+  "deployments.phaseSizes": (t) => ({ accountId: t.accountId, shares: [10, 100] }),
   "deployments.create": (t) => ({ accountId: t.accountId, note: "matrix" }),
   "deployments.act": (t) => ({ id: t.deploymentId, action: "pause" }),
   "deployments.rollback": (t) => ({ id: t.deploymentId }),

@@ -64,6 +64,12 @@ function profileMenuOf(html: string): string {
   return /<details class="relative" data-menu="">.*?<\/details>/s.exec(html)?.[0] ?? "";
 }
 
+/** The hrefs of the account sidebar as the server rendered it. */
+function sidebarLinks(html: string): string[] {
+  const nav = /<nav aria-label="Account sections".*?<\/nav>/s.exec(html)?.[0] ?? "";
+  return [...nav.matchAll(/<a href="([^"]+)"/g)].map((m) => m[1] ?? "");
+}
+
 /** The hrefs of the profile menu as the server rendered it (the no-JavaScript disclosure). */
 function profileMenuHrefs(html: string): string[] {
   return [...profileMenuOf(html).matchAll(/<a href="([^"]+)"/g)].map((m) => m[1] ?? "");
@@ -78,6 +84,7 @@ describe("account sidebar", () => {
       [
         ...everything,
         "registry:/registry/devices",
+        "deployments:/deployments",
         "fcCases:/fc-cases/fc-dashboard",
         "activityLogs:/activity-logs",
         "reports:/reports",
@@ -88,15 +95,31 @@ describe("account sidebar", () => {
       [
         ...everything,
         "registry:/registry/devices",
+        "deployments:/deployments",
         "fcCases:/fc-cases/fc-dashboard",
         "activityLogs:/activity-logs",
         "reports:/reports",
       ],
     ],
-    ["configurator", [...everything, "registry:/registry/devices", "activityLogs:/activity-logs", "reports:/reports"]],
-    ["technician", ["home:/", "registry:/registry/devices", "activityLogs:/activity-logs", "reports:/reports"]],
-    ["viewer", ["home:/", "registry:/registry/devices", "activityLogs:/activity-logs", "reports:/reports"]],
-    ["case-agent", ["home:/", "fcCases:/fc-cases/fc-dashboard", "activityLogs:/activity-logs"]],
+    [
+      "configurator",
+      [
+        ...everything,
+        "registry:/registry/devices",
+        "deployments:/deployments",
+        "activityLogs:/activity-logs",
+        "reports:/reports",
+      ],
+    ],
+    [
+      "technician",
+      ["home:/", "registry:/registry/devices", "deployments:/deployments", "activityLogs:/activity-logs", "reports:/reports"],
+    ],
+    [
+      "viewer",
+      ["home:/", "registry:/registry/devices", "deployments:/deployments", "activityLogs:/activity-logs", "reports:/reports"],
+    ],
+    ["case-agent", ["home:/", "deployments:/deployments", "fcCases:/fc-cases/fc-dashboard", "activityLogs:/activity-logs"]],
   ])("a %s sees %j", (role, expected) => {
     expect(sidebar(role, "essential")).toEqual(expected);
     expect(sidebar(role, "advanced")).toEqual(expected);
@@ -106,12 +129,13 @@ describe("account sidebar", () => {
     expect(sidebar({ "view-subscriptions-in-accounts": true })).toEqual([
       "home:/",
       "registry:/registry/subscriptions",
+      "deployments:/deployments",
       "activityLogs:/activity-logs",
     ]);
     expect(sidebar({ "view-devices-in-accounts": true, "view-subscriptions-in-accounts": true })).toContain(
       "registry:/registry/devices",
     );
-    expect(sidebar({})).toEqual(["home:/", "activityLogs:/activity-logs"]);
+    expect(sidebar({})).toEqual(["home:/", "deployments:/deployments", "activityLogs:/activity-logs"]);
   });
 
   it("opens Customer care on the first fc tab the flags allow (spec §6)", () => {
@@ -119,7 +143,7 @@ describe("account sidebar", () => {
     expect(sidebar({ "view-all-users": true })).toContain("fcCases:/fc-cases/fc-settings");
   });
 
-  it("shows no Inventory or Reports while their screens do not exist", () => {
+  it("shows no Inventory, Deployments or Reports while their screens do not exist", () => {
     const none = { devices: false, reports: false, deployments: false, commands: false };
     expect(sidebar("owner", "advanced", "/accounts/acc_1", none)).toEqual([
       ...everything,
@@ -148,6 +172,7 @@ describe("account sidebar", () => {
     expect(current("/accounts/acc_1/sites/site_9/locations")).toEqual(["sites"]);
     expect(current("/accounts/acc_1/registry/subscriptions")).toEqual(["registry"]);
     expect(current("/accounts/acc_1/activity-logs")).toEqual(["activityLogs"]);
+    expect(current("/accounts/acc_1/deployments/dep_1")).toEqual(["deployments"]);
     expect(current("/accounts/acc_1/fc-cases/list-fc-sessions/fcs_1")).toEqual(["fcCases"]);
     expect(current("/accounts/acc_10")).toEqual([]);
     expect(current("/accounts/edit/acc_1")).toEqual([]);
@@ -245,6 +270,9 @@ describe("pages", () => {
     expect(viewer).toContain(`href="/accounts/${railId}/activity-logs"`);
     expect(viewer).not.toContain(`href="/accounts/${railId}/rules"`);
     expect(viewer).toContain(`href="/accounts/${railId}/reports"`);
+    // Deployments' list is open to the account's users (issue 23: it was missing from the sidebar).
+    expect(sidebarLinks(viewer)).toContain(`/accounts/${railId}/deployments`);
+    expect(sidebarLinks(html)).toContain(`/accounts/${railId}/deployments`);
   });
 
   it("answers another tenant's account with the 404 error screen and no account in the header", async () => {

@@ -109,7 +109,7 @@ async function sendBulk(c: RouteContext): Promise<ActionResult> {
       flash: {
         type: "success",
         key: sent.skipped ? "commands.bulk.sentSkipped" : "commands.bulk.sent",
-        values: { queued: sent.queued, skipped: sent.skipped },
+        values: { count: sent.queued, queued: sent.queued, skipped: sent.skipped },
       },
     };
   } catch (error) {

@@ -4,7 +4,7 @@ import { api } from "@/server/api/procedures-route";
 import { type AccountDetails, accountDetails } from "@/server/current-account";
 import type { ActivityEntry } from "@/server/data/activity-logs";
 import { usePage } from "@/server/render/page-context";
-import { ActivityEntryView, textOf } from "@/ui/activity/activity-entry";
+import { ActivityEntryView, diffWords, textOf } from "@/ui/activity/activity-entry";
 import { Button, ButtonLink } from "@/ui/button";
 import { Field, SelectField, TextareaField } from "@/ui/field";
 import { FormAlert } from "@/ui/form-alert";
@@ -16,6 +16,7 @@ import { type ActionResult, definePage, type PageProps, type RouteContext } from
 import { changesHref, confirmDeploymentHref, deploymentHref } from "./paths";
 import { parsePlanForm, planDefaults, planFields } from "./plan-form";
 import { requestKey } from "./request-key";
+import { sampleLines } from "./sample-lines";
 
 const CHANGES_SHOWN = 10;
 
@@ -29,10 +30,11 @@ type Preview = {
   nextNumber: number;
   currentRevision: { number: number } | null;
 };
-type Data = { account: AccountDetails; preview: Preview };
+type Data = { account: AccountDetails; preview: Preview; phaseSizes: number[] };
 
 function SampleDiff({ uid, lines }: { uid: string; lines: ConfigDiffLine[] }) {
-  const { t } = usePage();
+  const { t, language } = usePage();
+  const text = textOf(t);
   return (
     <details className="rounded-md border border-slate-200 bg-white p-3" open={lines.length > 0 && lines.length < 12}>
       <summary className="cursor-pointer font-mono text-sm">
@@ -55,10 +57,10 @@ function SampleDiff({ uid, lines }: { uid: string; lines: ConfigDiffLine[] }) {
               </th>
             </tr>
           </thead>
-          <tbody className="font-mono">
-            {lines.map((line) => (
-              <tr key={line.path} className="border-t border-slate-100 align-top">
-                <td className="py-1 pr-2 break-all">{line.path}</td>
+          <tbody>
+            {sampleLines(lines, diffWords(text, language), text).map((line) => (
+              <tr key={line.field} className="border-t border-slate-100 align-top">
+                <td className="py-1 pr-2">{line.field}</td>
                 <td className="py-1 pr-2 break-all text-red-800">{line.before ?? "—"}</td>
                 <td className="py-1 break-all text-green-800">{line.after ?? "—"}</td>
               </tr>
@@ -70,16 +72,39 @@ function SampleDiff({ uid, lines }: { uid: string; lines: ConfigDiffLine[] }) {
   );
 }
 
+/** How many radios each phase holds, for the plan as submitted (a "count" post) or the default plan. */
+function PhaseSizes({ sizes }: { sizes: number[] }) {
+  const { t, language } = usePage();
+  return (
+    <div className="space-y-2" data-slot="phase-sizes">
+      <p className="text-sm font-medium text-slate-900">{t("confirmDeployment.phaseSizes")}</p>
+      <ol className="flex flex-wrap gap-x-4 gap-y-1 text-sm text-slate-700">
+        {sizes.map((size, i) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: phases are positional
+          <li key={i}>
+            {t("confirmDeployment.phaseSize", { count: size, phase: i + 1, formatted: formatNumber(language, size) })}
+          </li>
+        ))}
+      </ol>
+      <Button type="submit" name="intent" value="count" variant="white">
+        {t("confirmDeployment.showPhaseSizes")}
+      </Button>
+    </div>
+  );
+}
+
 function PlanForm({
   accountId,
   timeZone,
   nextNumber,
   form,
+  sizes,
 }: {
   accountId: string;
   timeZone: string;
   nextNumber: number;
   form?: PageProps<Data>["form"];
+  sizes: number[] | null;
 }) {
   const { t, language } = usePage();
   // Times are typed on the account's wall clock, and the labels say which one.
@@ -181,6 +206,7 @@ function PlanForm({
             error={error("errorPerPhase")}
           />
         </div>
+        {sizes ? <PhaseSizes sizes={sizes} /> : null}
       </fieldset>
       <fieldset className="space-y-2">
         <legend className="font-semibold text-slate-900">{t("confirmDeployment.timing")}</legend>
@@ -250,6 +276,8 @@ function PlanForm({
 function ConfirmDeployment({ data, form }: PageProps<Data>) {
   const { t, language } = usePage();
   const { account, preview } = data;
+  // A "count" post brings the sizes of the plan as typed; the first view, those of the default plan.
+  const sizes = form ? (form.values.phaseSizes ? (JSON.parse(form.values.phaseSizes) as number[]) : null) : data.phaseSizes;
   const text = textOf(t);
   return (
     <AccountLayout account={account}>
@@ -298,7 +326,7 @@ function ConfirmDeployment({ data, form }: PageProps<Data>) {
             </div>
           )}
         </section>
-        <PlanForm accountId={account._id} timeZone={account.timezone} nextNumber={preview.nextNumber} form={form} />
+        <PlanForm accountId={account._id} timeZone={account.timezone} nextNumber={preview.nextNumber} form={form} sizes={sizes} />
       </div>
     </AccountLayout>
   );
@@ -311,6 +339,15 @@ async function confirm(c: RouteContext): Promise<ActionResult> {
   const account = await accountDetails(c, accountId);
   const parsed = parsePlanForm(values, account.timezone);
   if (!parsed.ok) return { ok: false, status: 400, form: { values, errors: parsed.errors } };
+  if (posted.intent === "count") {
+    const shares = parsed.plan.phases.map((phase) => phase.share);
+    try {
+      const { sizes } = await api(c).deployments.phaseSizes({ accountId, shares });
+      return { ok: false, status: 200, form: { values: { ...values, phaseSizes: JSON.stringify(sizes) }, errors: {} } };
+    } catch (error) {
+      return formRefusal(error, values, { fields: planFields });
+    }
+  }
   try {
     const created = await api(c).deployments.create({
       accountId,
@@ -329,12 +366,23 @@ async function confirm(c: RouteContext): Promise<ActionResult> {
   }
 }
 
+/** The phases of the form's default plan. */
+function defaultShares(): number[] {
+  const parsed = parsePlanForm(planDefaults, "UTC");
+  return parsed.ok ? parsed.plan.phases.map((phase) => phase.share) : [100];
+}
+
 /** /accounts/{accountId}/confirm-deployment (create-deployments): what goes out, to how many radios, and how. */
 export const confirmDeploymentPage = definePage<Data>({
   load: async (c) => {
     const accountId = c.req.param("accountId") ?? "";
-    const [account, preview] = await Promise.all([accountDetails(c, accountId), api(c).deployments.preview({ accountId })]);
-    return { account, preview };
+    const shares = defaultShares();
+    const [account, preview, { sizes }] = await Promise.all([
+      accountDetails(c, accountId),
+      api(c).deployments.preview({ accountId }),
+      api(c).deployments.phaseSizes({ accountId, shares }),
+    ]);
+    return { account, preview, phaseSizes: sizes };
   },
   Component: ConfirmDeployment,
   action: confirm,

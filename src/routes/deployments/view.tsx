@@ -78,8 +78,12 @@ function Facts({ deployment, timeZone }: { deployment: Deployment; timeZone: str
                   next: t(phase.successAction === "pause" ? "confirmDeployment.successPause" : "confirmDeployment.successNext"),
                   error:
                     phase.errorKind === "count"
-                      ? t("deployments.errorCount", { value: phase.errorValue })
-                      : t("deployments.errorPercent", { value: phase.errorValue, minimum: phase.errorMinimum }),
+                      ? t("deployments.errorCount", { count: phase.errorValue, value: phase.errorValue })
+                      : t("deployments.errorPercent", {
+                          count: phase.errorMinimum,
+                          value: phase.errorValue,
+                          minimum: phase.errorMinimum,
+                        }),
                   wait: phase.waitMinutes,
                 })}
               </li>

@@ -43,6 +43,7 @@ function RegistrySubscriptions({ data }: PageProps<Data>) {
                   {t("devices.registry.allocation", {
                     plan: item.plan,
                     organization: item.organizationName,
+                    count: item.quantity,
                     quantity: item.quantity,
                   })}
                 </span>

@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { type FcPriority, type FcStatus, type FcTab, fcTabs } from "@/schema/fc-cases";
+import { type FcPriority, type FcStatus, type FcTab, fcPriorities, fcStatuses, fcTabs } from "@/schema/fc-cases";
 import { formatDateTime } from "@/schema/format";
 import type { AccountDetails } from "@/server/current-account";
 import { usePage } from "@/server/render/page-context";
@@ -70,6 +70,26 @@ export function StatusBadge({ status }: { status: FcStatus }) {
 export function When({ at, timeZone }: { at: string; timeZone: string }) {
   const { language } = usePage();
   return <time dateTime={at}>{formatDateTime(language, at, timeZone)}</time>;
+}
+
+/**
+ * A timeline entry's change ("waiting → closed", "low → high", as stored) in the reader's words:
+ * each side a translated status or priority. Anything else shows as it was written.
+ */
+export function useChangeText(): (body: string) => string {
+  const { t } = usePage();
+  return (body) => {
+    const sides = body.split(" → ");
+    if (sides.length !== 2) return body;
+    const word = (side: string) =>
+      (fcStatuses as readonly string[]).includes(side)
+        ? String(t(`fc.status.${side}`))
+        : (fcPriorities as readonly string[]).includes(side)
+          ? String(t(`fc.priority.${side}`))
+          : null;
+    const [before, after] = sides.map(word);
+    return before && after ? `${before} → ${after}` : body;
+  };
 }
 
 /** A list of radio uids typed in a form ("A-1, A-2" or one per line). */

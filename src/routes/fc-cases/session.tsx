@@ -10,7 +10,7 @@ import { usePage } from "@/server/render/page-context";
 import { Button } from "@/ui/button";
 import { Field, FieldIdScope, SelectField, TextareaField } from "@/ui/field";
 import { FormAlert } from "@/ui/form-alert";
-import { FcFrame, PriorityBadge, StatusBadge, When } from "./frame";
+import { FcFrame, PriorityBadge, StatusBadge, useChangeText, When } from "./frame";
 import { fcCustomerHref, fcDeviceSettingsHref, fcSessionHref, fcSessionsHref } from "./paths";
 
 type SessionData = Awaited<ReturnType<ReturnType<typeof api>["fcCases"]["getSession"]>>;
@@ -18,6 +18,7 @@ type Data = { account: AccountDetails } & SessionData;
 
 function TimelineItem({ entry, timeZone }: { entry: TimelineEntry; timeZone: string }) {
   const { t } = usePage();
+  const changeText = useChangeText();
   const command = entry.command;
   return (
     <li className="rounded-md border border-slate-200 bg-white p-3" data-timeline-kind={entry.kind}>
@@ -35,7 +36,9 @@ function TimelineItem({ entry, timeZone }: { entry: TimelineEntry; timeZone: str
         </p>
       ) : null}
       {entry.body && entry.kind !== "assignee" ? (
-        <p className="mt-1 text-sm whitespace-pre-wrap text-slate-800">{entry.body}</p>
+        <p className="mt-1 text-sm whitespace-pre-wrap text-slate-800">
+          {entry.kind === "status" || entry.kind === "closed" ? changeText(entry.body) : entry.body}
+        </p>
       ) : null}
       {entry.kind === "assignee" ? (
         <p className="mt-1 text-sm text-slate-800">{entry.body || String(t("fc.sessions.unassigned"))}</p>

@@ -1,5 +1,8 @@
 import { TRPCError } from "@trpc/server";
-import type { ApiContext } from "./trpc";
+import type { Translate } from "../i18n/i18n";
+
+/** What a refusal needs of a procedure's context (ApiContext has it). */
+type Translating = { t: Translate };
 
 /**
  * Why a procedure refused, as a translation key and the form field it concerns ("form" for
@@ -16,7 +19,7 @@ export class Refusal extends Error {
   }
 }
 
-export function refuse(ctx: Pick<ApiContext, "t">, code: TRPCError["code"], key: string, field = "form"): never {
+export function refuse(ctx: Translating, code: TRPCError["code"], key: string, field = "form"): never {
   throw new TRPCError({ code, message: String(ctx.t(key)), cause: new Refusal(key, field) });
 }
 
@@ -25,7 +28,7 @@ export function refuse(ctx: Pick<ApiContext, "t">, code: TRPCError["code"], key:
  * already translated, which forms show as it is (a translation key never contains spaces).
  */
 export function refuseWith(
-  ctx: Pick<ApiContext, "t">,
+  ctx: Translating,
   code: TRPCError["code"],
   key: string,
   values: Record<string, string | number>,

@@ -3,7 +3,7 @@ import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { isLanguage } from "@/schema/languages";
 import type { AppEnv } from "../env";
 import { isRole, permissionsOf } from "./roles";
-import type { CurrentSession, SessionUser } from "./sessions";
+import type { CurrentSession, SessionUser } from "./session-types";
 
 /**
  * Who this browser was signed in as at its last page: the user, organisation, role and saved

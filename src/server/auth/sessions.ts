@@ -1,7 +1,5 @@
 import type { Context } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
-import type { Language } from "@/schema/languages";
-import type { PermissionMap } from "@/schema/permissions";
 import type { D1PreparedStatement } from "../cloudflare";
 import { batch } from "../data/db";
 import {
@@ -18,6 +16,7 @@ import { clientAddress } from "./client-address";
 import { randomToken, sha256Hex } from "./crypto";
 import { permissionsOf } from "./roles";
 import { clearHint, syncHint } from "./session-hint";
+import type { CurrentSession, SessionUser } from "./session-types";
 
 /** DESIGN.md §5 and issue 3: idle 15 minutes, absolute 12 hours, both enforced here. */
 export const IDLE_TIMEOUT_MS = 15 * 60_000;
@@ -29,19 +28,7 @@ const TOUCH_INTERVAL_MS = 60_000;
 
 const COOKIE = "session"; // sent as __Host-session
 
-/** Who is signed in, as pages and procedures see it. */
-export type SessionUser = {
-  id: string;
-  sessionId: string;
-  email: string;
-  name: string;
-  orgId: string;
-  role: User["role"];
-  language: Language | null;
-  permissions: PermissionMap;
-};
-
-export type CurrentSession = { record: SessionRecord; user: User };
+export type { CurrentSession, SessionUser } from "./session-types";
 
 function writeCookie(c: Context<AppEnv>, token: string, maxAgeSeconds: number) {
   setCookie(c, COOKIE, token, {

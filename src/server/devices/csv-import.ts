@@ -187,7 +187,12 @@ export function checkSeats(
     const available = free.get(row.accountId) ?? 0;
     if (count > available && !reported.has(row.accountId)) {
       reported.add(row.accountId);
-      problems.push({ row: row.line, column: "account", message: "devices.import.noSeats", values: { free: available } });
+      problems.push({
+        row: row.line,
+        column: "account",
+        message: "devices.import.noSeats",
+        values: { count: available, free: available },
+      });
     }
   }
   return problems;

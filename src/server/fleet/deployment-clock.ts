@@ -1,5 +1,4 @@
-import type { Env } from "../env";
-import { AlarmClock, armAlarmClock } from "./alarm-clock";
+import { AlarmClock } from "./alarm-clock";
 import { stepDueDeployments } from "./deployment-engine";
 
 /**
@@ -12,9 +11,4 @@ export class DeploymentClock extends AlarmClock {
   protected sweep(): Promise<number | null> {
     return stepDueDeployments(this.env);
   }
-}
-
-/** Asks the clock to wake at `at` (or earlier, if it already will). */
-export function armClock(env: Env, at: Date): Promise<void> {
-  return armAlarmClock(env.DEPLOYMENT_CLOCK, "clock", at, "deployment");
 }

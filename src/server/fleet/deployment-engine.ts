@@ -34,8 +34,8 @@ import {
 } from "../data/deployments";
 import { contentHashOf, findRevisionByHash, insertRevisionStatement, snapshotAccountConfig } from "../data/revisions";
 import type { Env } from "../env";
+import { armClock } from "./arm-deployment-clock";
 import { forgetFleetVersion } from "./config-token";
-import { armClock } from "./deployment-clock";
 import { notifyShards } from "./live";
 
 /**

@@ -11,6 +11,7 @@ import { checkInWrite, copyDeployedAttributesStatement, type RadioRow, reportedR
 import { confirmRedirectStatements } from "../data/device-redirects";
 import { revisionContent } from "../data/revisions";
 import type { AppEnv } from "../env";
+import { armClock } from "./arm-deployment-clock";
 import { rearmCommandClockOnce } from "./command-clock";
 import { commandForRadio, reportCommand } from "./command-reports";
 import {
@@ -23,7 +24,6 @@ import {
   verifyConfigToken,
   wantsFullPath,
 } from "./config-token";
-import { armClock } from "./deployment-clock";
 import { evaluateThresholds } from "./deployment-engine";
 import { shardOf } from "./live";
 import { loadRadio, type RadioState, radioState } from "./radio-state";

@@ -135,18 +135,59 @@ export class DeviceShard {
     return closed;
   }
 
-  /** Radios say nothing else over the socket yet; reports go over HTTP. Anything else is ignored. */
+  /**
+   * Radios send only the heartbeat (reports go over HTTP). Another JSON text is ignored (a newer
+   * radio may say more); a binary frame, text that is not JSON, or an oversized frame is a broken
+   * client: closed with the matching code and logged as one line, never thrown.
+   */
   webSocketMessage(socket: WorkerWebSocket, message: string | ArrayBuffer): void {
-    if (message === PING) socket.send(PONG);
+    if (message === PING) return void socket.send(PONG);
+    const refusal = refusalOf(message);
+    if (refusal) this.drop(socket, refusal.code, refusal.reason);
   }
 
+  /**
+   * Answers the radio's close with its code when that code may be sent back, else 1000; a code
+   * no endpoint may send is logged (1005 "none given" and 1006 "connection lost" are ordinary).
+   */
   webSocketClose(socket: WorkerWebSocket, code: number): void {
+    const sendable = sendableCloseCode(code);
+    this.drop(socket, sendable ? code : 1000, "closed", !sendable && code !== 1005 && code !== 1006, `closed with code ${code}`);
+  }
+
+  /** A protocol error (a malformed frame, a frame over the runtime's limit): one log line, and the socket closed. */
+  webSocketError(socket: WorkerWebSocket, error: unknown): void {
+    this.drop(socket, 1002, "protocol error", true, error instanceof Error ? error.message : String(error));
+  }
+
+  private drop(socket: WorkerWebSocket, code: number, reason: string, log = true, detail = reason): void {
+    if (log) {
+      const uid = (socket.deserializeAttachment() as Attachment | null)?.uid ?? "?";
+      console.warn(`device socket ${uid}: ${detail.replace(/\s+/g, " ").slice(0, 200)}; closed with ${code}`);
+    }
     try {
-      socket.close(code === 1005 ? 1000 : code, "closed");
+      socket.close(code, reason);
     } catch {
       // Already closed.
     }
   }
+}
 
-  webSocketError(): void {}
+/** The longest text a radio has a reason to send (the heartbeat is 15 bytes). */
+const MAX_TEXT = 4096;
+
+function refusalOf(message: string | ArrayBuffer): { code: number; reason: string } | null {
+  if (typeof message !== "string") return { code: 1003, reason: "binary frames are not accepted" };
+  if (message.length > MAX_TEXT) return { code: 1009, reason: "message too big" };
+  try {
+    JSON.parse(message);
+    return null;
+  } catch {
+    return { code: 1007, reason: "not JSON" };
+  }
+}
+
+/** Close codes an endpoint may send (RFC 6455 §7.4): not 1004-1006, 1015 or unassigned ranges. */
+function sendableCloseCode(code: number): boolean {
+  return (code >= 1000 && code <= 1003) || (code >= 1007 && code <= 1014) || (code >= 3000 && code <= 4999);
 }

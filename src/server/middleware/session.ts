@@ -1,17 +1,14 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { hintedUser, sameIdentity, syncHint } from "../auth/session-hint";
+import type { Speculation } from "../auth/session-types";
 import { type CurrentSession, readSession, type SessionUser, toSessionUser } from "../auth/sessions";
 import { refusingWrites } from "../data/refusing-writes";
-import type { AppEnv, Env } from "../env";
+import type { AppEnv } from "../env";
 import { upstreamOf, upstreamUser } from "../proxy/upstream";
 import { isSignedInPage } from "../render/signed-in-pages";
 import { chooseLanguage } from "./language";
 
-/**
- * A signed-in page started on the session hint: the session's answer, the database to go back
- * to, and whether the page tried to write meanwhile (then it loads again once confirmed).
- */
-export type Speculation = { reading: Promise<CurrentSession | null>; database: Env["DB"]; refusedWrite: boolean };
+export type { Speculation } from "../auth/session-types";
 
 function adopt(c: Context<AppEnv>, current: CurrentSession | null, signedInPage: boolean): SessionUser | null {
   const signedIn = current?.record.stage === "signed-in" ? current : null;

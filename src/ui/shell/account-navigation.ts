@@ -8,6 +8,7 @@ export type AccountSection =
   | "profiles"
   | "rules"
   | "registry"
+  | "deployments"
   | "fcCases"
   | "activityLogs"
   | "reports";
@@ -23,6 +24,7 @@ const segments: Record<AccountSection, string> = {
   profiles: "profiles",
   rules: "rules",
   registry: "registry",
+  deployments: "deployments",
   fcCases: "fc-cases",
   activityLogs: "activity-logs",
   reports: "reports",
@@ -41,8 +43,9 @@ export function accountSectionOf(pathname: string, accountId: string): AccountSe
  * The account sidebar (spec §2, §6): home and activity logs for everyone; sites, locations,
  * profiles and rules with edit-configurations; Inventory opens on devices when the user may
  * see them, otherwise on subscriptions, and is hidden with neither; Reports follows the
- * flag for the account's subscription level. Inventory and Reports wait until their screens
- * exist (src/schema/features.ts). The entry of `pathname` is marked current.
+ * flag for the account's subscription level. Deployments are open to every user of the account,
+ * as their list is (src/routes/deployments/routes.ts). Inventory, Deployments and Reports wait
+ * until their screens exist (src/schema/features.ts). The entry of `pathname` is marked current.
  */
 export function accountNavItems(
   permissions: PermissionMap,
@@ -82,6 +85,7 @@ export function accountNavItems(
     ["profiles", configure ? "profiles" : null],
     ["rules", configure ? "rules" : null],
     ["registry", registry],
+    ["deployments", isBuilt("deployments", areas) ? "deployments" : null],
     ["fcCases", fcCases],
     ["activityLogs", "activity-logs"],
     ["reports", reports ? "reports" : null],

@@ -1,6 +1,14 @@
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
-import { allAtOnce, deploymentActions, planSchema, shownStates, switchoverSchema } from "@/schema/fleet/deployment-plan";
+import {
+  allAtOnce,
+  deploymentActions,
+  MAX_PHASES,
+  phaseSchema,
+  planSchema,
+  shownStates,
+  switchoverSchema,
+} from "@/schema/fleet/deployment-plan";
 import { listChangesToDeploy } from "@/server/data/activity-logs";
 import {
   currentRevisionId,
@@ -14,6 +22,7 @@ import {
 } from "@/server/data/deployments";
 import { sampleRadios } from "@/server/data/device-checkins";
 import { syncCounts } from "@/server/data/fleet-sync";
+import { phaseSizes } from "@/server/data/phase-sizes";
 import { findRevision, snapshotAccountConfig } from "@/server/data/revisions";
 import { actOnDeployment, confirmDeployment, TransitionConflict } from "@/server/fleet/deployment-engine";
 import { previewSamples } from "@/server/fleet/preview-samples";
@@ -132,6 +141,14 @@ export const deploymentsRouter = router({
         nextNumber,
         currentRevision: currentId ? await findRevision(ctx.db, currentId) : null,
       };
+    }),
+
+  /** How many radios each phase of a plan would hold (cumulative shares, as the plan's phases), before confirming. */
+  phaseSizes: procedureWith("create-deployments")
+    .input(z.object({ accountId: id, shares: z.array(phaseSchema.shape.share).min(1).max(MAX_PHASES) }))
+    .query(async ({ ctx, input }) => {
+      const account = await accountInScope(ctx, input.accountId);
+      return { sizes: await phaseSizes(ctx.db, account._id, input.shares) };
     }),
 
   create: procedureWith("create-deployments")

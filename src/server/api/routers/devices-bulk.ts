@@ -216,5 +216,11 @@ function importAnswer(
 
 async function refuseBulkSeats(ctx: Caller, accountId: string, needed: number): Promise<never> {
   const seats = await accountSeats(ctx.db, accountId);
-  return refuseWith(ctx, "PRECONDITION_FAILED", "devices.errors.notEnoughSeats", { free: seats.free, needed }, "accountId");
+  return refuseWith(
+    ctx,
+    "PRECONDITION_FAILED",
+    "devices.errors.notEnoughSeats",
+    { count: needed, free: seats.free, needed },
+    "accountId",
+  );
 }

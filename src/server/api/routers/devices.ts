@@ -49,7 +49,13 @@ const placeInput = { accountId: id.nullable(), siteId: id.nullable().default(nul
 async function refuseSeats(ctx: Caller, accountId: string, needed = 1): Promise<never> {
   const seats = await accountSeats(ctx.db, accountId);
   if (seats.free === 0) return refuse(ctx, "PRECONDITION_FAILED", "devices.errors.noFreeSeats", "accountId");
-  return refuseWith(ctx, "PRECONDITION_FAILED", "devices.errors.notEnoughSeats", { free: seats.free, needed }, "accountId");
+  return refuseWith(
+    ctx,
+    "PRECONDITION_FAILED",
+    "devices.errors.notEnoughSeats",
+    { count: needed, free: seats.free, needed },
+    "accountId",
+  );
 }
 
 function assignmentOf(device: Pick<Device, "accountId" | "siteId" | "locationId">) {

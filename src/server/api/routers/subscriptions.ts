@@ -157,7 +157,7 @@ async function belowSeatsInUse(
   } catch (error) {
     if (!String(error).includes("seats in use")) throw error;
     const { inUse } = await accountSeats(ctx.db, accountId);
-    return refuseWith(ctx, "PRECONDITION_FAILED", "subscriptions.errors.seatsInUse", { inUse }, "quantity");
+    return refuseWith(ctx, "PRECONDITION_FAILED", "subscriptions.errors.seatsInUse", { count: inUse, inUse }, "quantity");
   }
 }
 
