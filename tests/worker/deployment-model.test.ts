@@ -7,7 +7,9 @@ import { modelCommands, runModel } from "./deployment-model";
 describe("the deployment engine against its model", () => {
   it("keeps every invariant over random sequences of decisions, radio reports and clock steps", async () => {
     await fc.assert(
-      fc.asyncProperty(modelCommands(30), (commands) => runModel(commands)),
+      fc.asyncProperty(modelCommands(30), async (commands) => {
+        await runModel(commands);
+      }),
       { seed: 20261126, numRuns: 25, endOnFailure: true },
     );
   }, 300_000);

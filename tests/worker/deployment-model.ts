@@ -644,15 +644,18 @@ export async function freshWorld(initial = 6, pool = 9): Promise<{ model: Model;
   return { model: { deployments: [], radios, revisions: new Map(), told: new Map() }, real };
 }
 
-/** Runs `commands` against a fresh world, checking the invariants after every step. */
-export async function runModel(commands: Iterable<Cmd>): Promise<void> {
+/** Runs `commands` against a fresh world, checking the invariants after every step; answers how many ran. */
+export async function runModel(commands: Iterable<Cmd>): Promise<number> {
   const world = await freshWorld();
   await checkInvariants(world.model, world.real);
+  let ran = 0;
   for (const command of commands) {
     if (!command.check(world.model)) continue;
     await command.run(world.model, world.real);
     await checkInvariants(world.model, world.real);
+    ran += 1;
   }
+  return ran;
 }
 
 export const modelCommands = (maxCommands: number) => fc.commands(commandArbitraries, { maxCommands, size: "max" });
