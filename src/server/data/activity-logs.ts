@@ -19,6 +19,27 @@ export type ActivityEntryInput = {
   deployable: boolean;
 };
 
+/** An update of one radio (its secret, its status, its hand-over …), logged under the radio. */
+export function deviceUpdateStatement(
+  db: Db,
+  device: { orgId: string; accountId: string | null; uid: string; name: string },
+  actor: { id: string; email: string },
+  diff: Diff,
+  deployable = false,
+) {
+  return activityStatement(db, {
+    orgId: device.orgId,
+    accountId: device.accountId,
+    actor,
+    action: "update",
+    entityType: "device",
+    entityId: device.uid,
+    entityLabel: device.name || device.uid,
+    diff,
+    deployable,
+  });
+}
+
 /** The changed fields between two records, for the log's readable diff. */
 export function diffOf(before: Record<string, unknown> | null, after: Record<string, unknown> | null): Diff {
   const keys = new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})]);

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { HAND_OVER_MAX, handOverAddress } from "@/schema/fleet/hand-over";
-import { activityStatement } from "@/server/data/activity-logs";
+import { deviceUpdateStatement } from "@/server/data/activity-logs";
 import { cancelRedirectStatement, findRedirect, requestRedirectStatement } from "@/server/data/device-redirects";
 import { wakeRadios } from "@/server/fleet/command-push";
 import { deviceInScope } from "../device-scope";
@@ -52,17 +52,7 @@ export const deviceRedirectsRouter = router({
       const at = new Date().toISOString();
       const [changed] = await ctx.db.batch([
         requestRedirectStatement(ctx.db, device.uid, address.url, at),
-        activityStatement(ctx.db, {
-          orgId: device.orgId,
-          accountId: device.accountId,
-          actor: ctx.user,
-          action: "update",
-          entityType: "device",
-          entityId: device.uid,
-          entityLabel: device.name || device.uid,
-          diff: { handOver: { before: before?.url ?? null, after: address.url } },
-          deployable: false,
-        }),
+        deviceUpdateStatement(ctx.db, device, ctx.user, { handOver: { before: before?.url ?? null, after: address.url } }),
       ]);
       // The radio confirmed between the read and the write.
       if (!changed?.meta.changes) refuse(ctx, "CONFLICT", "devices.handOver.errors.confirmed");
@@ -80,17 +70,7 @@ export const deviceRedirectsRouter = router({
       if (before.confirmedAt) return refuse(ctx, "CONFLICT", "devices.handOver.errors.confirmed");
       const [changed] = await ctx.db.batch([
         cancelRedirectStatement(ctx.db, device.uid),
-        activityStatement(ctx.db, {
-          orgId: device.orgId,
-          accountId: device.accountId,
-          actor: ctx.user,
-          action: "update",
-          entityType: "device",
-          entityId: device.uid,
-          entityLabel: device.name || device.uid,
-          diff: { handOver: { before: before.url, after: null } },
-          deployable: false,
-        }),
+        deviceUpdateStatement(ctx.db, device, ctx.user, { handOver: { before: before.url, after: null } }),
       ]);
       if (!changed?.meta.changes) refuse(ctx, "CONFLICT", "devices.handOver.errors.confirmed");
       return { cancelled: true as const };

@@ -4,7 +4,7 @@ import { effectiveConfiguration } from "@/schema/effective-configuration";
 import { viewOf } from "@/schema/network-config";
 import type { D1Result } from "@/server/cloudflare";
 import { findAccountNetworkConfig, listOrgAccounts } from "@/server/data/accounts";
-import { activityStatement, diffOf, listEntityActivity } from "@/server/data/activity-logs";
+import { activityStatement, deviceUpdateStatement, diffOf, listEntityActivity } from "@/server/data/activity-logs";
 import {
   accountSeats,
   assignStatement,
@@ -292,17 +292,7 @@ export const devicesRouter = router({
       const { secret, hash } = await newDeviceSecret();
       const [result] = await ctx.db.batch([
         rotateSecretStatement(ctx.db, { uid: device.uid, orgId: device.orgId, version: input.version, secretHash: hash }),
-        activityStatement(ctx.db, {
-          orgId: device.orgId,
-          accountId: device.accountId,
-          actor: ctx.user,
-          action: "update",
-          entityType: "device",
-          entityId: device.uid,
-          entityLabel: device.name || device.uid,
-          diff: { secret: { before: "•", after: "•" } },
-          deployable: false,
-        }),
+        deviceUpdateStatement(ctx.db, device, ctx.user, { secret: { before: "•", after: "•" } }),
       ]);
       assertWritten(result, ctx.t);
       // The old secret stops working at once, live sockets included.
@@ -317,20 +307,16 @@ export const devicesRouter = router({
       const device = await deviceInScope(ctx, input.uid);
       const [result] = await ctx.db.batch([
         retireStatement(ctx.db, { uid: device.uid, orgId: device.orgId, version: input.version }),
-        activityStatement(ctx.db, {
-          orgId: device.orgId,
-          accountId: device.accountId,
-          actor: ctx.user,
-          action: "update",
-          entityType: "device",
-          entityId: device.uid,
-          entityLabel: device.name || device.uid,
-          diff: diffOf(
+        deviceUpdateStatement(
+          ctx.db,
+          device,
+          ctx.user,
+          diffOf(
             { status: device.status, ...assignmentOf(device) },
             { status: "retired", account: null, site: null, location: null },
           ),
-          deployable: device.accountId !== null,
-        }),
+          device.accountId !== null,
+        ),
       ]);
       assertWritten(result, ctx.t);
       await closeRadios(ctx.env, [device.uid]);
