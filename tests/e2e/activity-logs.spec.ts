@@ -213,12 +213,12 @@ test("in French: the log, the banner and its plural, dates in French", async ({ 
   const newest = entries(page).first();
   await expect(newest).toContainText("Paramètres réseau");
   await expect(newest).toContainText("par configurator@example.com");
-  // French dates: the month in French, the 24-hour clock.
-  await expect(newest.locator("time")).toHaveText(/^\d{1,2}\s[a-zéû]+\.?\s\d{4},\s\d{1,2}\sh\s\d{2}$/);
+  // French dates: the month in French, the 24-hour clock, the account's time zone named.
+  await expect(newest.locator("time")).toHaveText(/^\d{1,2}\s[a-zéû]+\.?\s\d{4},\s\d{1,2}\sh\s\d{2}\s\S+$/);
   await page.waitForLoadState("networkidle");
   await page.getByRole("button", { name: "Afficher plus" }).click();
   await expect.poll(() => entries(page).count()).toBeGreaterThan(25);
   await expect(entries(page).nth(25)).toContainText("Paramètres réseau");
-  await expect(entries(page).nth(25).locator("time")).toHaveText(/^\d{1,2}\s[a-zéû]+\.?\s\d{4},\s\d{1,2}\sh\s\d{2}$/);
+  await expect(entries(page).nth(25).locator("time")).toHaveText(/^\d{1,2}\s[a-zéû]+\.?\s\d{4},\s\d{1,2}\sh\s\d{2}\s\S+$/);
   expect(errors).toEqual([]);
 });

@@ -220,7 +220,7 @@ function ViewDevice({ data }: PageProps<Data>) {
       }
       actions={
         canManage && device.status === "active" ? (
-          <div className="flex gap-2">
+          <div className="flex flex-wrap gap-2">
             <ButtonLink href={deviceHref(frame, "edit", device.uid)}>{t("devices.view.edit")}</ButtonLink>
             <ButtonLink href={assignmentHref(device.uid, true)} variant="white">
               {t("devices.view.assign")}
