@@ -1,16 +1,24 @@
 import fc from "fast-check";
-import { expect, it } from "vitest";
+import { expect, inject, it } from "vitest";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    modelRuns: number;
+    modelSeed: number;
+  }
+}
+
 import { modelCommands, runModel } from "../../tests/worker/deployment-model";
 
 // The long run of the deployment model (tests/worker/deployment-model.ts): MODEL_RUNS random
 // sequences of up to 40 steps, each followed by every invariant check, from MODEL_SEED (default:
-// the clock), stopping at the first failure (MODEL_SHRINK=1 shrinks it, slowly). `npm run bench:model`.
+// the clock), stopping at the first failure. `npm run bench:model`.
 // A seed that fails becomes a named regression test in tests/worker/deployment-model.test.ts.
 it(
   "the deployment engine keeps its invariants over many random sequences",
   async () => {
-    const numRuns = Number(process.env.MODEL_RUNS ?? 1000);
-    const seed = Number(process.env.MODEL_SEED ?? Date.now() % 2 ** 31);
+    const numRuns = inject("modelRuns");
+    const seed = inject("modelSeed");
     const started = performance.now();
     let steps = 0;
     let runs = 0;
@@ -20,7 +28,7 @@ it(
         runs += 1;
         if (runs % 25 === 0) console.log(`deployment model: ${runs} runs, ${steps} steps so far`);
       }),
-      { seed, numRuns, endOnFailure: process.env.MODEL_SHRINK !== "1" },
+      { seed, numRuns, endOnFailure: true },
     );
     const seconds = ((performance.now() - started) / 1000).toFixed(0);
     console.log(

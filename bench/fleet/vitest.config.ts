@@ -25,6 +25,11 @@ export default defineConfig(async () => {
       // `npm run bench:model` runs the model alone (BENCH_ONLY); bench:fleet runs the rest.
       include: [process.env.BENCH_ONLY ?? "bench/fleet/*.bench.test.ts"],
       exclude: process.env.BENCH_ONLY ? [] : ["bench/fleet/deployment-model.bench.test.ts"],
+      // The model run's size and seed reach the Workers runtime through `inject` (its process.env is not the shell's).
+      provide: {
+        modelRuns: Number(process.env.MODEL_RUNS ?? 1000),
+        modelSeed: Number(process.env.MODEL_SEED ?? Date.now() % 2 ** 31),
+      },
       setupFiles: ["tests/worker/setup.ts"],
       testTimeout: 600_000,
       hookTimeout: 600_000,
