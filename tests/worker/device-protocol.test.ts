@@ -5,32 +5,14 @@ import { allAtOnce as allAtOnceWith } from "@/schema/fleet/deployment-plan";
 import { bucketOf } from "@/schema/fleet/rollout";
 import type { DurableObjectState } from "@/server/cloudflare";
 import { stepDueDeployments } from "@/server/fleet/deployment-engine";
+import { type Answer, call, data } from "./api-calls";
 import { createAccount, createOrganization, createUser, sessionCookie } from "./fixtures";
 import { bearer, giveSeats, registerRadios } from "./fleet-fixtures";
-import { ORIGIN, postForm, request } from "./helpers";
+import { postForm, request } from "./helpers";
 
 // The device protocol (issue 12): credentials refused alike, bodies limited and validated,
 // check-ins that write only when something changed, config with ETag and 304, reports that
 // are idempotent and never move a radio backwards, and another tenant's deployments unknown.
-
-type Answer<T = unknown> = { result?: { data: T }; error?: { data: { code: string } } };
-
-async function call<T = unknown>(path: string, input: unknown, cookie: string, method: "GET" | "POST"): Promise<Answer<T>> {
-  const response =
-    method === "GET"
-      ? await request(`/api/${path}?input=${encodeURIComponent(JSON.stringify(input))}`, { headers: { Cookie: cookie } })
-      : await request(`/api/${path}`, {
-          method: "POST",
-          body: JSON.stringify(input),
-          headers: { Origin: ORIGIN, "Content-Type": "application/json", Cookie: cookie },
-        });
-  return response.json();
-}
-
-function data<T>(answer: Answer<T>): T {
-  if (!answer.result) throw new Error(`expected a result, got ${JSON.stringify(answer.error)}`);
-  return answer.result.data;
-}
 
 function device(
   path: string,

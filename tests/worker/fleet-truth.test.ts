@@ -9,9 +9,10 @@ import {
   type SyncState,
   syncStates,
 } from "@/schema/fleet/sync-state";
+import { call, data } from "./api-calls";
 import { createAccount, createOrganization, createUser, sessionCookie } from "./fixtures";
 import { bearer, giveSeats, registerRadios } from "./fleet-fixtures";
-import { ORIGIN, request } from "./helpers";
+import { request } from "./helpers";
 
 // One truth about each radio (issue 23): an account with radios in every sync × contact
 // combination, made through the device protocol (a phased deployment with radios outside its
@@ -19,25 +20,6 @@ import { ORIGIN, request } from "./helpers";
 // screen and call that counts them: the compliance report (page and CSV), the account home, the
 // registry's strip, the filtered inventory (page, procedure, keyset pages), the export CSV and
 // the API, all giving the oracle's numbers.
-
-type Answer<T = unknown> = { result?: { data: T }; error?: { data: { code: string } } };
-
-async function call<T = unknown>(path: string, input: unknown, cookie: string, method: "GET" | "POST"): Promise<Answer<T>> {
-  const response =
-    method === "GET"
-      ? await request(`/api/${path}?input=${encodeURIComponent(JSON.stringify(input))}`, { headers: { Cookie: cookie } })
-      : await request(`/api/${path}`, {
-          method: "POST",
-          body: JSON.stringify(input),
-          headers: { Origin: ORIGIN, "Content-Type": "application/json", Cookie: cookie },
-        });
-  return response.json();
-}
-
-function data<T>(answer: Answer<T>): T {
-  if (!answer.result) throw new Error(`expected a result, got ${JSON.stringify(answer.error)}`);
-  return answer.result.data;
-}
 
 const radio = (path: string, uid: string, body: unknown) =>
   request(`/device/v1${path}`, {
