@@ -27,6 +27,7 @@ import { createHash } from "node:crypto";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
+import { assertDirectPortKeepsAssets } from "./direct-port.mjs";
 import { buildApp, ROOT, serverRootPid, startServer } from "./server.mjs";
 
 const OWN = { port: Number(process.env.LIVE_PORT ?? 8795), distDir: ".builds/live-bench", persistTo: ".builds/live-bench-state" };
@@ -266,6 +267,8 @@ try {
     process.env.DIRECT_PORT = String(OWN.port + 1);
     server = await startServer({ port: String(OWN.port), distDir: OWN.distDir, persistTo: OWN.persistTo });
     console.log(`server on ${server.url} after ${(server.startMs / 1000).toFixed(1)} s`);
+    // The pages on PORT keep their scripts while the radios use the Worker alone.
+    for (const line of await assertDirectPortKeepsAssets({ pageUrl: server.url, directUrl: base })) console.log(line);
   }
   await measure();
 } finally {

@@ -11,7 +11,8 @@
 // no Miniflare entry Worker, asset router or RPC proxy in front of it (each of those forwards
 // every WebSocket frame, and the entry Worker's own compatibility date switches on
 // permessage-deflate whatever this Worker's flags say), and no static assets. For the
-// live-connections benchmark (bench/live-connections.mjs); the pages still work on PORT.
+// live-connections benchmark (bench/live-connections.mjs); the pages, with their scripts, still
+// work on PORT (bench/direct-port.mjs checks it).
 import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -33,31 +34,41 @@ seedLocal();
 const { workerOptions, main } = unstable_getMiniflareWorkerOptions(builtConfig);
 const { modulesRules: _rules, ...configured } = workerOptions;
 const directPort = process.env.DIRECT_PORT ? Number(process.env.DIRECT_PORT) : null;
-// With static assets Miniflare routes a direct socket through its asset router, so the direct mode serves none.
-const { assets: _assets, ...withoutAssets } = configured;
-const worker = directPort ? { ...withoutAssets, unsafeDirectSockets: [{ host: "localhost", port: directPort }] } : configured;
+// A direct socket on a Worker with static assets goes through its asset router, so the socket
+// hangs on a second, empty Worker and names this one's service: PORT keeps the assets, and
+// DIRECT_PORT reaches the same Worker (the same Durable Objects) with nothing in front.
+const directSocketHolder = directPort && {
+  name: "direct-socket",
+  modules: true,
+  script: "export default { fetch() { return new Response(null, { status: 404 }); } };",
+  compatibilityDate: configured.compatibilityDate,
+  unsafeDirectSockets: [{ host: "localhost", port: directPort, serviceName: "configuration-tool" }],
+};
 // The built Worker is plain ES modules: its entry first, then every chunk it may import.
 const workerDir = dirname(main);
 const chunks = readdirSync(workerDir, { recursive: true })
   .filter((file) => file.endsWith(".js") && join(workerDir, file) !== main)
   .map((file) => ({ type: "ESModule", path: join(workerDir, file) }));
+const shared = {
+  host: "localhost",
+  port,
+  resourcePersistencePath: join(persistDir(), "v3"),
+  // No request to workers.cloudflare.com for `Request.cf`: these machines are offline.
+  cf: false,
+  // Warnings and errors only: a line per request (INFO) costs a loopback call to this process.
+  log: new Log(LogLevel.WARN),
+  // INSPECTOR_PORT=9229 lets DevTools (or bench/profile-ssr.mjs) profile the Worker.
+  ...(process.env.INSPECTOR_PORT && { inspectorPort: Number(process.env.INSPECTOR_PORT) }),
+};
+const worker = {
+  ...configured,
+  name: "configuration-tool",
+  modulesRoot: workerDir,
+  modules: [{ type: "ESModule", path: main }, ...chunks],
+};
 // The same folder `wrangler d1 … --persist-to` writes, so the migrated and seeded D1 is the one served.
 const server = new Miniflare(
-  convertV4MiniflareOptions({
-    ...worker,
-    name: "configuration-tool",
-    modulesRoot: workerDir,
-    modules: [{ type: "ESModule", path: main }, ...chunks],
-    host: "localhost",
-    port,
-    resourcePersistencePath: join(persistDir(), "v3"),
-    // No request to workers.cloudflare.com for `Request.cf`: these machines are offline.
-    cf: false,
-    // Warnings and errors only: a line per request (INFO) costs a loopback call to this process.
-    log: new Log(LogLevel.WARN),
-    // INSPECTOR_PORT=9229 lets DevTools (or bench/profile-ssr.mjs) profile the Worker.
-    ...(process.env.INSPECTOR_PORT && { inspectorPort: Number(process.env.INSPECTOR_PORT) }),
-  }),
+  convertV4MiniflareOptions(directSocketHolder ? { ...shared, workers: [worker, directSocketHolder] } : { ...shared, ...worker }),
 );
 const url = await server.ready;
 console.log(`Configuration Tool on ${url.href.replace("127.0.0.1", "localhost")}`);
