@@ -51,6 +51,9 @@ export default defineConfig(({ command, isPreview }) => ({
             "src/shell/switcher-panel.ts",
             // The sign-in page's plain script (no React), linked by that page alone.
             "src/enhance/sign-in.ts",
+            // Plain scripts of pages without a form, linked by those pages alone (no React).
+            "src/enhance/live-counts.ts",
+            "src/enhance/more-entries.ts",
             // The WebAuthn library, loaded by URL when a passkey ceremony starts (src/islands/webauthn.ts).
             "src/islands/webauthn.ts",
           ],

@@ -15,6 +15,7 @@
 import { pathToFileURL } from "node:url";
 import { attributeClientBuild, GROUPS, GZIP_LEVEL, gzipSize, shareGzip } from "./attribution.mjs";
 import { launchChromium, signIn, switchLanguage, waitForToast } from "./browser.mjs";
+import { assertStatus } from "./objects.mjs";
 import { formatTable, kb, table } from "./report.mjs";
 import { benchRoutes } from "./routes.mjs";
 import { BENCH_CONFIG, benchUrl } from "./server.mjs";
@@ -95,6 +96,7 @@ export async function measureJsBytes({ baseUrl = benchUrl(), distDir = BENCH_CON
     const only = process.env.BENCH_PAGES?.split(",").map((name) => name.trim());
     for (const page of [...routes, TOAST_PAGE].filter((p) => !only || only.includes(p.name))) {
       const { status, islands, toastShown, scripts } = await scriptsOfPage(chromium, baseUrl, page);
+      assertStatus(page, status);
       const totals = { scripts: scripts.length, rawBytes: 0, gzipBytes: 0, unattributedGzip: 0 };
       for (const g of GROUPS) totals[g] = 0;
       const files = [];

@@ -14,8 +14,11 @@
 // 'longtask' entries of the part of each task after FCP beyond 50 ms, up to that moment.
 // Pages: the signed-in pages without a form (welcome, /accounts, account home, sites; signed in
 // as the demo owner before throttling starts), the home page, and the home page after switching
-// language, which shows a toast (the toaster loads with it). "Interactive" is when the shell's
-// script has enhanced the header (the profile menu became a menu button); with islands, when
+// language, which shows a toast (the toaster loads with it), and real objects (bench/objects.mjs):
+// a running and a finished deployment and an activity log with a next page. A page that does not
+// answer 200 stops the run. "Interactive" is when the shell's
+// script has enhanced the header (the profile menu became a menu button); with plain page scripts,
+// when the live counts follow their deployment and "Load more" is a button; with islands, when
 // every island marker has hydrated. Median of 9 runs: one run of a page varies by ±100 ms on
 // these machines (a 9-run sample of the sites page spanned 812–1,096 ms), more than any change
 // to the page moves it (removing the whole signed-in header moved the median by less than that).
@@ -26,6 +29,7 @@
 import { pathToFileURL } from "node:url";
 import { launchChromium, signIn, switchLanguage, waitForToast } from "./browser.mjs";
 import { startGzipProxy } from "./gzip-proxy.mjs";
+import { assertStatus, benchObjectPages, makeBenchObjects } from "./objects.mjs";
 import { formatTable, median, ms, table } from "./report.mjs";
 import { benchUrl, machineBusyMs, sleep } from "./server.mjs";
 
@@ -67,10 +71,13 @@ const OBSERVE = () => {
     if (perf.toastAt === null && document.querySelector("[data-sonner-toast]")) perf.toastAt = performance.now();
     // The shell has run once the profile menu is a menu button; islands once React rendered into each marker.
     const shell = !document.querySelector("details[data-menu]") && document.querySelector("button[aria-haspopup=menu]");
+    // Plain page scripts: the live counts follow their deployment; "Load more" became a button.
+    const plain =
+      !document.querySelector("[data-live-counts]:not([data-following])") && !document.querySelector("[data-more-entries] a");
     const islands = [...document.querySelectorAll("[data-island]")].every(
       (el) => el._reactRootContainer || Object.keys(el).some((k) => k.startsWith("__reactContainer")),
     );
-    if (perf.interactiveAt === null && shell && islands) perf.interactiveAt = performance.now();
+    if (perf.interactiveAt === null && shell && islands && plain) perf.interactiveAt = performance.now();
   }).observe(document, { childList: true, subtree: true });
 };
 
@@ -121,7 +128,8 @@ async function oneRun(browser, baseUrl, page) {
 
     const busyBefore = machineBusyMs();
     const started = performance.now();
-    await tab.goto(target, { waitUntil: "load", timeout: 60_000 });
+    const response = await tab.goto(target, { waitUntil: "load", timeout: 60_000 });
+    assertStatus(page, response?.status() ?? null);
     const loadMs = await tab.evaluate(() => performance.getEntriesByType("navigation")[0]?.loadEventEnd ?? null);
     if (page.toast) await waitForToast(tab, 60_000);
     await tab.waitForLoadState("networkidle", { timeout: 60_000 });
@@ -171,7 +179,15 @@ export async function measureMobileLoad({
   const proxy = await startGzipProxy(baseUrl);
   const pages = [];
   try {
-    for (const page of MOBILE_PAGES) {
+    // A running and a finished deployment and a log with a next page: the pages' own scripts run.
+    const setup = await chromium.newContext();
+    await signIn(setup, baseUrl, OWNER);
+    const objects = await makeBenchObjects(setup.request, baseUrl);
+    await setup.close();
+    const objectPages = benchObjectPages(objects).map((page) => ({ ...page, signedIn: OWNER }));
+    // BENCH_PAGES="welcome (signed in),…" measures only the pages of those names.
+    const only = process.env.BENCH_PAGES?.split(",").map((name) => name.trim());
+    for (const page of [...MOBILE_PAGES, ...objectPages].filter((p) => !only || only.includes(p.name))) {
       const results = [];
       for (let i = 0; i < runs; i++) {
         log(`  ${page.name}: run ${i + 1}/${runs}`);

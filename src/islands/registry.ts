@@ -1,15 +1,12 @@
 import type { ComponentType } from "react";
 import { commandTypes, expiryChoices } from "../schema/fleet/command-kinds";
-import { activityEntryMessageKeys } from "../ui/activity/entity-types";
 import { errorSummaryKeys } from "../ui/error-summary";
 import AccountDelete from "./account-delete.island";
 import AccountForm from "./account-form.island";
-import ActivityLogMore from "./activity-log-more.island";
 import ChangePassword from "./change-password.island";
 import CommandForm, { commandFormMessageKeys } from "./command-form.island";
 import CommandLive, { commandLiveMessageKeys } from "./command-live.island";
 import ConfirmForm from "./confirm-form.island";
-import DeploymentCounts, { deploymentCountsMessageKeys } from "./deployment-counts.island";
 import IdentityForm from "./identity-form.island";
 import NetworkConfigForm from "./network-config-form.island";
 import { passkeyMessageKeys } from "./passkey-client";
@@ -55,7 +52,6 @@ export const islands = {
     "validation.NameTooLong",
   ]),
   "confirm-form": define(ConfirmForm, ["identityForm.networkError"]),
-  "deployment-counts": define(DeploymentCounts, deploymentCountsMessageKeys),
   "command-form": define(CommandForm, commandFormMessageKeys(commandTypes, expiryChoices)),
   "command-live": define(CommandLive, commandLiveMessageKeys),
   "simulator-live": define(SimulatorLive, [
@@ -63,16 +59,6 @@ export const islands = {
     "simulator.live.connecting",
     "simulator.live.connected",
     "simulator.live.closed",
-  ]),
-  "activity-log-more": define(ActivityLogMore, [
-    ...activityEntryMessageKeys,
-    "activityLogs.loadMore",
-    "activityLogs.loading",
-    "activityLogs.shown",
-    "activityLogs.end",
-    "activityLogs.moreEntries",
-    "api.unreadable",
-    "api.unknown",
   ]),
   "settings-form": define(
     SettingsForm,

@@ -156,8 +156,13 @@ for (const javaScript of [true, false]) {
         const ids = await entryIds(page);
         expect(new Set(ids).size).toBe(ids.length);
         expect(ids.slice(0, 25)).toEqual(firstPage);
-        // Appended in place: still the same page.
+        // Appended in place: still the same page, and a screen reader hears how many are shown.
         expect(page.url()).toBe(filteredUrl);
+        await expect(page.getByRole("status").filter({ hasText: /^Entries shown: \d+$/ })).toHaveCount(1);
+        // Either more remain (the button again) or the log ended: then the focus is on the line that says so.
+        const end = page.getByText("No older entries.");
+        await expect(end.or(page.getByRole("button", { name: "Load more" }))).toBeVisible();
+        if (await end.isVisible()) await expect(end).toBeFocused();
       } else {
         await page.getByRole("link", { name: "Load more" }).click();
         await expect(page).toHaveURL(/[?&]type=network-config&cursor=[\w-]+$/);

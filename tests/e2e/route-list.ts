@@ -26,6 +26,8 @@ export type RouteVisit = {
   signedOut?: boolean;
   /** What the visit shows when it is not the route's own screen (and why). */
   note?: string;
+  /** The status the visit answers when not 200 (a not-found screen); the benchmarks check it. */
+  status?: 404;
 };
 
 const acc = (path: string) => `/accounts/${ACCOUNT}${path}`;
@@ -70,7 +72,8 @@ export const routeVisits: RouteVisit[] = [
   {
     route: "/accounts/:accountId/deployments/:deploymentId",
     url: () => acc("/deployments/dep_missing"),
-    note: "the demo has no deployment yet: the not-found screen",
+    note: "the demo has no deployment yet: the not-found screen (the benchmarks open real ones)",
+    status: 404,
   },
   { route: "/accounts/:accountId/reports", url: () => acc("/reports") },
   { route: "/accounts/:accountId/reports/:reportId", url: () => acc("/reports/inventory") },
@@ -124,6 +127,7 @@ export const routeVisits: RouteVisit[] = [
     route: `/devices/${UID}/commands/:commandId`,
     url: () => `/devices/${RADIO}/commands/cmd_missing`,
     note: "the demo radio has no command yet: the not-found screen",
+    status: 404,
   },
   { route: `/devices/${UID}/send-command`, url: () => `/devices/${RADIO}/send-command` },
   { route: "/accounts/:accountId/registry", url: () => acc("/registry"), note: "redirects to the registry's devices tab" },
@@ -150,6 +154,7 @@ export const routeVisits: RouteVisit[] = [
     route: `/accounts/:accountId/registry/devices/${UID}/commands/:commandId`,
     url: () => acc(`/registry/devices/${RADIO}/commands/cmd_missing`),
     note: "the demo radio has no command yet: the not-found screen",
+    status: 404,
   },
   {
     route: `/accounts/:accountId/registry/devices/${UID}/send-command`,
@@ -180,16 +185,19 @@ export const routeVisits: RouteVisit[] = [
     route: "/security/passkeys/:passkeyId/rename",
     url: () => "/security/passkeys/pk_missing/rename",
     note: "the owner has no passkey: the not-found screen",
+    status: 404,
   },
   {
     route: "/security/passkeys/:passkeyId/remove",
     url: () => "/security/passkeys/pk_missing/remove",
     note: "the owner has no passkey: the not-found screen",
+    status: 404,
   },
   {
     route: "/security/identities/:identityId/unlink",
     url: () => "/security/identities/xid_missing/unlink",
     note: "the owner has no linked identity: the not-found screen",
+    status: 404,
   },
   { route: "/settings/identity-providers", url: () => "/settings/identity-providers" },
   { route: "/settings/identity-providers/add", url: () => "/settings/identity-providers/add" },

@@ -520,6 +520,9 @@ describe("the activity log page", () => {
     expect(next).toHaveLength(25);
     expect(next.some((id) => seen.has(id))).toBe(false);
     expect(second).toContain("Back to the newest");
+    // "Load more" is the link and a plain script of a few hundred bytes: no React on the log.
+    expect(first).not.toMatch(/data-island="/);
+    expect(first).toMatch(/<script type="module" src="[^"]*more-entries[^"]*"/);
 
     const filtered = await (await get(`${base}?type=site&actor=someone`, cookies.technician)).text();
     expect(filtered).toMatch(/href="[^"]*\?type=site&amp;actor=someone&amp;cursor=[^"]+"/);

@@ -1,5 +1,4 @@
 import { TRPCError } from "@trpc/server";
-import { Island } from "@/islands/runtime/island";
 import { allowedFrom, type DeploymentAction, isActive } from "@/schema/fleet/deployment-plan";
 import { type ShownState, shownStates } from "@/schema/fleet/states";
 import { formatDateTime } from "@/schema/format";
@@ -16,6 +15,7 @@ import { StatusMessage } from "@/ui/status-message";
 import { Table } from "@/ui/table";
 import { postedValues } from "../settings/procedure-refusal";
 import { type ActionResult, definePage, type PageProps, type RouteContext } from "../types";
+import { LiveCounts } from "./live-counts";
 import { deploymentHref, deploymentsHref } from "./paths";
 import { requestKey } from "./request-key";
 import { StateBadge } from "./state-badge";
@@ -165,15 +165,12 @@ function DeploymentView({ data }: PageProps<Data>) {
               {t("deployments.refresh")}
             </a>
           </div>
-          <Island
-            name="deployment-counts"
-            props={{
-              deploymentId: deployment.id,
-              counts,
-              state: deployment.state,
-              phaseIndex: deployment.phaseIndex,
-              live: isActive(deployment.state),
-            }}
+          <LiveCounts
+            deploymentId={deployment.id}
+            counts={counts}
+            state={deployment.state}
+            phaseIndex={deployment.phaseIndex}
+            live={isActive(deployment.state)}
           />
         </section>
         <section aria-labelledby="radios-heading">

@@ -7,6 +7,12 @@ export const toasterSource = "src/shell/toaster.tsx";
 export const switcherPanelSource = "src/shell/switcher-panel.ts";
 export const signInScriptSource = "src/enhance/sign-in.ts";
 export const webAuthnSource = "src/islands/webauthn.ts";
+/** Plain scripts of pages without a form (no React): a deployment's live counts, the activity log's "Load more". */
+export const liveCountsSource = "src/enhance/live-counts.ts";
+export const moreEntriesSource = "src/enhance/more-entries.ts";
+
+/** A plain script and the chunks it imports, to preload (one round trip on a slow network, not two). */
+export type PlainScript = { src: string; preloads: string[] };
 
 export type AssetTags = {
   /** The island bootstrap module; only pages with islands (forms) load it. */
@@ -19,6 +25,8 @@ export type AssetTags = {
   toasterStyles: string | null;
   /** The sign-in page's plain script (no React) and the chunks it imports, to preload. */
   signInScript: { src: string; preloads: string[] };
+  /** Plain scripts a page without a form links itself, where their markup is (each a few hundred bytes). */
+  plainScripts: { liveCounts: PlainScript; moreEntries: PlainScript };
   /** Vite's own client, for hot reload in development. */
   devClient: string | null;
   /** Chunks to preload for the given islands, so a slow network pays one round trip, not three. */
@@ -43,6 +51,11 @@ function chunkClosure(start: string[]): string[] {
 
 const fileOf = (source: string) => `/${manifest?.[source]?.file ?? `missing-${source}`}`;
 
+const plainScript = (source: string): PlainScript => ({
+  src: fileOf(source),
+  preloads: chunkClosure([source]).filter((file) => file !== fileOf(source)),
+});
+
 const built: AssetTags | null = manifest
   ? {
       entryScript: fileOf(clientEntrySource),
@@ -57,6 +70,7 @@ const built: AssetTags | null = manifest
         src: fileOf(signInScriptSource),
         preloads: chunkClosure([signInScriptSource]).filter((file) => file !== fileOf(signInScriptSource)),
       },
+      plainScripts: { liveCounts: plainScript(liveCountsSource), moreEntries: plainScript(moreEntriesSource) },
       devClient: null,
       preloadsFor: (names) => {
         const entry = fileOf(clientEntrySource);
@@ -72,6 +86,10 @@ const development: AssetTags = {
   shellModules: { toaster: `/${toasterSource}`, switcherPanel: `/${switcherPanelSource}`, webAuthn: `/${webAuthnSource}` },
   toasterStyles: null,
   signInScript: { src: `/${signInScriptSource}`, preloads: [] },
+  plainScripts: {
+    liveCounts: { src: `/${liveCountsSource}`, preloads: [] },
+    moreEntries: { src: `/${moreEntriesSource}`, preloads: [] },
+  },
   devClient: "/@vite/client",
   preloadsFor: () => [],
 };

@@ -1,5 +1,3 @@
-import { fieldLabelMessageKeys } from "./field-labels";
-
 /**
  * The kinds of things whose changes land in an account's log, in the order the filter offers
  * them; each has a label at `activityLogs.entityTypes.<type>`. A type not listed here (a later
@@ -26,20 +24,3 @@ export const entityTypeKey = (type: string) => `activityLogs.entityTypes.${type}
 export function isKnownEntityType(type: string): boolean {
   return (accountEntityTypes as readonly string[]).includes(type);
 }
-
-/** Every key an entry needs, for an island's registry entry (field and value labels included). */
-export const activityEntryMessageKeys = [
-  ...fieldLabelMessageKeys,
-  ...accountEntityTypes.map(entityTypeKey),
-  "activityLogs.actions.create",
-  "activityLogs.actions.update",
-  "activityLogs.actions.delete",
-  "activityLogs.by",
-  "activityLogs.notDeployed",
-  "activityLogs.changedTo",
-  "activityLogs.removed",
-  "activityLogs.words.yes",
-  "activityLogs.words.no",
-  "activityLogs.words.none",
-  "activityLogs.words.empty",
-];

@@ -168,13 +168,3 @@ export function valueLabel(path: string[], value: string, text: Text, timeZoneNa
   const key = (inSettings(path) ? profile.options.get(field)?.get(value) : undefined) ?? plainValues[field]?.[value];
   return key ? text(key) : value;
 }
-
-/** Every key the labels may use, for an island that renders entries in the browser. */
-export const fieldLabelMessageKeys = [
-  ...loggedFields.map((field) => `activityLogs.fields.${field}`),
-  ...Object.values(itemKeys),
-  "activityLogs.item",
-  ...new Set([...profile.labels.values(), ...profile.items.values()]),
-  ...new Set([...profile.options.values()].flatMap((options) => [...options.values()])),
-  ...Object.values(plainValues).flatMap((values) => Object.values(values)),
-];

@@ -1,4 +1,3 @@
-import { Island } from "@/islands/runtime/island";
 import { definePage, type PageProps } from "@/routes/types";
 import { timeZoneLabel } from "@/schema/format";
 import { api } from "@/server/api/procedures-route";
@@ -13,6 +12,7 @@ import { Field, SelectField } from "@/ui/field";
 import { PageHeader } from "@/ui/page-header";
 import { AccountLayout } from "@/ui/shell/account-layout";
 import { ACTOR_MAX_LENGTH, filtersQuery, isFiltered, type ParsedFilters, parseActivityFilters, procedureFilter } from "./filters";
+import { MoreEntries } from "./more-entries";
 
 export const ACTIVITY_PAGE_SIZE = 25;
 
@@ -101,27 +101,13 @@ function ActivityLogs({ data }: PageProps<Data>) {
           description={String(t(filtered || parsed.cursor ? "activityLogs.noMatch" : "activityLogs.empty"))}
         />
       ) : (
-        <ol className="space-y-3" aria-label={String(t("routes.activityLogs"))}>
+        <ol className="space-y-3" aria-label={String(t("routes.activityLogs"))} data-entries="">
           {items.map((entry) => (
             <ActivityEntryView key={entry.id} entry={entry} text={text} language={language} timeZone={account.timezone} />
           ))}
         </ol>
       )}
-      {nextCursor && (
-        <Island
-          name="activity-log-more"
-          props={{
-            accountId: account._id,
-            filter: procedureFilter(parsed.applied),
-            cursor: nextCursor,
-            moreHref: `${base}${filtersQuery(parsed.applied, nextCursor)}`,
-            pageSize: ACTIVITY_PAGE_SIZE,
-            shown: items.length,
-            language,
-            timeZone: account.timezone,
-          }}
-        />
-      )}
+      {nextCursor && <MoreEntries href={`${base}${filtersQuery(parsed.applied, nextCursor)}`} shown={items.length} />}
     </AccountLayout>
   );
 }
