@@ -67,7 +67,7 @@ const OBSERVE = () => {
   observe("longtask", (e) => {
     perf.longTasks.push({ startTime: e.startTime, duration: e.duration });
   });
-  new MutationObserver(() => {
+  const check = () => {
     if (perf.toastAt === null && document.querySelector("[data-sonner-toast]")) perf.toastAt = performance.now();
     // The shell has run once the profile menu is a menu button; islands once React rendered into each marker.
     const shell = !document.querySelector("details[data-menu]") && document.querySelector("button[aria-haspopup=menu]");
@@ -78,7 +78,13 @@ const OBSERVE = () => {
       (el) => el._reactRootContainer || Object.keys(el).some((k) => k.startsWith("__reactContainer")),
     );
     if (perf.interactiveAt === null && shell && islands && plain) perf.interactiveAt = performance.now();
-  }).observe(document, { childList: true, subtree: true });
+  };
+  new MutationObserver(check).observe(document, { childList: true, subtree: true });
+  // Hydrating an island changes no DOM when its markup matches: look every 50 ms as well.
+  const timer = setInterval(() => {
+    check();
+    if (perf.interactiveAt !== null) clearInterval(timer);
+  }, 50);
 };
 
 const OWNER = "owner@example.com";

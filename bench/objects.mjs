@@ -57,9 +57,9 @@ export async function makeBenchObjects(request, baseUrl) {
 export function benchObjectPages(objects) {
   const acc = (path) => `/accounts/${BENCH_ACCOUNT}${path}`;
   return [
-    { name: "deployment, running (signed in)", path: acc(`/deployments/${objects.runningDeployment}`) },
-    { name: "deployment, finished (signed in)", path: acc(`/deployments/${objects.finishedDeployment}`) },
-    { name: "activity log, more than a page (signed in)", path: acc("/activity-logs") },
+    { name: "running deployment (signed in)", path: acc(`/deployments/${objects.runningDeployment}`) },
+    { name: "finished deployment (signed in)", path: acc(`/deployments/${objects.finishedDeployment}`) },
+    { name: "activity log of many pages (signed in)", path: acc("/activity-logs") },
   ];
 }
 

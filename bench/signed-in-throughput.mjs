@@ -24,6 +24,8 @@ const ACCOUNT = "acc_harbor_demo";
 
 const NOOP = { name: "signed-in no-op (GET /healthz with the session)", path: "/healthz" };
 export const SIGNED_IN_PAGES = [
+  // The shell alone (no page data): what every signed-in page pays before its own work.
+  { name: "welcome (the shell alone)", path: "/welcome" },
   { name: "accounts list", path: "/accounts", budget: true },
   { name: "account home", path: `/accounts/${ACCOUNT}` },
   { name: "sites list", path: `/accounts/${ACCOUNT}/sites` },
@@ -86,15 +88,20 @@ export async function measureSignedInThroughput({
     }
   }
   const rpsOf = (name) => measured.filter((r) => r.kind === name).map((r) => r.rps);
+  // workerd CPU per request (from /proc, null for a remote server): the pages' own cost, less noisy than req/s.
+  const cpuOf = (name) => {
+    const values = measured.filter((r) => r.kind === name && r.cpu).map((r) => r.cpu.workerdMsPerRequest);
+    return values.length ? mean(values) : null;
+  };
   const noopRps = mean(rpsOf(NOOP.name));
   const pages = SIGNED_IN_PAGES.map((page) => {
     const rps = rpsOf(page.name);
-    return { ...page, rps: mean(rps), rpsPerRound: rps, ratio: mean(rps) / noopRps };
+    return { ...page, rps: mean(rps), rpsPerRound: rps, ratio: mean(rps) / noopRps, workerdMsPerRequest: cpuOf(page.name) };
   });
   return {
     connections,
     durationS: duration,
-    noop: { ...NOOP, rps: noopRps, rpsPerRound: rpsOf(NOOP.name) },
+    noop: { ...NOOP, rps: noopRps, rpsPerRound: rpsOf(NOOP.name), workerdMsPerRequest: cpuOf(NOOP.name) },
     pages,
     rounds: measured,
     budgets: pages
@@ -109,11 +116,13 @@ export async function measureSignedInThroughput({
 
 export function signedInLines(result) {
   const perRound = (values) => values.map((v) => num(v, 0)).join(", ");
+  const cpu = (target) =>
+    target.workerdMsPerRequest == null ? "" : `, workerd ${num(target.workerdMsPerRequest, 2)} ms CPU/request`;
   return [
-    `${result.noop.name}: ${num(result.noop.rps, 0)} req/s (rounds: ${perRound(result.noop.rpsPerRound)})`,
+    `${result.noop.name}: ${num(result.noop.rps, 0)} req/s (rounds: ${perRound(result.noop.rpsPerRound)})${cpu(result.noop)}`,
     ...result.pages.map(
       (page) =>
-        `${page.name} ${page.path}: ${num(page.rps, 0)} req/s (rounds: ${perRound(page.rpsPerRound)}) = ${num(page.ratio, 2)}× the no-op`,
+        `${page.name} ${page.path}: ${num(page.rps, 0)} req/s (rounds: ${perRound(page.rpsPerRound)}) = ${num(page.ratio, 2)}× the no-op${cpu(page)}`,
     ),
   ];
 }
