@@ -4,6 +4,7 @@ import tailwindcss from "@tailwindcss/vite";
 import { defineConfig } from "vite";
 import { clientManifest, clientOutDir, distDir } from "./tooling/client-manifest.ts";
 import { pageStyles } from "./tooling/page-styles/plugin.ts";
+import { reactStringChunks } from "./tooling/react-string-chunks.ts";
 import { sonnerWithoutInjectedCss } from "./tooling/sonner-css.ts";
 
 /** The Worker's Vite environment: its wrangler name with dashes as underscores. */
@@ -30,6 +31,8 @@ export default defineConfig(({ command, isPreview }) => ({
     // Each page's own CSS, inlined by the Worker (src/server/render/page-styles.ts).
     pageStyles({ root: fileURLToPath(new URL(".", import.meta.url)) }),
     sonnerWithoutInjectedCss(),
+    // React's streaming renderer encodes once per flush, not once per tag (issue 24).
+    reactStringChunks(),
   ],
   environments: {
     client: {

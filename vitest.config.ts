@@ -3,6 +3,7 @@ import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 import { clientManifest } from "./tooling/client-manifest.ts";
 import { pageStyles } from "./tooling/page-styles/plugin.ts";
+import { reactStringChunks } from "./tooling/react-string-chunks.ts";
 
 // The workerd tests: the Worker's own code in the Workers runtime, with the D1 migrations
 // applied. Kept apart from vite.config.ts: Vitest fails with the Cloudflare Vite plugin loaded.
@@ -19,6 +20,7 @@ export default defineConfig(async () => {
     plugins: [
       clientManifest(),
       pageStyles({ root: fileURLToPath(new URL(".", import.meta.url)) }),
+      reactStringChunks(),
       cloudflareTest({
         wrangler: { configPath: "./wrangler.toml" },
         miniflare: { bindings: { TEST_MIGRATIONS: migrations } },
