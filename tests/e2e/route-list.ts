@@ -26,8 +26,8 @@ export type RouteVisit = {
   signedOut?: boolean;
   /** What the visit shows when it is not the route's own screen (and why). */
   note?: string;
-  /** The status the visit answers when not 200 (a not-found screen); the benchmarks check it. */
-  status?: 404;
+  /** The status the visit answers when not 200 (a refusal or not-found screen); the benchmarks check it. */
+  status?: 403 | 404;
 };
 
 const acc = (path: string) => `/accounts/${ACCOUNT}${path}`;
@@ -221,7 +221,12 @@ export const routeVisits: RouteVisit[] = [
   { route: "/settings/users/edit/:userId", url: () => "/settings/users/edit/usr_viewer" },
   { route: "/settings/subscriptions", url: () => `/settings/subscriptions?orgId=${ORG}` },
   { route: "/settings/subscriptions/add", url: () => `/settings/subscriptions/add?orgId=${ORG}` },
-  { route: "/settings/subscriptions/remove", url: () => "/settings/subscriptions/remove?id=sub_harbor_demo" },
+  {
+    route: "/settings/subscriptions/remove",
+    url: () => "/settings/subscriptions/remove?id=sub_harbor_demo",
+    note: "the demo owner does not issue subscriptions (the vendor does): the refusal screen",
+    status: 403,
+  },
   { route: "/settings/subscriptions/edit/:subscriptionId", url: () => "/settings/subscriptions/edit/sub_harbor_demo" },
   {
     route: "/settings/subscriptions/allocate",
