@@ -218,6 +218,14 @@ describe("retention sweep", () => {
     const totalsBefore = await rollups(fleet);
     const countsBefore = data(await call<{ counts: unknown }>("deployments.get", { id: first }, fleet.cookie, "GET")).counts;
     const syncBefore = await syncCounts(env.DB, fleet.accountId);
+    // The deployments report over the first deployment's month: outcomes and times to 50/90/100 %.
+    const reportInput = {
+      accountId: fleet.accountId,
+      report: "deployments",
+      from: OLD.slice(0, 8) + "01",
+      to: OLD.slice(0, 8) + "28",
+    };
+    const reportBefore = data(await call<{ table: unknown }>("reports.get", reportInput, fleet.cookie, "GET")).table;
     const activityBefore = (
       await env.DB.prepare("SELECT * FROM activity_logs WHERE account_id = ? AND created_at < ?")
         .bind(fleet.accountId, monthsAgo(13))
@@ -266,6 +274,9 @@ describe("retention sweep", () => {
       countsBefore,
     );
     expect(await syncCounts(env.DB, fleet.accountId)).toEqual(syncBefore);
+    const reportAfter = data(await call<{ table: unknown }>("reports.get", reportInput, fleet.cookie, "GET")).table;
+    expect(reportAfter).toEqual(reportBefore);
+    expect(JSON.stringify(reportAfter)).toContain('"applied":3');
     expect(await Promise.all(fleet.radios.map(toldTo))).toEqual(toldBefore);
   });
 
