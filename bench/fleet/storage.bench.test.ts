@@ -28,53 +28,12 @@ async function databaseBytes(): Promise<number> {
   return Number((result.meta as { size_after?: number }).size_after ?? 0);
 }
 
-/** Bytes per table and index (SQLite's dbstat), when the runtime allows it; else null. */
-async function bytesByTable(): Promise<Map<string, number> | null> {
-  try {
-    const { results } = await env.DB.prepare("SELECT name, sum(pgsize) AS bytes FROM dbstat GROUP BY name").all<{
-      name: string;
-      bytes: number;
-    }>();
-    return new Map(results.map((row) => [row.name, row.bytes]));
-  } catch {
-    return null;
-  }
-}
-
-const history = [
-  "activity_logs",
-  "commands",
-  "deployment_devices",
-  "report_command_counts",
-  "report_activity_kinds",
-  "report_activity_people_upto",
-  "report_deployment_counts",
-  "report_deployment_reach_upto",
-  "deployments",
-  "revisions",
-  "archives",
-  "deployment_archived_counts",
-];
-
-/** The bytes of the history tables and their indexes (dbstat names an index by its own name). */
-async function historyBytes(): Promise<{ total: number; byTable: Record<string, number> } | null> {
-  const sizes = await bytesByTable();
-  if (!sizes) return null;
-  const { results } = await env.DB.prepare(
-    `SELECT name, tbl_name FROM sqlite_master WHERE type IN ('table', 'index') AND tbl_name IN (SELECT value FROM json_each(?))`,
-  )
-    .bind(JSON.stringify(history))
-    .all<{ name: string; tbl_name: string }>();
-  const byTable: Record<string, number> = {};
-  for (const row of results) byTable[row.tbl_name] = (byTable[row.tbl_name] ?? 0) + (sizes.get(row.name) ?? 0);
-  return { total: Object.values(byTable).reduce((a, b) => a + b, 0), byTable };
-}
-
 const iso = (ms: number) => new Date(ms).toISOString();
 
-/** YEARS of history for the account's radios, oldest first (the triggers keep the roll-ups as they would live). */
-async function generateHistory(orgId: string, accountId: string, prefix: string): Promise<void> {
-  const start = NOW - YEARS * 365 * DAY;
+const start = NOW - YEARS * 365 * DAY;
+
+/** YEARS of weekly deployments with one outcome per radio (the triggers keep the roll-ups as they would live). */
+async function generateDeployments(orgId: string, accountId: string, prefix: string): Promise<void> {
   const db = env.DB;
   const plan = JSON.stringify({
     phases: [
@@ -116,10 +75,15 @@ async function generateHistory(orgId: string, accountId: string, prefix: string)
         .bind(RADIOS, id, prefix, at),
     ]);
   }
+}
+
+/** YEARS of commands (2 a month per radio) or activity (the radios' own and the account's changes). */
+async function generateMonthly(kind: "commands" | "activity", orgId: string, accountId: string, prefix: string): Promise<void> {
+  const db = env.DB;
   const months = YEARS * 12;
   for (let m = 0; m < months; m += 1) {
     const at = start + m * 30.4 * DAY;
-    await db.batch([
+    const statements = [
       // Each radio's commands of the month (a ping and a locate), delivered and answered.
       db
         .prepare(
@@ -152,7 +116,8 @@ async function generateHistory(orgId: string, accountId: string, prefix: string)
           Math.round((RADIOS * OWN_ACTIVITY_PER_YEAR) / 12),
           at,
         ),
-    ]);
+    ];
+    await (kind === "commands" ? statements[0] : statements[1])?.run();
   }
 }
 
@@ -180,15 +145,24 @@ it(`D1 bytes per radio per year, and radio-years in 10 GB (${RADIOS} radios, ${Y
   const accountId = await createAccount(owner.orgId, "Storage bench", "advanced");
   await giveSeats(owner.orgId, accountId, RADIOS);
   const fileEmpty = await databaseBytes();
-  const historyEmpty = await historyBytes();
   await registerRadios(owner.orgId, accountId, "STO", RADIOS);
   const fileRadios = await databaseBytes();
 
   let started = Date.now();
-  await generateHistory(owner.orgId, accountId, "STO");
+  const sizes: Record<string, number> = {};
+  /** Runs one kind's generation and records how much the file grew. */
+  const measured = async (kind: string, generate: () => Promise<void>) => {
+    const from = await databaseBytes();
+    await generate();
+    sizes[kind] = (await databaseBytes()) - from;
+  };
+  await measured("deployment outcomes (with deployments, revisions, report_deployment_counts, reach_upto)", () =>
+    generateDeployments(owner.orgId, accountId, "STO"),
+  );
+  await measured("commands (with report_command_counts)", () => generateMonthly("commands", owner.orgId, accountId, "STO"));
+  await measured("activity (with report_activity_*)", () => generateMonthly("activity", owner.orgId, accountId, "STO"));
   const generateMs = Date.now() - started;
   const fileHistory = await databaseBytes();
-  const full = await historyBytes();
 
   // The retention sweep until nothing is left (13 months: 11 of the 24 months move).
   const { bucket, bytes: archivedBytes } = memoryBucket();
@@ -209,32 +183,20 @@ it(`D1 bytes per radio per year, and radio-years in 10 GB (${RADIOS} radios, ${Y
     if (run.archives === 0) break;
   }
   const sweepMs = Date.now() - started;
-  const kept = await historyBytes();
   const fileKept = await databaseBytes();
 
   const radioBytes = (fileRadios - fileEmpty) / RADIOS;
+  const perRadioYear = (fileHistory - fileRadios) / RADIOS / YEARS;
+  const keptPerRadio = (fileKept - fileRadios) / RADIOS;
   const lines = [
-    `radios: ${fmt(RADIOS)}, history: ${YEARS} years, generated in ${fmt(generateMs)} ms`,
-    `D1 file: empty ${mb(fileEmpty)}, with radios ${mb(fileRadios)} (${fmt(radioBytes)} B per radio), with ${YEARS} years ${mb(fileHistory)}, after the sweep ${mb(fileKept)} (SQLite reuses freed pages; the file does not shrink without VACUUM)`,
+    `radios: ${fmt(RADIOS)}, history: ${YEARS} years, generated in ${fmt(generateMs)} ms (D1 file size: meta.size_after; dbstat is not available in D1)`,
+    `D1 file: empty ${mb(fileEmpty)}, with radios ${mb(fileRadios)} (${fmt(radioBytes)} B per radio), with ${YEARS} years of history ${mb(fileHistory)}, after the sweep ${mb(fileKept)}`,
+    ...Object.entries(sizes).map(([kind, bytes]) => `  ${kind}: ${mb(bytes)}, ${fmt(bytes / RADIOS / YEARS)} B per radio-year`),
+    `D1 bytes per radio per year of history, without retention: ${fmt(perRadioYear)} B`,
+    `radio-years of history one 10 GB D1 holds without retention: ${fmt(GB10 / perRadioYear)} (e.g. ${fmt(GB10 / (perRadioYear * 5 + radioBytes))} radios kept 5 years)`,
+    `with 13 months' retention, D1 bytes per radio after the sweep (13 months of history + what never moves: roll-ups, deployments, revisions): ${fmt(keptPerRadio)} B`,
+    `radios one 10 GB D1 holds with 13 months' retention, for as many years as they run: ${fmt(GB10 / (radioBytes + keptPerRadio))} (radio row ${fmt(radioBytes)} B + ${fmt(keptPerRadio)} B)`,
   ];
-  if (full && kept && historyEmpty) {
-    const perRadioYear = (full.total - historyEmpty.total) / RADIOS / YEARS;
-    const keptPerRadio = (kept.total - historyEmpty.total) / RADIOS;
-    lines.push(
-      `history tables and indexes (dbstat): ${YEARS} years ${mb(full.total)}, after the sweep ${mb(kept.total)}`,
-      ...Object.entries(full.byTable).map(
-        ([table, bytes]) =>
-          `  ${table}: ${mb(bytes)} → ${mb(kept.byTable[table] ?? 0)} (${fmt(bytes / RADIOS / YEARS)} B per radio-year before)`,
-      ),
-      `D1 bytes per radio per year of history, without retention: ${fmt(perRadioYear)} B`,
-      `radio-years of history in 10 GB without retention: ${fmt(GB10 / perRadioYear)} (plus ${fmt(radioBytes)} B per radio for the radio itself)`,
-      `with 13 months' retention a radio holds at most ${fmt(keptPerRadio)} B of history in D1 (13 months + what never moves: roll-ups, deployments, revisions)`,
-      `radios one 10 GB D1 holds with retention, for ever: ${fmt(GB10 / (radioBytes + keptPerRadio))} (radio row ${fmt(radioBytes)} B + ${fmt(keptPerRadio)} B history)`,
-    );
-  } else {
-    const perRadioYear = (fileHistory - fileRadios) / RADIOS / YEARS;
-    lines.push(`(dbstat unavailable) D1 bytes per radio per year, from the file size: ${fmt(perRadioYear)} B`);
-  }
   lines.push(
     `sweep: ${fmt(runs)} runs, ${fmt(archives)} archives, ${fmt(moved)} rows moved, ${mb(archivedBytes())} of gzip NDJSON in R2 (${fmt(archivedBytes() / Math.max(1, moved))} B per row), ${fmt(sweepMs)} ms in all, slowest run ${fmt(Math.max(...runMs))} ms`,
   );

@@ -23,6 +23,8 @@ const OLDER_MONTH = monthsAgo(25);
 const OLD_DEPLOYMENT_2 = monthsAgo(20);
 const RECENT = monthsAgo(1);
 
+const plusSeconds = (at: string, seconds: number) => new Date(Date.parse(at) + seconds * 1000).toISOString();
+
 const plan = JSON.stringify({
   phases: [
     {
@@ -64,14 +66,14 @@ async function makeFleet(label: string): Promise<Fleet> {
         )
         .bind(id, accountId, owner.orgId, i + 1, revisions[i] ?? "", plan, i === 0 ? OLD : OLD_DEPLOYMENT_2),
     ),
-    // Three radios applied each deployment, the fourth failed it.
+    // Three radios applied each deployment, a second apart; the fourth failed it.
     ...deployments.flatMap((id, i) =>
       radios.map((uid, r) =>
         db
           .prepare(
             "INSERT INTO deployment_devices (deployment_id, uid, phase, state, code, updated_at) VALUES (?, ?, 0, ?, ?, ?)",
           )
-          .bind(id, uid, r === 3 ? "failed" : "applied", r === 3 ? "E42" : "", i === 0 ? OLD : OLD_DEPLOYMENT_2),
+          .bind(id, uid, r === 3 ? "failed" : "applied", r === 3 ? "E42" : "", plusSeconds(i === 0 ? OLD : OLD_DEPLOYMENT_2, r)),
       ),
     ),
   ];
@@ -127,7 +129,7 @@ async function rollups(fleet: Fleet): Promise<string> {
     await read("SELECT * FROM report_activity_people_upto WHERE account_id = ? ORDER BY actor_email, hour", fleet.accountId),
     await read("SELECT * FROM pending_change_counts WHERE account_id = ?", fleet.accountId),
     await read("SELECT * FROM report_deployment_counts WHERE deployment_id IN (?, ?) ORDER BY 1, 2, 3, 4", a, b),
-    await read("SELECT * FROM report_deployment_reach_upto WHERE deployment_id IN (?, ?) ORDER BY 1, 2", a, b),
+    await read("SELECT * FROM report_deployment_reach_upto WHERE deployment_id = ? ORDER BY 1, 2", b),
     await read("SELECT * FROM fleet_versions WHERE account_id = ?", fleet.accountId),
   ].join("\n");
 }
@@ -274,9 +276,15 @@ describe("retention sweep", () => {
       countsBefore,
     );
     expect(await syncCounts(env.DB, fleet.accountId)).toEqual(syncBefore);
+    // The archived deployment's running totals by second keep only the rows the report's milestones read.
+    const reach = await env.DB.prepare("SELECT second, radios FROM report_deployment_reach_upto WHERE deployment_id = ?")
+      .bind(first)
+      .all();
+    expect(reach.results).toEqual([{ second: plusSeconds(OLD, 1).slice(0, 19), radios: 2 }]);
     const reportAfter = data(await call<{ table: unknown }>("reports.get", reportInput, fleet.cookie, "GET")).table;
     expect(reportAfter).toEqual(reportBefore);
     expect(JSON.stringify(reportAfter)).toContain('"applied":3');
+    expect(JSON.stringify(reportAfter)).toContain('"reached50":1');
     expect(await Promise.all(fleet.radios.map(toldTo))).toEqual(toldBefore);
   });
 

@@ -224,6 +224,23 @@ export function keepArchivedCountsStatement(db: Db, deploymentId: string, counts
 }
 
 /**
+ * Once a deployment's outcomes move, its running totals by second (report_deployment_reach_upto,
+ * one row per second a radio reported in: up to one per radio) shrink to the rows the report's
+ * milestones read (the first second whose total reaches each k), so what stays in D1 for ever
+ * is a few rows per deployment, not one per radio.
+ */
+export function compactReachStatement(db: Db, deploymentId: string, ks: number[]): D1PreparedStatement {
+  return statement(
+    db,
+    `DELETE FROM report_deployment_reach_upto WHERE deployment_id = ?1 AND second NOT IN (
+       SELECT kept FROM (SELECT (SELECT u.second FROM report_deployment_reach_upto u WHERE u.deployment_id = ?1 AND u.radios >= k.value
+         ORDER BY u.radios LIMIT 1) AS kept FROM json_each(?2) k) WHERE kept IS NOT NULL)`,
+    deploymentId,
+    JSON.stringify(ks),
+  );
+}
+
+/**
  * Deletes the archived rows (exactly the keys written) with the roll-ups' delete triggers held
  * (archive_deleting, migration 0030): the statements go in the one batch that also records the
  * archive, so the rows leave D1 only together with their index entry.

@@ -2,6 +2,7 @@ import type { R2Bucket } from "../cloudflare";
 import {
   type ArchiveKind,
   accountsDueForRetention,
+  compactReachStatement,
   deleteArchivedStatements,
   keepArchivedCountsStatement,
   markRetentionChecked,
@@ -15,6 +16,7 @@ import {
 } from "../data/archives";
 import type { Db } from "../data/db";
 import { deploymentCounts, findDeployment } from "../data/deployments";
+import { milestones } from "../data/reports/deployments";
 import { writeVerifiedArchive } from "./archive-object";
 
 /** Accounts looked at per run, and how long an account with nothing left waits for its next look. */
@@ -104,14 +106,19 @@ export function archiveKey(account: RetentionAccount, chunk: Chunk): string {
 async function moveChunk(db: Db, bucket: R2Bucket, account: RetentionAccount, chunk: Chunk, at: Date): Promise<void> {
   const key = archiveKey(account, chunk);
   const written = await writeVerifiedArchive(bucket, key, chunk.rows);
-  const counts = [];
+  const keep = [];
   if (chunk.deploymentId) {
-    // Its page shows these once the rows are gone (deploymentCounts reads them first).
+    // Its page shows these once the rows are gone (deploymentCounts reads them first); the
+    // report keeps its milestone times.
     const deployment = await findDeployment(db, chunk.deploymentId);
-    if (deployment) counts.push(keepArchivedCountsStatement(db, deployment.id, await deploymentCounts(db, deployment)));
+    if (deployment) {
+      keep.push(keepArchivedCountsStatement(db, deployment.id, await deploymentCounts(db, deployment)));
+      const ks = milestones.map((share) => Math.max(1, Math.ceil(share * deployment.targeted)));
+      keep.push(compactReachStatement(db, deployment.id, ks));
+    }
   }
   await db.batch([
-    ...counts,
+    ...keep,
     recordArchiveStatement(db, {
       orgId: account.orgId,
       accountId: account.id,

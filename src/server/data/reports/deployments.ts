@@ -6,7 +6,8 @@ export type DeploymentsGrouping = "deployment" | "phase" | "reason";
 
 /** The most recent deployments of the range a report covers (each costs a few index reads). */
 export const MAX_DEPLOYMENTS = 50;
-const milestones = [0.5, 0.9, 1] as const;
+/** The shares of a deployment's radios whose time the report shows (also what an archived deployment keeps). */
+export const milestones = [0.5, 0.9, 1] as const;
 
 /** Radios that had a deployment up to which its milestone times are read by stepping over them. */
 export const DIRECT_MILESTONES_UP_TO = 2_000;
