@@ -28,6 +28,17 @@ async function databaseBytes(): Promise<number> {
   return Number((result.meta as { size_after?: number }).size_after ?? 0);
 }
 
+/** Bytes in pages SQLite uses (page_count − freelist_count, × page_size), where D1 allows those pragmas; else null. */
+async function usedBytes(): Promise<number | null> {
+  try {
+    const pragma = async (name: string) => Number(Object.values((await env.DB.prepare(`PRAGMA ${name}`).first()) ?? {})[0]);
+    const [pages, free, size] = [await pragma("page_count"), await pragma("freelist_count"), await pragma("page_size")];
+    return Number.isFinite(pages * size) ? (pages - (Number.isFinite(free) ? free : 0)) * size : null;
+  } catch {
+    return null;
+  }
+}
+
 const iso = (ms: number) => new Date(ms).toISOString();
 
 const start = NOW - YEARS * 365 * DAY;
@@ -184,6 +195,7 @@ it(`D1 bytes per radio per year, and radio-years in 10 GB (${RADIOS} radios, ${Y
   }
   const sweepMs = Date.now() - started;
   const fileKept = await databaseBytes();
+  const usedKept = await usedBytes();
 
   const radioBytes = (fileRadios - fileEmpty) / RADIOS;
   const perRadioYear = (fileHistory - fileRadios) / RADIOS / YEARS;
@@ -195,6 +207,7 @@ it(`D1 bytes per radio per year, and radio-years in 10 GB (${RADIOS} radios, ${Y
     `D1 bytes per radio per year of history, without retention: ${fmt(perRadioYear)} B`,
     `radio-years of history one 10 GB D1 holds without retention: ${fmt(GB10 / perRadioYear)} (e.g. ${fmt(GB10 / (perRadioYear * 5 + radioBytes))} radios kept 5 years)`,
     `with 13 months' retention, D1 bytes per radio after the sweep (13 months of history + what never moves: roll-ups, deployments, revisions): ${fmt(keptPerRadio)} B`,
+    `pages in use after the sweep (page_count − freelist_count): ${usedKept === null ? "not available" : `${mb(usedKept)}, ${fmt((usedKept - fileRadios) / RADIOS)} B per radio`}`,
     `radios one 10 GB D1 holds with 13 months' retention, for as many years as they run: ${fmt(GB10 / (radioBytes + keptPerRadio))} (radio row ${fmt(radioBytes)} B + ${fmt(keptPerRadio)} B)`,
   ];
   lines.push(
