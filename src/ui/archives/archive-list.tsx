@@ -43,6 +43,7 @@ export function ArchiveList({
               </a>
               <span className="text-slate-600">
                 {t("archives.size", {
+                  count: archive.rows,
                   rows: number.format(archive.rows),
                   kilobytes: number.format(Math.max(1, Math.round(archive.bytes / 1024))),
                 })}
