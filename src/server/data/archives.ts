@@ -1,5 +1,5 @@
 import type { D1PreparedStatement } from "../cloudflare";
-import { all, type Db, first, statement } from "./db";
+import { all, type Db, first, newId, statement } from "./db";
 
 /** What moves to R2 once older than the account's retention (DESIGN.md §8, issue 24). */
 export const archiveKinds = ["activity", "commands", "deployment-outcomes"] as const;
@@ -96,7 +96,7 @@ export function recordArchiveStatement(
      VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)
      ON CONFLICT (r2_key) DO UPDATE SET first_at = excluded.first_at, last_at = excluded.last_at, row_count = excluded.row_count,
        bytes = excluded.bytes, sha256 = excluded.sha256, created_at = excluded.created_at`,
-    `ar_${crypto.randomUUID().replaceAll("-", "").slice(0, 20)}`,
+    newId("ar"),
     entry.orgId,
     entry.accountId,
     entry.kind,
