@@ -74,11 +74,20 @@ const url = await server.ready;
 console.log(`Configuration Tool on ${url.href.replace("127.0.0.1", "localhost")}`);
 if (directPort) console.log(`the Worker alone (no assets, no proxy Workers) on http://localhost:${directPort}/`);
 
+// Local workerd fires no Cron Triggers (TOOLCHAIN.md): the Worker's scheduled handler runs here
+// every minute, as wrangler.toml's cron does when deployed (deployment steps, expired commands,
+// the desk, and the retention sweep that moves old rows to the local R2 bucket).
+const workerEntry = await server.getWorker();
+const everyMinute = setInterval(() => {
+  workerEntry.scheduled({ cron: "* * * * *" }).catch((error) => console.error("the scheduled run failed", error));
+}, 60_000);
+
 let stopping = false;
 for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) {
   process.on(signal, async () => {
     if (stopping) return;
     stopping = true;
+    clearInterval(everyMinute);
     await server.dispose();
     process.exit(0);
   });

@@ -29,6 +29,8 @@ export default defineConfig(async () => {
       provide: {
         modelRuns: Number(process.env.MODEL_RUNS ?? 1000),
         modelSeed: Number(process.env.MODEL_SEED ?? Date.now() % 2 ** 31),
+        // bench/fleet/storage.bench.test.ts: radios whose two years of history are generated.
+        storageRadios: Number(process.env.STORAGE_RADIOS ?? 2000),
       },
       setupFiles: ["tests/worker/setup.ts"],
       testTimeout: 600_000,

@@ -18,6 +18,7 @@ import { sitesListPage } from "./accounts/workspace/sites/list";
 import { siteLocationsPage } from "./accounts/workspace/sites/locations";
 import { siteNetworkPage } from "./accounts/workspace/sites/network";
 import { openSiteLocationPage, openSitePage } from "./accounts/workspace/sites/open";
+import { archiveRoutes } from "./archives/routes";
 import { deviceCommandRoutes } from "./commands/routes";
 import { confirmPasswordResetPage } from "./confirm-password-reset";
 import { confirmResetCodeSentPage } from "./confirm-reset-code-sent";
@@ -139,6 +140,8 @@ export const routes: RouteDefinition[] = [
   ...deploymentRoutes,
   // An account's reports and their CSV (issue 14).
   ...reportRoutes,
+  // Downloads of what moved to R2 after the account's retention (issue 24).
+  ...archiveRoutes,
   // An account's sites and locations (spec §2, §6); "add" and "edit" before the ids they look like.
   ...workspaceRoutes([
     ["/sites", "routes.sites", "edit-configurations", sitesListPage],

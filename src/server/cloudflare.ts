@@ -7,6 +7,7 @@ export type {
   DurableObjectState,
   ExecutionContext,
   Fetcher,
+  R2Bucket,
   WebSocket as WorkerWebSocket,
   WebSocketRequestResponsePair,
 } from "@cloudflare/workers-types/index.ts";

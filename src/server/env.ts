@@ -1,5 +1,5 @@
 import type { CurrentSession, SessionUser, Speculation } from "./auth/session-types";
-import type { D1Database, DurableObjectNamespace, Fetcher } from "./cloudflare";
+import type { D1Database, DurableObjectNamespace, Fetcher, R2Bucket } from "./cloudflare";
 import type { Settings, SettingVariable } from "./settings";
 
 /** The Worker's bindings (wrangler.toml) and the variables that override the settings. */
@@ -12,6 +12,8 @@ export type Env = {
   /** The alarm that marks commands expired (src/server/fleet/command-clock.ts). */
   COMMAND_CLOCK?: DurableObjectNamespace;
   ASSETS?: Fetcher;
+  /** Rows older than an account's retention, as gzip NDJSON (src/server/retention); unset, nothing is archived. */
+  ARCHIVE?: R2Bucket;
   /** "local" for the demo (seeded, mailbox), "production" when deployed. */
   APP_ENV?: string;
   /** "outbox" (default, D1) or "http" (see src/server/mail/mailer.ts). */

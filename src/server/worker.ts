@@ -6,6 +6,7 @@ import type { Env } from "./env";
 import { armClock } from "./fleet/arm-deployment-clock";
 import { sweepExpiredCommands } from "./fleet/command-clock";
 import { stepDueDeployments } from "./fleet/deployment-engine";
+import { sweepRetention } from "./retention/retention-sweep";
 
 /** The Durable Object classes wrangler.toml binds (DEVICE_SHARDS, DEPLOYMENT_CLOCK, COMMAND_CLOCK). */
 export { CommandClock } from "./fleet/command-clock";
@@ -24,5 +25,7 @@ export default {
     ctx.waitUntil(sweepExpiredCommands(env).then(() => undefined));
     // The customer-care desk: auto-close of waiting sessions and retention of closed ones (fc-settings).
     ctx.waitUntil(sweepDesk(env.DB, new Date()).then(() => undefined));
+    // Rows older than their account's retention move to R2 (a few accounts, one chunk per kind each).
+    ctx.waitUntil(sweepRetention(env.DB, env.ARCHIVE).then(() => undefined));
   },
 };

@@ -66,6 +66,11 @@ export const routeVisits: RouteVisit[] = [
     url: () => acc("/activity-logs"),
     note: "a CSV download, not a screen: its page is the activity log",
   },
+  {
+    route: "/accounts/:accountId/archives/:archiveId",
+    url: () => acc("/reports"),
+    note: "an archive download (gzip NDJSON), not a screen: its links are on the reports page and the activity log",
+  },
   { route: "/accounts/:accountId/changes", url: () => acc("/changes") },
   { route: "/accounts/:accountId/confirm-deployment", url: () => acc("/confirm-deployment") },
   { route: "/accounts/:accountId/deployments", url: () => acc("/deployments") },

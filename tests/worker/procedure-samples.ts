@@ -31,6 +31,7 @@ export const procedureSamples: Record<string, (t: Tenant) => unknown> = {
   "accounts.details": (t) => ({ id: t.accountId }),
   "accounts.publicList": () => ({ search: "" }),
   "accounts.add": (t) => ({ orgId: t.childOrgId, name: "Matrix account" }),
+  "accounts.setRetention": (t) => ({ id: t.accountId, version: 1, months: 24 }),
   "accounts.update": (t) => ({
     id: t.accountId,
     version: 1,
@@ -104,6 +105,9 @@ export const procedureSamples: Record<string, (t: Tenant) => unknown> = {
   "activityLogs.listChangesToDeploy": (t) => ({ accountId: t.accountId }),
   "deployments.list": (t) => ({ accountId: t.accountId }),
   "reports.list": (t) => ({ accountId: t.accountId }),
+  "archives.activity": (t) => ({ accountId: t.accountId }),
+  "archives.reports": (t) => ({ accountId: t.accountId }),
+  "archives.get": (t) => ({ accountId: t.accountId, id: "ar_matrix_missing" }),
   "reports.get": (t) => ({ accountId: t.accountId, report: "inventory" }),
   "deployments.get": (t) => ({ id: t.deploymentId }),
   "deployments.radios": (t) => ({ id: t.deploymentId, state: "pending" }),

@@ -5,6 +5,7 @@ import { usePage } from "@/server/render/page-context";
 import { type ActionResult, definePage, type PageProps, type RouteContext, tabTitle } from "../types";
 import { EditAccountLayout, editHref } from "./edit-layout";
 import { postedValues, refusal, translatedErrors } from "./form-errors";
+import { RetentionSection, saveRetention } from "./retention-section";
 import { timeZoneSelectOptions } from "./time-zones";
 
 type Data = { account: Account; canDelete: boolean };
@@ -41,7 +42,7 @@ function General({ data, form }: PageProps<Data>) {
   const { account } = data;
   const href = editHref(account._id, "general");
   // After a failed save the form shows what was typed (and the version it was typed on).
-  const saveForm = form && form.values.intent !== "delete" ? form : undefined;
+  const saveForm = form && form.values.intent !== "delete" && form.values.intent !== "retention" ? form : undefined;
   const values = saveForm?.values ?? {
     name: account.name,
     subscriptionLevel: account.subscriptionLevel,
@@ -62,6 +63,7 @@ function General({ data, form }: PageProps<Data>) {
           reloadHref: href,
         }}
       />
+      <RetentionSection account={account} action={href} form={form} />
       {data.canDelete && <DeleteSection account={account} form={form} />}
     </EditAccountLayout>
   );
@@ -90,6 +92,7 @@ async function saveGeneral(c: RouteContext): Promise<ActionResult> {
   const id = c.req.param("accountId") ?? "";
   const values = await postedValues(c);
   if (values.intent === "delete") return deleteAccount(c, id, values);
+  if (values.intent === "retention") return saveRetention(c, id, editHref(id, "general"), values);
   try {
     const account = await api(c).accounts.update({
       id,
@@ -109,7 +112,7 @@ async function saveGeneral(c: RouteContext): Promise<ActionResult> {
   }
 }
 
-/** /accounts/edit/:accountId/general (edit-configurations): name, level, time zone; delete (edit-accounts). */
+/** /accounts/edit/:accountId/general (edit-configurations): name, level, time zone, retention; delete (edit-accounts). */
 export const accountGeneralPage = definePage<Data>({
   title: ({ account }, t) => tabTitle(t, account.name, "accounts.tabs.general", "routes.accountSettings"),
   load: async (c) => {

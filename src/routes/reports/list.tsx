@@ -1,13 +1,21 @@
+import { TRPCError } from "@trpc/server";
 import type { ReportId } from "@/schema/reports";
 import { api } from "@/server/api/procedures-route";
 import { type AccountDetails, accountDetails } from "@/server/current-account";
+import type { Archive } from "@/server/data/archives";
 import { usePage } from "@/server/render/page-context";
+import { ArchiveList } from "@/ui/archives/archive-list";
 import { PageHeader } from "@/ui/page-header";
 import { AccountLayout } from "@/ui/shell/account-layout";
 import { definePage, type PageProps } from "../types";
 import { reportHref } from "./paths";
 
-type Data = { account: AccountDetails; reports: { id: ReportId; available: boolean }[] };
+type Data = {
+  account: AccountDetails;
+  reports: { id: ReportId; available: boolean }[];
+  /** Commands and deployment outcomes past the account's retention, moved to R2 (issue 24). */
+  archives: Archive[];
+};
 
 function ReportsList({ data }: PageProps<Data>) {
   const { t } = usePage();
@@ -35,6 +43,7 @@ function ReportsList({ data }: PageProps<Data>) {
           </li>
         ))}
       </ul>
+      <ArchiveList accountId={account._id} archives={data.archives} retentionMonths={account.retentionMonths} />
     </AccountLayout>
   );
 }
@@ -43,8 +52,18 @@ function ReportsList({ data }: PageProps<Data>) {
 export const reportsListPage = definePage<Data>({
   load: async (c) => {
     const accountId = c.req.param("accountId") ?? "";
-    const [account, list] = await Promise.all([accountDetails(c, accountId), api(c).reports.list({ accountId })]);
-    return { account, reports: list.reports };
+    const [account, list, archives] = await Promise.all([
+      accountDetails(c, accountId),
+      api(c).reports.list({ accountId }),
+      // Someone without the account's reports flag sees the list (each report says so), not the archives.
+      api(c)
+        .archives.reports({ accountId })
+        .catch((error: unknown) => {
+          if (error instanceof TRPCError && error.code === "FORBIDDEN") return [];
+          throw error;
+        }),
+    ]);
+    return { account, reports: list.reports, archives };
   },
   Component: ReportsList,
 });

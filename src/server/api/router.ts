@@ -1,5 +1,6 @@
 import { accountsRouter } from "./routers/accounts";
 import { activityLogsRouter } from "./routers/activity-logs";
+import { archivesRouter } from "./routers/archives";
 import { commandsRouter } from "./routers/commands";
 import { deploymentsRouter } from "./routers/deployments";
 import { deviceRedirectsRouter } from "./routers/device-redirects";
@@ -20,6 +21,7 @@ import { createCallerFactory, router } from "./trpc";
 export const appRouter = router({
   accounts: accountsRouter,
   activityLogs: activityLogsRouter,
+  archives: archivesRouter,
   commands: commandsRouter,
   deployments: deploymentsRouter,
   deviceRedirects: deviceRedirectsRouter,

@@ -23,6 +23,8 @@ export type Account = {
   name: string;
   subscriptionLevel: SubscriptionLevel;
   timezone: string;
+  /** Months its activity, commands and deployment outcomes stay in D1 before moving to R2 (src/server/retention). */
+  retentionMonths: number;
   updatedAt: string;
   version: number;
 };
@@ -33,11 +35,12 @@ type Row = {
   name: string;
   subscription_level: SubscriptionLevel;
   timezone: string;
+  retention_months: number;
   updated_at: string;
   version: number;
 };
 
-const columns = "id, org_id, name, subscription_level, timezone, updated_at, version";
+const columns = "id, org_id, name, subscription_level, timezone, retention_months, updated_at, version";
 
 const aliasedColumns = columns
   .split(", ")
@@ -51,6 +54,7 @@ function toAccount(row: Row): Account {
     name: row.name,
     subscriptionLevel: row.subscription_level,
     timezone: row.timezone,
+    retentionMonths: row.retention_months,
     updatedAt: row.updated_at,
     version: row.version,
   };
@@ -269,6 +273,18 @@ export function updateAccountStatement(
     input.name,
     input.subscriptionLevel,
     input.timezone,
+    now(),
+    input.id,
+    input.version,
+  );
+}
+
+/** Sets the account's retention if the row is still at `version`; callers check `changes`. */
+export function updateRetentionStatement(db: Db, input: { id: string; version: number; months: number }) {
+  return statement(
+    db,
+    "UPDATE accounts SET retention_months = ?, updated_at = ?, version = version + 1 WHERE id = ? AND version = ?",
+    input.months,
     now(),
     input.id,
     input.version,

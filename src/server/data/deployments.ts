@@ -492,7 +492,7 @@ export type DeploymentCounts = { total: StateCounts; phases: { targeted: number;
 export async function deploymentCounts(db: Db, deployment: Deployment): Promise<DeploymentCounts> {
   const shares = deployment.plan.phases.map((phase) => phase.share);
   const ranges = shares.map((_, i) => bucketRange(shares, i));
-  const [grouped, targets] = await db.batch([
+  const [grouped, targets, archived] = await db.batch([
     // `targets` counts the account's active radios: of the reports, only theirs leave the pending
     // ones (a radio that reported and was then retired or moved away is still listed by its report).
     statement(
@@ -516,7 +516,11 @@ export async function deploymentCounts(db: Db, deployment: Deployment): Promise<
       deployment.accountId,
       ...ranges.flatMap((range) => [range.from, range.to]),
     ),
+    // Once its outcomes moved to R2 (src/server/retention), the counts kept then.
+    statement(db, "SELECT counts FROM deployment_archived_counts WHERE deployment_id = ?", deployment.id),
   ]);
+  const kept = (archived?.results?.[0] as { counts: string } | undefined)?.counts;
+  if (kept) return JSON.parse(kept) as DeploymentCounts;
   const targetRow = ((targets?.results ?? [])[0] ?? {}) as Record<string, number | null>;
   const phases = ranges.map((_, i) => ({ targeted: targetRow[`p${i}`] ?? 0, counts: {} as StateCounts }));
   const reportedTargets = phases.map(() => 0);

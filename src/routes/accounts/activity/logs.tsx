@@ -3,9 +3,11 @@ import { timeZoneLabel } from "@/schema/format";
 import { api } from "@/server/api/procedures-route";
 import { type AccountDetails, accountDetails } from "@/server/current-account";
 import type { ActivityEntry } from "@/server/data/activity-logs";
+import type { Archive } from "@/server/data/archives";
 import { usePage } from "@/server/render/page-context";
 import { ActivityEntryView, textOf } from "@/ui/activity/activity-entry";
 import { accountEntityTypes, entityTypeKey } from "@/ui/activity/entity-types";
+import { ArchiveList } from "@/ui/archives/archive-list";
 import { Button, ButtonLink } from "@/ui/button";
 import { EmptyState } from "@/ui/empty-state";
 import { Field, SelectField } from "@/ui/field";
@@ -16,7 +18,14 @@ import { MoreEntries } from "./more-entries";
 
 export const ACTIVITY_PAGE_SIZE = 25;
 
-type Data = { account: AccountDetails; parsed: ParsedFilters; items: ActivityEntry[]; nextCursor: string | null };
+type Data = {
+  account: AccountDetails;
+  parsed: ParsedFilters;
+  items: ActivityEntry[];
+  nextCursor: string | null;
+  /** Months past the account's retention, moved to R2 (issue 24). */
+  archives: Archive[];
+};
 
 export const activityLogsPath = (accountId: string) => `/accounts/${encodeURIComponent(accountId)}/activity-logs`;
 
@@ -108,6 +117,7 @@ function ActivityLogs({ data }: PageProps<Data>) {
         </ol>
       )}
       {nextCursor && <MoreEntries href={`${base}${filtersQuery(parsed.applied, nextCursor)}`} shown={items.length} />}
+      <ArchiveList accountId={account._id} archives={data.archives} retentionMonths={account.retentionMonths} />
     </AccountLayout>
   );
 }
@@ -121,7 +131,7 @@ export const activityLogsPage = definePage<Data>({
   load: async (c) => {
     const accountId = c.req.param("accountId") ?? "";
     const parsed = parseActivityFilters(new URL(c.req.url));
-    const [account, page] = await Promise.all([
+    const [account, page, archives] = await Promise.all([
       accountDetails(c, accountId),
       api(c).activityLogs.list({
         accountId,
@@ -129,8 +139,9 @@ export const activityLogsPage = definePage<Data>({
         limit: ACTIVITY_PAGE_SIZE,
         ...procedureFilter(parsed.applied),
       }),
+      api(c).archives.activity({ accountId }),
     ]);
-    return { account, parsed, items: page.items, nextCursor: page.nextCursor };
+    return { account, parsed, items: page.items, nextCursor: page.nextCursor, archives };
   },
   Component: ActivityLogs,
 });

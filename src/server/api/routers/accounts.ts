@@ -13,8 +13,10 @@ import {
   listAccounts,
   updateAccountNetworkConfigStatement,
   updateAccountStatement,
+  updateRetentionStatement,
 } from "@/server/data/accounts";
 import { activityStatement, diffOf } from "@/server/data/activity-logs";
+import { RETENTION_MAX_MONTHS, RETENTION_MIN_MONTHS } from "@/server/data/archives";
 import { unassignAccountDevicesStatement } from "@/server/data/devices";
 import { deleteAccountDeskStatements } from "@/server/data/fc-desk";
 import { cursorOf, pageInput } from "../list-input";
@@ -123,6 +125,39 @@ export const accountsRouter = router({
           entityId: before._id,
           entityLabel: input.name,
           diff: diffOf(general(before), general(input)),
+          deployable: false,
+        }),
+      ]);
+      assertWritten(result, ctx.t);
+      return listed(await accountInScope(ctx, input.id));
+    }),
+
+  /** How many months the account's activity, commands and deployment outcomes stay in D1 before moving to R2. */
+  setRetention: procedureWith("edit-configurations")
+    .input(
+      z.object({
+        id,
+        version: z.number().int().min(1),
+        months: z
+          .number("validation.RetentionMonths")
+          .int("validation.RetentionMonths")
+          .min(RETENTION_MIN_MONTHS, "validation.RetentionMonths")
+          .max(RETENTION_MAX_MONTHS, "validation.RetentionMonths"),
+      }),
+    )
+    .mutation(async ({ ctx, input }) => {
+      const before = await accountInScope(ctx, input.id);
+      const [result] = await ctx.db.batch([
+        updateRetentionStatement(ctx.db, input),
+        activityStatement(ctx.db, {
+          orgId: before.orgId,
+          accountId: before._id,
+          actor: ctx.user,
+          action: "update",
+          entityType: "account",
+          entityId: before._id,
+          entityLabel: before.name,
+          diff: diffOf({ retentionMonths: before.retentionMonths }, { retentionMonths: input.months }),
           deployable: false,
         }),
       ]);

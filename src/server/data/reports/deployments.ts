@@ -6,7 +6,8 @@ export type DeploymentsGrouping = "deployment" | "phase" | "reason";
 
 /** The most recent deployments of the range a report covers (each costs a few index reads). */
 export const MAX_DEPLOYMENTS = 50;
-const milestones = [0.5, 0.9, 1] as const;
+/** The shares of a deployment's radios whose time the report shows (also what an archived deployment keeps). */
+export const milestones = [0.5, 0.9, 1] as const;
 
 /** Radios that had a deployment up to which its milestone times are read by stepping over them. */
 export const DIRECT_MILESTONES_UP_TO = 2_000;
@@ -26,6 +27,12 @@ const bySecond = `WITH second AS (
     FROM before JOIN deployment_devices x ON x.deployment_id = ?1 AND x.state IN ('applied', 'already_in_sync')
       AND x.updated_at >= before.second AND x.updated_at < before.second || ';'
   ) WHERE k = ?2`;
+
+// A deployment whose outcomes moved to R2 (src/server/retention) has no rows to step over: the
+// second the k-th radio falls in, from the running totals the archive leaves in place.
+const reachSecond = `SELECT second || 'Z' FROM report_deployment_reach_upto WHERE deployment_id = ?1 AND radios >= ?2
+  ORDER BY radios LIMIT 1`;
+const orArchived = (probe: string) => `SELECT coalesce((${probe}), (${reachSecond})) AS at`;
 
 type DeploymentRow = { id: string; number: number; state: string; targeted: number; startedAt: string | null };
 type StateCount = { deploymentId: string; phase?: number; state: string; radios: number };
@@ -140,7 +147,7 @@ export async function deploymentsReport(
     const had = outcomeOf(counts.filter((c) => c.deploymentId === d.id)).applied;
     return milestones.map((share) => {
       const k = Math.max(1, Math.ceil(share * d.targeted));
-      return { id: d.id, k, sql: d.targeted > 0 && k <= had ? (had <= directUpTo ? byOffset : bySecond) : null };
+      return { id: d.id, k, sql: d.targeted > 0 && k <= had ? orArchived(had <= directUpTo ? byOffset : bySecond) : null };
     });
   });
   const probes = wanted.filter((w) => w.sql !== null);
