@@ -380,7 +380,7 @@ async function median(fn) {
 }
 
 /** Each report (and grouping) as the procedures call it: the last 30 days for the ranged ones. */
-function cases(reports) {
+export function cases(reports) {
   const today = new Date().toISOString().slice(0, 10);
   const from = new Date(Date.now() - 29 * 86_400_000).toISOString().slice(0, 10);
   const range = { from, to: today, timeZone: "America/Chicago" };

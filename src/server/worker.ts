@@ -2,6 +2,7 @@ import { createApp } from "./app";
 import type { ExecutionContext } from "./cloudflare";
 import { sweepDesk } from "./data/fc-sessions";
 import { retryWhenBusy } from "./data/retry-when-busy";
+import { refreshSyncSnapshots } from "./data/sync-snapshots";
 import type { Env } from "./env";
 import { armClock } from "./fleet/arm-deployment-clock";
 import { sweepExpiredCommands } from "./fleet/command-clock";
@@ -24,5 +25,7 @@ export default {
     ctx.waitUntil(sweepExpiredCommands(env).then(() => undefined));
     // The customer-care desk: auto-close of waiting sessions and retention of closed ones (fc-settings).
     ctx.waitUntil(sweepDesk(env.DB, new Date()).then(() => undefined));
+    // Large accounts' sync × contact counts, counted here rather than on each page (issue 24).
+    ctx.waitUntil(refreshSyncSnapshots(env.DB, new Date()).then(() => undefined));
   },
 };

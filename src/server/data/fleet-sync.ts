@@ -52,28 +52,25 @@ export async function syncSql(db: Db, accountId: string, alias: string, now = ne
 export type SyncGroup = { sync: SyncState; contact: ContactState; radios: number };
 
 /**
- * An account's active radios by sync × contact state, grouped further by `groupBy` (a column of
- * `v`), in ONE statement (a page's round trips are few, DESIGN §8): the deployments that concern
- * the radios come from `deploymentsConcerningRadiosSql` in the same query rather than as
- * literals; the model test (tests/worker/deployment-model.ts) holds it equal to `syncOf`, and the
- * fleet-truth test to `syncSqlOf`'s filters. Each radio's states are computed once (materialized).
+ * The statement behind syncGroups: an account's (?1) active radios by sync × contact state and
+ * `key`, contact judged against ?2 (overdueBefore). The deployments that concern the radios come
+ * from `deploymentsConcerningRadiosSql` in the same query rather than as literals; the model test
+ * (tests/worker/deployment-model.ts) holds it equal to `syncOf`, and the fleet-truth test to
+ * `syncSqlOf`'s filters. Each radio's states are computed once (materialized). Also the body of
+ * a snapshot's refresh (sync-snapshots.ts), so both count alike. `unlessSnapshot`: counts nothing
+ * when the account has a snapshot (a constant condition: its radios are not read at all).
  */
-export async function syncGroups(
-  db: Db,
-  accountId: string,
-  { now = new Date(), groupBy }: { now?: Date; groupBy?: "site_id" | "reported_revision" } = {},
-): Promise<(SyncGroup & { key: string | null })[]> {
+export function syncGroupsSql(groupBy?: "site_id" | "reported_revision", { unlessSnapshot = false } = {}): string {
   const key = groupBy ? `v.${groupBy}` : "NULL";
-  const { contact } = syncSqlOf([], "v", now);
-  return all<SyncGroup & { key: string | null }>(
-    db,
-    `WITH deps AS MATERIALIZED (${deploymentsConcerningRadiosSql("?1")}),
+  const guard = unlessSnapshot ? " AND NOT EXISTS (SELECT 1 FROM sync_snapshot_times t WHERE t.account_id = ?1)" : "";
+  return `WITH deps AS MATERIALIZED (${deploymentsConcerningRadiosSql("?1")}),
      followed AS MATERIALIZED (
-       SELECT v.uid, v.reported_revision, ${contact} AS contact, ${key} AS key,
+       SELECT v.uid, v.reported_revision, CASE WHEN v.last_seen_at IS NULL THEN 'neverSeen'
+           WHEN v.last_seen_at < ?2 THEN 'overdue' ELSE 'recent' END AS contact, ${key} AS key,
          (SELECT p.id FROM deps p WHERE v.rollout_bucket < p.decided_to
             OR EXISTS (SELECT 1 FROM deployment_devices x WHERE x.deployment_id = p.id AND x.uid = v.uid)
           ORDER BY p.number DESC LIMIT 1) AS deployment_id
-       FROM devices v WHERE v.account_id = ?1 AND v.status = 'active'
+       FROM devices v WHERE v.account_id = ?1 AND v.status = 'active'${guard}
      ),
      states AS MATERIALIZED (
        SELECT CASE
@@ -86,9 +83,21 @@ export async function syncGroups(
          ELSE 'pending' END AS sync, f.contact, f.key
        FROM followed f
      )
-     SELECT sync, contact, key, count(*) AS radios FROM states GROUP BY 1, 2, 3`,
-    accountId,
-  );
+     SELECT sync, contact, key, count(*) AS radios FROM states GROUP BY 1, 2, 3`;
+}
+
+/**
+ * An account's active radios by sync × contact state, grouped further by `groupBy` (a column of
+ * `v`), counted now in ONE statement (a page's round trips are few, DESIGN §8). Its cost follows
+ * the account's radios (about 5 µs each): pages read `accountSyncGroups`, which takes a large
+ * account's snapshot instead.
+ */
+export async function syncGroups(
+  db: Db,
+  accountId: string,
+  { now = new Date(), groupBy }: { now?: Date; groupBy?: "site_id" | "reported_revision" } = {},
+): Promise<(SyncGroup & { key: string | null })[]> {
+  return all<SyncGroup & { key: string | null }>(db, syncGroupsSql(groupBy), accountId, overdueBefore(now));
 }
 
 /** An account's radios counted on both dimensions: the numbers every screen shows. */

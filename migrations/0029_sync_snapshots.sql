@@ -1,0 +1,21 @@
+-- Issue 24: an account's radios by sync × contact state (and site), counted off the request path
+-- for large accounts (src/server/data/sync-snapshots.ts). Counting a million radios' states takes
+-- seconds; a page reads these few rows instead and says when they were counted. Small accounts
+-- have no snapshot and are counted live (exact). Written by the scheduled trigger: one DELETE and
+-- one INSERT … SELECT per large account and minute (rows written: the account's groups, a few
+-- dozen, not its radios).
+CREATE TABLE sync_snapshots (
+  account_id  TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+  site_id     TEXT NOT NULL,  -- '' for radios at no site
+  sync        TEXT NOT NULL,
+  contact     TEXT NOT NULL,
+  radios      INTEGER NOT NULL,
+  PRIMARY KEY (account_id, site_id, sync, contact)
+) WITHOUT ROWID;
+
+-- When each account's snapshot was counted (a row per account that has one).
+CREATE TABLE sync_snapshot_times (
+  account_id  TEXT PRIMARY KEY REFERENCES accounts(id) ON DELETE CASCADE,
+  as_of       TEXT NOT NULL,
+  radios      INTEGER NOT NULL
+);
