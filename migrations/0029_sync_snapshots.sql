@@ -19,3 +19,13 @@ CREATE TABLE sync_snapshot_times (
   as_of       TEXT NOT NULL,
   radios      INTEGER NOT NULL
 );
+
+-- Each radio's sync state as of its account's snapshot (large accounts only), written only where it
+-- changed: the inventory's sync filter reads it by index instead of evaluating every radio, so a
+-- rare or empty state costs what its matches do, and the list agrees with the counts.
+CREATE TABLE radio_sync_states (
+  uid         TEXT PRIMARY KEY,
+  account_id  TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+  sync        TEXT NOT NULL
+) WITHOUT ROWID;
+CREATE INDEX radio_sync_states_account ON radio_sync_states(account_id, sync, uid);
