@@ -29,6 +29,9 @@ export default defineConfig(async () => {
       provide: {
         modelRuns: Number(process.env.MODEL_RUNS ?? 1000),
         modelSeed: Number(process.env.MODEL_SEED ?? Date.now() % 2 ** 31),
+        // fleet.bench.test.ts: the big account's radios, and an optional middle one (issue 24: 100,000 vs 1,000,000).
+        fleetBig: Number(process.env.FLEET_BIG ?? 100_000),
+        fleetMid: Number(process.env.FLEET_MID ?? 0),
       },
       setupFiles: ["tests/worker/setup.ts"],
       testTimeout: 600_000,
