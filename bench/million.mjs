@@ -164,10 +164,10 @@ function timedDb(sqlite) {
   return { prepare: (sql) => wrap(inner.prepare(sql)), batch: (list) => measure(() => inner.batch(list)) };
 }
 
-async function median(fn) {
+async function median(fn, runs = RUNS) {
   await fn();
   const times = [];
-  for (let i = 0; i < RUNS; i++) {
+  for (let i = 0; i < runs; i++) {
     dbTime = 0;
     await fn();
     times.push(dbTime);
@@ -239,8 +239,8 @@ try {
   const made = await after.refreshSyncSnapshots(db, new Date(), { fromRadios: Math.min(SMALL, LARGE) });
   console.log(`first refresh: ${made.accounts} snapshots, ${dbTime.toFixed(0)} ms in SQLite, ${changes() - c0} rows written`);
   const refresh = {
-    acc_small: await median(() => after.refreshAccountSnapshot(db, "acc_small", new Date())),
-    acc_large: await median(() => after.refreshAccountSnapshot(db, "acc_large", new Date())),
+    acc_small: await median(() => after.refreshAccountSnapshot(db, "acc_small", new Date()), 3),
+    acc_large: await median(() => after.refreshAccountSnapshot(db, "acc_large", new Date()), 3),
   };
   c0 = changes();
   await after.refreshAccountSnapshot(db, "acc_small", new Date());

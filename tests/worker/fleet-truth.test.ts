@@ -419,5 +419,6 @@ describe("a large account: every screen reads one snapshot and says when it was 
     expect(await env.DB.prepare("SELECT count(*) AS n FROM radio_sync_states").first("n")).toBe(0);
     expect(data(await call("deployments.drift", { accountId }, cookie, "GET"))).toEqual(oracleCounts());
     expect(await html(`/accounts/${accountId}`, cookie)).not.toContain('data-slot="counted-at"');
-  });
+    // About twenty pages and calls: more than the default 5 s when the machine is loaded.
+  }, 30_000);
 });

@@ -143,7 +143,8 @@ export async function refreshAccountSnapshot(db: Db, accountId: string, now = ne
       ),
       statement(
         db,
-        `DELETE FROM radio_sync_states WHERE account_id = ?1 AND uid > ?2 AND uid <= ?3 AND NOT EXISTS (
+        // `+account_id`: the chunk's uid range on the primary key, not every state of the account.
+        `DELETE FROM radio_sync_states WHERE +account_id = ?1 AND uid > ?2 AND uid <= ?3 AND NOT EXISTS (
            SELECT 1 FROM devices v WHERE v.uid = radio_sync_states.uid AND v.account_id = ?1 AND v.status = 'active')`,
         accountId,
         after,
@@ -154,7 +155,7 @@ export async function refreshAccountSnapshot(db: Db, accountId: string, now = ne
         `SELECT r.sync, CASE WHEN v.last_seen_at IS NULL THEN 'neverSeen' WHEN v.last_seen_at < ?2 THEN 'overdue' ELSE 'recent' END AS contact,
            ifnull(v.site_id, '') AS key, count(*) AS radios
          FROM radio_sync_states r JOIN devices v ON v.uid = r.uid
-         WHERE r.account_id = ?1 AND r.uid > ?3 AND r.uid <= ?4 GROUP BY 1, 2, 3`,
+         WHERE +r.account_id = ?1 AND r.uid > ?3 AND r.uid <= ?4 GROUP BY 1, 2, 3`,
         accountId,
         before,
         after,
