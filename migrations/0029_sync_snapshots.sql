@@ -1,9 +1,9 @@
 -- Issue 24: an account's radios by sync × contact state (and site), counted off the request path
 -- for large accounts (src/server/data/sync-snapshots.ts). Counting a million radios' states takes
 -- seconds; a page reads these few rows instead and says when they were counted. Small accounts
--- have no snapshot and are counted live (exact). Written by the scheduled trigger: one DELETE and
--- one INSERT … SELECT per large account and minute (rows written: the account's groups, a few
--- dozen, not its radios).
+-- have no snapshot and are counted live (exact). Written by the scheduled trigger when due (a
+-- minute per 200,000 radios), 25,000 radios a statement; rows written: the account's groups (a
+-- few dozen) and the radios whose state changed (radio_sync_states below), not every radio.
 CREATE TABLE sync_snapshots (
   account_id  TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
   site_id     TEXT NOT NULL,  -- '' for radios at no site

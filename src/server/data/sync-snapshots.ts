@@ -6,9 +6,10 @@ import { radioSyncStatesSql, type SyncGroup, syncGroupsSql } from "./fleet-sync"
  * Sync × contact counts of large accounts, counted off the request path (issue 24, migration
  * 0029). Counting each radio's states costs about 5 µs a radio (fleet-sync.ts): seconds at a
  * million. An account with at least SNAPSHOT_FROM_RADIOS active radios gets a snapshot, counted
- * by the scheduled trigger every minute with the very statement of the live count, and every
- * screen of that account (home, registry strip, drift API, compliance report) reads the same
- * snapshot and says when it was counted; smaller accounts are counted live, exactly, as before.
+ * by the scheduled trigger (refreshAccountSnapshot: the live count's own state expressions, a
+ * chunk of radios at a time), and every screen of that account (home, registry strip, drift API,
+ * compliance report, the inventory's sync filter) reads the same snapshot and says when it was
+ * counted; smaller accounts are counted live, exactly, as before.
  */
 export const SNAPSHOT_FROM_RADIOS = 20_000;
 
