@@ -31,6 +31,9 @@ export default defineConfig(async () => {
         modelSeed: Number(process.env.MODEL_SEED ?? Date.now() % 2 ** 31),
         // bench/fleet/storage.bench.test.ts: radios whose two years of history are generated.
         storageRadios: Number(process.env.STORAGE_RADIOS ?? 2000),
+        // fleet.bench.test.ts: the big account's radios, and an optional middle one (issue 24: 100,000 vs 1,000,000).
+        fleetBig: Number(process.env.FLEET_BIG ?? 100_000),
+        fleetMid: Number(process.env.FLEET_MID ?? 0),
       },
       setupFiles: ["tests/worker/setup.ts"],
       testTimeout: 600_000,

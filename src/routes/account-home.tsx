@@ -10,6 +10,7 @@ import { ActivityEntryView, textOf } from "../ui/activity/activity-entry";
 import { PageHeader } from "../ui/page-header";
 import { AccountLayout } from "../ui/shell/account-layout";
 import { type AccountSection, accountNavItems } from "../ui/shell/account-navigation";
+import { CountedAt } from "./devices/counted-at";
 import { radiosInStateHref, registryHref } from "./devices/paths";
 import { definePage, type PageProps } from "./types";
 
@@ -142,6 +143,7 @@ function AccountHome({ data }: PageProps<Data>) {
           {isBuilt("deployments") && (
             <>
               <p className="mb-3 text-sm text-slate-600">{t("accountHome.statesLead")}</p>
+              <CountedAt asOf={radios.asOf} timeZone={account.timezone} className="mb-3" />
               <div className="grid gap-6 lg:grid-cols-2">
                 <StateCounts
                   id="home-sync"

@@ -80,4 +80,6 @@ export type ReportTable = {
   unit: string;
   /** Figures said above the chart (translation key → number). */
   summary: { label: string; value: number }[];
+  /** When the figures were counted, if not now (a large account's sync snapshot, data/sync-snapshots.ts). */
+  asOf?: string;
 };

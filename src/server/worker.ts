@@ -2,6 +2,7 @@ import { createApp } from "./app";
 import type { ExecutionContext } from "./cloudflare";
 import { sweepDesk } from "./data/fc-sessions";
 import { retryWhenBusy } from "./data/retry-when-busy";
+import { refreshSyncSnapshots } from "./data/sync-snapshots";
 import type { Env } from "./env";
 import { armClock } from "./fleet/arm-deployment-clock";
 import { sweepExpiredCommands } from "./fleet/command-clock";
@@ -27,5 +28,7 @@ export default {
     ctx.waitUntil(sweepDesk(env.DB, new Date()).then(() => undefined));
     // Rows older than their account's retention move to R2 (a few accounts, one chunk per kind each).
     ctx.waitUntil(sweepRetention(env.DB, env.ARCHIVE).then(() => undefined));
+    // Large accounts' sync × contact counts, counted here rather than on each page (issue 24).
+    ctx.waitUntil(refreshSyncSnapshots(env.DB, new Date()).then(() => undefined));
   },
 };

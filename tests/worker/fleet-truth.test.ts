@@ -9,6 +9,7 @@ import {
   type SyncState,
   syncStates,
 } from "@/schema/fleet/sync-state";
+import { refreshSyncSnapshots } from "@/server/data/sync-snapshots";
 import { call, data } from "./api-calls";
 import { createAccount, createOrganization, createUser, sessionCookie } from "./fixtures";
 import { bearer, giveSeats, registerRadios } from "./fleet-fixtures";
@@ -338,4 +339,86 @@ describe("tenancy and bad input", () => {
       expect(["NOT_FOUND", "BAD_REQUEST"], path).toContain(answer.error?.data.code);
     }
   });
+});
+
+describe("a large account: every screen reads one snapshot and says when it was counted", () => {
+  it("counts with the live statement, shows the time, keeps its numbers until the next count, and is dropped below the size", async () => {
+    const countedAt = new Date();
+    // The size from which an account gets a snapshot, lowered to this account's (20,000 in production).
+    expect(await refreshSyncSnapshots(env.DB, countedAt, { fromRadios: expected.size })).toEqual({
+      accounts: 1,
+      refreshed: 1,
+      dropped: 0,
+    });
+    const oracle = oracleCounts();
+    const asOf = countedAt.toISOString();
+    expect(data(await call("deployments.drift", { accountId }, cookie, "GET"))).toEqual({ ...oracle, asOf });
+    expect(
+      data(await call<{ counts: SyncCounts }>("devices.getConfiguredDeviceCounts", { accountId }, cookie, "GET")).counts,
+    ).toEqual({ ...oracle, asOf });
+    const report = data(
+      await call<{ table: { rows: Record<string, number | string | null>[]; asOf?: string } }>(
+        "reports.get",
+        { accountId, report: "compliance" },
+        cookie,
+        "GET",
+      ),
+    );
+    expect(report.table.asOf).toBe(asOf);
+    const depot = oracleCounts((r) => r.site === "site_truth_a");
+    expect(report.table.rows.find((row) => row.site === "Truth depot")).toEqual({
+      site: "Truth depot",
+      ...depot.sync,
+      ...depot.contact,
+      total: depot.total,
+    });
+    for (const path of [
+      `/accounts/${accountId}`,
+      `/accounts/${accountId}/registry/devices`,
+      `/accounts/${accountId}/reports/compliance`,
+    ])
+      expect(await html(path, cookie), path).toMatch(
+        /data-slot="counted-at">Counted at [^<]+ UTC: an account with this many radios/,
+      );
+    const registry = await html(`/accounts/${accountId}/registry/devices`, cookie);
+    expect(registry).toMatch(new RegExp(`data-count="inSync">.*?>${oracle.sync.inSync}</a>`));
+    // The filtered list reads each radio's state as the snapshot counted it (radio_sync_states).
+    const listed = async (sync: SyncState) =>
+      ((await html(`/accounts/${accountId}/registry/devices?sync=${sync}`, cookie)).match(/<td[^>]*data-sync="/g) ?? []).length;
+    for (const sync of syncStates) expect(await listed(sync), sync).toBe(oracle.sync[sync]);
+
+    // A pending radio applies the deployment: the snapshot says so at its next count, not before.
+    const [uid] = [...expected].find(([, r]) => r.sync === "pending" && r.contact === "recent") ?? [];
+    expect(uid).toBeDefined();
+    expect((await radio(`/deployments/${deploymentId}/status`, uid ?? "", { state: "applied" })).status).toBe(200);
+    const was = expected.get(uid ?? "");
+    if (was) expected.set(uid ?? "", { ...was, sync: "inSync" });
+    expect(data(await call<SyncCounts>("deployments.drift", { accountId }, cookie, "GET")).sync.inSync).toBe(oracle.sync.inSync);
+    expect(await listed("inSync")).toBe(oracle.sync.inSync);
+    const later = new Date(countedAt.getTime() + 60_000);
+    await refreshSyncSnapshots(env.DB, later, { fromRadios: expected.size });
+    expect(data(await call("deployments.drift", { accountId }, cookie, "GET"))).toEqual({
+      ...oracleCounts(),
+      asOf: later.toISOString(),
+    });
+    expect(await listed("inSync")).toBe(oracle.sync.inSync + 1);
+    expect(await listed("pending")).toBe(oracle.sync.pending - 1);
+    // Not due again within its interval (a minute per 200,000 radios): nothing is counted.
+    expect(await refreshSyncSnapshots(env.DB, new Date(later.getTime() + 30_000), { fromRadios: expected.size })).toEqual({
+      accounts: 1,
+      refreshed: 0,
+      dropped: 0,
+    });
+
+    // Below the size again: no snapshot, counted live, no time said.
+    expect(await refreshSyncSnapshots(env.DB, later, { fromRadios: expected.size + 1 })).toEqual({
+      accounts: 0,
+      refreshed: 0,
+      dropped: 1,
+    });
+    expect(await env.DB.prepare("SELECT count(*) AS n FROM radio_sync_states").first("n")).toBe(0);
+    expect(data(await call("deployments.drift", { accountId }, cookie, "GET"))).toEqual(oracleCounts());
+    expect(await html(`/accounts/${accountId}`, cookie)).not.toContain('data-slot="counted-at"');
+    // About twenty pages and calls: more than the default 5 s when the machine is loaded.
+  }, 30_000);
 });

@@ -1,13 +1,14 @@
 import { contactStates, type SyncCounts, syncStates } from "@/schema/fleet/sync-state";
 import { formatNumber } from "@/schema/format";
 import { usePage } from "@/server/render/page-context";
+import { CountedAt } from "./counted-at";
 import { radiosInStateHref } from "./paths";
 
 /**
  * An account's radios by sync state and by contact (the account home's numbers), above its
  * registry: each count links to the list filtered to those radios.
  */
-export function DriftCountsStrip({ accountId, drift }: { accountId: string; drift: SyncCounts }) {
+export function DriftCountsStrip({ accountId, drift, timeZone }: { accountId: string; drift: SyncCounts; timeZone: string }) {
   const { t, language } = usePage();
   const counts = [
     ...syncStates.map((state) => ({
@@ -44,6 +45,7 @@ export function DriftCountsStrip({ accountId, drift }: { accountId: string; drif
           </div>
         ))}
       </dl>
+      <CountedAt asOf={drift.asOf} timeZone={timeZone} className="mt-1" />
     </section>
   );
 }

@@ -282,7 +282,9 @@ function DevicesList({ data, form }: PageProps<Data>) {
       description={t(account ? "devices.registry.lead" : "devices.list.lead")}
       actions={actions}
     >
-      {data.drift && frame.accountId ? <DriftCountsStrip accountId={frame.accountId} drift={data.drift} /> : null}
+      {data.drift && frame.accountId ? (
+        <DriftCountsStrip accountId={frame.accountId} drift={data.drift} timeZone={pageTimeZone(data.account)} />
+      ) : null}
       <Filters data={data} />
       {items.length === 0 ? (
         <EmptyState

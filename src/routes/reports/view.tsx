@@ -11,6 +11,7 @@ import { Field, SelectField } from "@/ui/field";
 import { PageHeader } from "@/ui/page-header";
 import { AccountLayout } from "@/ui/shell/account-layout";
 import { Table } from "@/ui/table";
+import { CountedAt } from "../devices/counted-at";
 import { definePage, type PageProps } from "../types";
 import { cellText, columnHeader, formatDay } from "./cells";
 import { reportCsv } from "./csv";
@@ -181,6 +182,7 @@ function ReportView({ data }: PageProps<Data>) {
             })
           : t("reports.asOfNow", { zone: timeZoneLabel(language, report.timeZone) })}
       </p>
+      <CountedAt asOf={table.asOf} timeZone={report.timeZone} className="mb-4" />
       <dl className="mb-6 flex flex-wrap gap-x-8 gap-y-2">
         {table.summary.map((item) => (
           <div key={item.label}>

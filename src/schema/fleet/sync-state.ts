@@ -54,6 +54,8 @@ export type SyncCounts = {
   total: number;
   sync: Record<SyncState, number>;
   contact: Record<ContactState, number>;
+  /** When a large account's snapshot was counted (data/sync-snapshots.ts); absent or null: now. */
+  asOf?: string | null;
 };
 
 export function emptySyncCounts(): SyncCounts {

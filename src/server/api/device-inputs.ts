@@ -2,9 +2,8 @@ import { TRPCError } from "@trpc/server";
 import { z } from "zod";
 import { contactStates, syncStates } from "@/schema/fleet/sync-state";
 import { base64url, sha256Hex } from "@/server/auth/crypto";
-import { deploymentsConcerningRadios } from "@/server/data/deployments";
 import { type DeviceCursor, seenFilters } from "@/server/data/devices";
-import { syncSqlOf } from "@/server/data/fleet-sync";
+import { syncSqlFor } from "@/server/data/fleet-sync";
 import { resolveSettings } from "@/server/settings";
 import { inventoryOrg } from "./device-scope";
 import { refuse } from "./refusal";
@@ -99,8 +98,9 @@ export async function resolveFilter(
   // one account chosen in the organization's inventory.
   const listed = filter.sync || withStates ? (scopeAccountId ?? (await chosenAccount(ctx, orgId, filter.account))) : null;
   // The deployments that decide them (the list's desired revisions too), read once.
-  const deployments = listed ? await deploymentsConcerningRadios(ctx.db, listed) : [];
-  const states = listed ? syncSqlOf(deployments, "d", new Date()) : null;
+  const read = listed ? await syncSqlFor(ctx.db, listed, "d", new Date()) : null;
+  const deployments = read?.deployments ?? [];
+  const states = read?.states ?? null;
   if (filter.sync && !states) refuse(ctx, "BAD_REQUEST", "devices.errors.syncNeedsAccount", "sync");
   return { ...filter, orgId, scopeAccountId, brand: brandFilter(ctx), states, deployments };
 }

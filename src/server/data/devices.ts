@@ -154,7 +154,11 @@ export type DeviceFilter = {
 const contactOver = (filter: DeviceFilter, at: Date) => filter.states?.contact ?? syncSqlOf([], "d", at).contact;
 
 /** The WHERE clause of a filter over `devices d`, and its parameters; the time is passed in for tests. */
-export function filterSql(filter: DeviceFilter, at = new Date()): { where: string; params: Bindable[] } {
+export function filterSql(
+  filter: DeviceFilter,
+  at = new Date(),
+  { probeStored = false }: { probeStored?: boolean } = {},
+): { where: string; params: Bindable[] } {
   const where: string[] = [];
   const params: Bindable[] = [];
   const add = (sql: string, ...values: Bindable[]) => {
@@ -185,7 +189,22 @@ export function filterSql(filter: DeviceFilter, at = new Date()): { where: strin
   // The same expressions as every count (fleet-sync.ts), so a filtered list holds what its count says.
   if (filter.contact) add(`(${contactOver(filter, at)}) = ?`, filter.contact);
   if (filter.sync) {
-    if (filter.states) add(`(${filter.states.sync}) = ?`, filter.sync);
+    const stored = filter.states?.stored;
+    // A large account's snapshot: its radios in that state by index, either driving the page
+    // from them (few) or tested as the page's index walk meets them (many: a page comes soon).
+    if (stored && !probeStored && drivesFromStored(filter))
+      add(
+        "d.rowid IN (SELECT v.rowid FROM radio_sync_states r JOIN devices v ON v.uid = r.uid WHERE r.account_id = ? AND r.sync = ?)",
+        stored.accountId,
+        filter.sync,
+      );
+    else if (stored)
+      add(
+        "EXISTS (SELECT 1 FROM radio_sync_states r WHERE r.uid = d.uid AND r.account_id = ? AND r.sync = ?)",
+        stored.accountId,
+        filter.sync,
+      );
+    else if (filter.states) add(`(${filter.states.sync}) = ?`, filter.sync);
     else add("0"); // no single account: the sync state is undefined (resolveFilter refuses it first)
   }
   const search = filter.search?.trim() ?? "";
@@ -202,10 +221,21 @@ export function filterSql(filter: DeviceFilter, at = new Date()): { where: strin
   return { where: where.join(" AND "), params };
 }
 
-/** Whether a filter's search goes through the word index (and so should drive the query). */
+/** Whether the page is driven from a filter's matches (a word search, or few radios in a stored sync state). */
 function searches(filter: DeviceFilter): boolean {
   const search = filter.search?.trim() ?? "";
   return search.length >= 3 && ftsQuery(search) !== null;
+}
+
+/**
+ * Up to this many radios in a sync state, a page is made from them (lookups, then a sort); past
+ * it, a page's walk down an index meets one every few rows and stops after a page.
+ */
+const FEW_IN_STATE = 10_000;
+
+function drivesFromStored(filter: DeviceFilter): boolean {
+  const stored = filter.states?.stored;
+  return Boolean(filter.sync && stored && (stored.radios[filter.sync] ?? 0) <= FEW_IN_STATE);
 }
 
 /** The sort key of a row, as the keyset cursor carries it. */
@@ -246,15 +276,19 @@ export async function listDevices(
   { sort = "uid", after = null, limit = 50 }: { sort?: DeviceSort; after?: DeviceCursor | null; limit?: number },
   at = new Date(),
 ): Promise<{ items: ListedDevice[]; next: DeviceCursor | null }> {
-  const { where, params } = filterSql(filter, at);
-  const states = `${filter.states ? filter.states.sync : "NULL"} AS sync_state, ${contactOver(filter, at)} AS contact_state`;
   const { field, descending, order } = sortParts(sort);
+  // A sync filter of a large account's snapshot in uid order walks its stored states' index (account,
+  // state, uid): a page reads a page of them, however rare the state.
+  const stored = filter.sync ? filter.states?.stored : undefined;
+  const walk = stored && field === "uid" && !searches(filter) ? { accountId: stored.accountId, sync: filter.sync } : null;
+  const { where, params } = filterSql(filter, at, { probeStored: Boolean(walk) });
+  const states = `${filter.states ? filter.states.sync : "NULL"} AS sync_state, ${contactOver(filter, at)} AS contact_state`;
   const clauses = [where];
-  const values = [...params];
+  const values: Bindable[] = walk ? [walk.accountId, walk.sync ?? null, ...params] : [...params];
   if (after) {
     const op = descending ? "<" : ">";
     if (field === "uid") {
-      clauses.push(`d.uid ${op} ?`);
+      clauses.push(`${walk ? "r" : "d"}.uid ${op} ?`);
       values.push(after.uid);
     } else {
       clauses.push(`(${sortKey[field]}, d.uid) ${op} (?, ?)`);
@@ -265,7 +299,13 @@ export async function listDevices(
     db,
     // A search drives the page from its matches (rowid lookups, then a sort of the matches): left to
     // itself the planner walks the whole fleet in uid order, testing each radio against the matches.
-    `WITH page AS (SELECT d.rowid AS row FROM devices d ${searches(filter) ? "NOT INDEXED" : ""} WHERE ${clauses.join(" AND ")} ORDER BY ${order} LIMIT ?)
+    `WITH page AS (${
+      walk
+        ? `SELECT d.rowid AS row FROM radio_sync_states r CROSS JOIN devices d ON d.uid = r.uid
+           WHERE r.account_id = ? AND r.sync = ? AND ${clauses.join(" AND ")} ORDER BY r.uid ${descending ? "DESC" : "ASC"} LIMIT ?`
+        : `SELECT d.rowid AS row FROM devices d ${searches(filter) || drivesFromStored(filter) ? "NOT INDEXED" : ""}
+           WHERE ${clauses.join(" AND ")} ORDER BY ${order} LIMIT ?`
+    })
      SELECT ${columns}, ${states} FROM devices d ${joins} WHERE d.rowid IN (SELECT row FROM page) ORDER BY ${order}`,
     ...values,
     limit + 1,

@@ -21,9 +21,9 @@ import {
   radiosOfAccount,
 } from "@/server/data/deployments";
 import { sampleRadios } from "@/server/data/device-checkins";
-import { syncCounts } from "@/server/data/fleet-sync";
 import { phaseSizes } from "@/server/data/phase-sizes";
 import { findRevision, snapshotAccountConfig } from "@/server/data/revisions";
+import { accountSyncCounts } from "@/server/data/sync-snapshots";
 import { actOnDeployment, confirmDeployment, TransitionConflict } from "@/server/fleet/deployment-engine";
 import { previewSamples } from "@/server/fleet/preview-samples";
 import { accountInScope } from "../tenancy";
@@ -222,6 +222,6 @@ export const deploymentsRouter = router({
   /** An account's radios by sync state and by contact (schema/fleet/sync-state.ts). */
   drift: signedInProcedure.input(z.object({ accountId: id })).query(async ({ ctx, input }) => {
     const account = await accountInScope(ctx, input.accountId);
-    return syncCounts(ctx.db, account._id);
+    return accountSyncCounts(ctx.db, account._id);
   }),
 });

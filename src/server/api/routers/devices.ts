@@ -18,11 +18,11 @@ import {
   rotateSecretStatement,
   updateDeviceStatements,
 } from "@/server/data/devices";
-import { syncCounts } from "@/server/data/fleet-sync";
 import { findLocationNetworkConfig } from "@/server/data/locations";
 import { radioDeployments } from "@/server/data/radio-deployments";
 import { listRules } from "@/server/data/rules";
 import { findSiteNetworkConfig, listSiteOptions } from "@/server/data/sites";
+import { accountSyncCounts } from "@/server/data/sync-snapshots";
 import { listedRevisions } from "@/server/fleet/listed-revisions";
 import { closeRadios } from "@/server/fleet/live";
 import { radioSync } from "@/server/fleet/radio-sync";
@@ -380,7 +380,7 @@ export const devicesRouter = router({
       const account = await accountInScope(ctx, input.accountId);
       // Every number is the sync and contact counts (schema/fleet/sync-state.ts), so the home,
       // the registry, the reports and the deployments never disagree.
-      const counts = await syncCounts(ctx.db, account._id);
+      const counts = await accountSyncCounts(ctx.db, account._id);
       return {
         total: counts.total,
         upToDate: counts.sync.inSync,

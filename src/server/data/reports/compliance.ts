@@ -1,7 +1,7 @@
 import { type ContactState, contactStates, type SyncState, syncStates } from "@/schema/fleet/sync-state";
 import type { ReportTable } from "@/schema/reports";
 import type { Db } from "../db";
-import { syncGroups } from "../fleet-sync";
+import { accountSyncGroups } from "../sync-snapshots";
 import { siteNames } from "./places";
 
 type SiteCounts = Record<SyncState | ContactState, number> & { total: number };
@@ -9,11 +9,12 @@ type SiteCounts = Record<SyncState | ContactState, number> & { total: number };
 /**
  * Configuration compliance by site: each active radio counted once on each of its two
  * dimensions (schema/fleet/sync-state.ts), sync (in sync, pending, failed, drifted, never
- * deployed) and contact (seen recently, overdue, never seen). The counts are syncGroups, the
- * same grouped read as the account home, the inventory and the API, so they never disagree.
+ * deployed) and contact (seen recently, overdue, never seen). The counts are accountSyncGroups,
+ * the same read as the account home, the registry and the API (a large account's snapshot, with
+ * its time), so they never disagree.
  */
 export async function complianceReport(db: Db, accountId: string, now = new Date()): Promise<ReportTable> {
-  const [groups, names] = await Promise.all([syncGroups(db, accountId, { now, groupBy: "site_id" }), siteNames(db, accountId)]);
+  const [{ groups, asOf }, names] = await Promise.all([accountSyncGroups(db, accountId, now), siteNames(db, accountId)]);
   const sites = new Map<string, SiteCounts>();
   for (const group of groups) {
     const site = group.key ?? "";
@@ -41,6 +42,7 @@ export async function complianceReport(db: Db, accountId: string, now = new Date
     // The bars stack the sync states (each radio once); the contact columns are in the table.
     series: [...syncStates],
     unit: "reports.units.radios",
+    ...(asOf ? { asOf } : {}),
     summary: [
       { label: "reports.summary.radios", value: sum("total") },
       ...syncStates.map((s) => ({ label: `reports.compliance.sync.${s}`, value: sum(s) })),
