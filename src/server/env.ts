@@ -12,6 +12,9 @@ export type Env = {
   /** The alarm that marks commands expired (src/server/fleet/command-clock.ts). */
   COMMAND_CLOCK?: DurableObjectNamespace;
   ASSETS?: Fetcher;
+  /** Test hooks (milliseconds): how long a shard trusts its fleet versions, how long last-seen waits for its batch. */
+  CHECK_IN_FRESH_MS?: string;
+  CHECK_IN_FLUSH_MS?: string;
   /** "local" for the demo (seeded, mailbox), "production" when deployed. */
   APP_ENV?: string;
   /** "outbox" (default, D1) or "http" (see src/server/mail/mailer.ts). */
