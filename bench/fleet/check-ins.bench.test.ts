@@ -16,14 +16,6 @@ import { bearer, giveSeats, RADIO_SECRET, registerRadios, sha256Hex } from "../.
 //    last-seen at every check-in a minute after the last) and after (memory + batched last-seen).
 // 2. D1 statements per second at SHARDS × PER_SHARD radios, projected to 1,000,000.
 // 3. A check-in's time through the Worker and its shard: answered from memory vs the full path.
-declare module "vitest" {
-  export interface ProvidedContext {
-    checkInsDayRadios: number;
-    checkInsPerShard: number;
-    checkInsHours: number;
-  }
-}
-
 // Sizes from the shell (CHECKINS_DAY_RADIOS, CHECKINS_PER_SHARD, CHECKINS_HOURS) through `inject`.
 const DAY_RADIOS = inject("checkInsDayRadios");
 const PER_SHARD = inject("checkInsPerShard");
