@@ -97,8 +97,8 @@ export function contactDue(lastSeenAt: string | null, at: number): boolean {
 }
 
 /**
- * The check-in's own write, or null: something new (firmware, revision) at once with the
- * contact; without it, the contact only when `withContact` (no shard batches it) and due.
+ * The check-in's own write, or null: something new (firmware, revision, a first contact) at
+ * once with the contact; without it, the contact only when `withContact` (no shard batches it) and due.
  * Only changed columns are set: an unchanged one would still fire the triggers that watch it.
  */
 export function checkInWrite(
@@ -109,7 +109,8 @@ export function checkInWrite(
   { withContact = true }: { withContact?: boolean } = {},
 ): { statement: D1PreparedStatement; stored: StoredContact; contactWritten: true } | null {
   const stored = { firmware: radio.firmware, reportedRevision: radio.reported_revision, lastSeenAt: radio.last_seen_at };
-  const important = reportsSomethingNew(stored, reported);
+  // A radio's first contact ever is news too (once in its life): "never seen" ends at once.
+  const important = reportsSomethingNew(stored, reported) || !radio.last_seen_at;
   if (!important && !(withContact && contactDue(radio.last_seen_at, at.getTime()))) return null;
   const sets: string[] = [];
   const params: (string | number | null)[] = [];
