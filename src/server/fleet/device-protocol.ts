@@ -36,7 +36,7 @@ import {
   wantsFullPath,
 } from "./config-token";
 import { evaluateThresholds } from "./deployment-engine";
-import { shardOf } from "./live";
+import { forgetCheckIn, shardOf } from "./live";
 import { loadRadio, type RadioState, radioState } from "./radio-state";
 
 /**
@@ -236,7 +236,10 @@ deviceProtocol.get("/config", async (c) => {
   if (!d) return json({ revision: null, deployment: null, config: null }, { headers });
   const content = await revisionContent(c.env.DB, d.revisionId);
   if (!content) return failure({ status: 404, code: "NOT_FOUND", message: "Revision not found." });
-  if (state.takesNewAttributes) await batch(c.env.DB, [copyDeployedAttributesStatement(c.env.DB, state.radio.uid)]);
+  if (state.takesNewAttributes) {
+    await batch(c.env.DB, [copyDeployedAttributesStatement(c.env.DB, state.radio.uid)]);
+    await forgetCheckIn(c.env, state.radio.uid);
+  }
   return json(
     {
       revision: { id: d.revisionId, number: d.revisionNumber },
@@ -313,8 +316,10 @@ deviceProtocol.post("/deployments/:id/status", async (c) => {
       answerToRepeat(deployment.id, stored, report.state) ?? json({ deploymentId: deployment.id, state: stored, changed: false })
     );
   }
-  // The report moved the account's fleet version: this isolate re-reads it at once.
+  // The report moved the account's fleet version: this isolate re-reads it at once, and the
+  // radio's shard answers its next check-in with the report in it.
   forgetFleetVersion(deployment.accountId);
+  await forgetCheckIn(c.env, state.radio.uid);
   if (isFinal(report.state)) await evaluateThresholds({ db, env: c.env }, deployment, phase, report.state);
   return json({ deploymentId: deployment.id, state: report.state, changed: true });
 });
@@ -325,6 +330,7 @@ deviceProtocol.post("/commands/:id/status", async (c) => {
   const body = await jsonBody(c.req.raw);
   if (isFail(body)) return failure(body);
   const answer = await reportCommand(c.env.DB, state.radio.uid, c.req.param("id"), body);
+  if (answer.ok) await forgetCheckIn(c.env, state.radio.uid);
   return answer.ok ? json(answer.body) : failure(answer.fail);
 });
 

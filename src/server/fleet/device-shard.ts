@@ -60,6 +60,11 @@ export class DeviceShard {
       this.checkIns.forget(uids);
       return Response.json({ closed: this.close(uids) });
     }
+    if (url.pathname === "/forget" && request.method === "POST") {
+      const { uids } = (await request.json()) as { uids: string[] };
+      this.checkIns.forget(uids);
+      return Response.json({ forgotten: uids.length });
+    }
     if (url.pathname === "/count") return Response.json({ sockets: this.ctx.getWebSockets().length });
     return new Response("not found", { status: 404 });
   }
