@@ -22,7 +22,12 @@ function shard(start: number): Shard {
   // Every statement's text, also those sent in a batch.
   const db = new Proxy(countedDb, {
     get(target, property) {
-      if (property === "prepare") return (sql: string) => (prepared.push(sql.replace(/\s+/g, " ")), target.prepare(sql));
+      if (property === "prepare") {
+        return (sql: string) => {
+          prepared.push(sql.replace(/\s+/g, " "));
+          return target.prepare(sql);
+        };
+      }
       const value = Reflect.get(target, property);
       return typeof value === "function" ? value.bind(target) : value;
     },

@@ -1,5 +1,6 @@
 import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
+import { createApp } from "@/server/app";
 import type { DurableObjectState } from "@/server/cloudflare";
 import { CONTACT_FLUSH_MS, CONTACT_RESOLUTION_MS } from "@/server/data/device-checkins";
 import { CheckInMemory } from "@/server/fleet/check-in-memory";
@@ -8,7 +9,7 @@ import { shardOf } from "@/server/fleet/live";
 import { call, data } from "./api-calls";
 import { createAccount, createUser, sessionCookie } from "./fixtures";
 import { bearer, giveSeats, registerRadios } from "./fleet-fixtures";
-import { request } from "./helpers";
+import { ORIGIN, request } from "./helpers";
 
 // The check-in through the real DeviceShard with the production bounds (the worker tests set
 // them to 0 in vitest.config.ts): what the radio's shard is told reaches its very next check-in
@@ -102,5 +103,21 @@ describe("check-ins through the radio's shard", () => {
     await runDurableObjectAlarm(stubOf(uid) as never);
     const seen = await storedSeen(uid);
     expect(seen && Date.parse(seen)).toBeGreaterThanOrEqual(before - 1_000);
+  });
+
+  it("without shards the Worker answers the check-in itself and writes a first contact", async () => {
+    const uid = radios[2] ?? "";
+    const response = await createApp().request(
+      new Request(new URL("/device/v1/check-in", ORIGIN), {
+        method: "POST",
+        headers: { Authorization: bearer(uid), "Content-Type": "application/json" },
+        body: JSON.stringify({ battery: 55 }),
+      }),
+      undefined,
+      { ...env, DEVICE_SHARDS: undefined },
+    );
+    expect(response.status).toBe(200);
+    expect(((await response.json()) as { uid: string }).uid).toBe(uid);
+    expect(await storedSeen(uid)).not.toBeNull();
   });
 });

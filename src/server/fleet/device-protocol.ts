@@ -206,14 +206,20 @@ deviceProtocol.post("/check-in", async (c) => {
   const body: CheckInBody | Fail = isFail(raw) ? raw : parsed?.success ? parsed.data : invalid(parsed?.error as z.ZodError);
   const namespace = c.env.DEVICE_SHARDS;
   if (namespace) {
-    const stub = namespace.get(namespace.idFromName(`shard-${shardOf(credentials.uid)}`));
-    const answer = (await stub.fetch("https://shard/check-in", {
-      method: "POST",
-      body: JSON.stringify({ uid: credentials.uid, secretHash, body }),
-    })) as unknown as Response;
-    // A fresh response: middleware (security headers) may then add headers.
-    return new Response(answer.body, { status: answer.status, headers: new Headers(answer.headers) });
+    try {
+      const stub = namespace.get(namespace.idFromName(`shard-${shardOf(credentials.uid)}`));
+      const answer = (await stub.fetch("https://shard/check-in", {
+        method: "POST",
+        body: JSON.stringify({ uid: credentials.uid, secretHash, body }),
+      })) as unknown as Response;
+      // A fresh response: middleware (security headers) may then add headers.
+      if (answer.status < 500) return new Response(answer.body, { status: answer.status, headers: new Headers(answer.headers) });
+      await answer.body?.cancel();
+    } catch (error) {
+      console.error("check-in shard unreachable; the Worker answers", error);
+    }
   }
+  // No shard (or none reachable): the full path here, last-seen written when due.
   const at = new Date();
   const full = await fullCheckIn(c.env.DB, credentials.uid, secretHash, body, at, {
     batchesContact: false,
