@@ -30,8 +30,8 @@ export default defineConfig(async () => {
         modelRuns: Number(process.env.MODEL_RUNS ?? 1000),
         modelSeed: Number(process.env.MODEL_SEED ?? Date.now() % 2 ** 31),
         // The check-in bench's sizes (bench/fleet/check-ins.bench.test.ts).
-        checkInsDayRadios: Number(process.env.CHECKINS_DAY_RADIOS ?? 100),
-        checkInsPerShard: Number(process.env.CHECKINS_PER_SHARD ?? 500),
+        checkInsDayRadios: Number(process.env.CHECKINS_DAY_RADIOS ?? 50),
+        checkInsPerShard: Number(process.env.CHECKINS_PER_SHARD ?? 300),
         checkInsHours: Number(process.env.CHECKINS_HOURS ?? 1),
       },
       setupFiles: ["tests/worker/setup.ts"],
