@@ -7,7 +7,7 @@ import { fleetVersionSql } from "./fleet-versions";
 /**
  * What the device protocol reads and writes about a radio (DESIGN.md §7). A check-in is one
  * read statement (the radio, its account's recent deployments, its reports); writes happen
- * only when something changed, and last-seen at most once a minute.
+ * only when something changed; last-seen in a batch when 15 minutes old (CONTACT_RESOLUTION_MS).
  */
 export type RadioRow = {
   uid: string;

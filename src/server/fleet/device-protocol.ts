@@ -42,8 +42,9 @@ import { loadRadio, type RadioState, radioState } from "./radio-state";
 /**
  * The device protocol, /device/v1 (docs/device-protocol.md): JSON over HTTPS, Bearer
  * <uid>:<secret>. Unknown, retired and wrong credentials answer the same 401. Bodies are at
- * most 4 KB and validated. The check-in is the hot path: one read round trip, and a write
- * only when something changed (last-seen at most once a minute).
+ * most 4 KB and validated. The check-in is the hot path: the radio's shard answers it from
+ * memory while nothing changed, else one read round trip and a write only of what is new
+ * (last-seen batched at a 15-minute resolution, check-in-memory.ts).
  */
 export const MAX_BODY_BYTES = 4096;
 export { POLL_SECONDS, POLL_SECONDS_BUSY, pollSeconds } from "./check-in";
