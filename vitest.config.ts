@@ -23,7 +23,10 @@ export default defineConfig(async () => {
       reactStringChunks(),
       cloudflareTest({
         wrangler: { configPath: "./wrangler.toml" },
-        miniflare: { bindings: { TEST_MIGRATIONS: migrations } },
+        // A shard trusts its fleet versions for 0 ms and writes a due last-seen before answering,
+        // so a test that changes something and checks in sees it (check-in-memory.ts; the bound
+        // in production is FLEET_VERSION_FRESH_MS and CONTACT_FLUSH_MS, proven in check-in-memory.test.ts).
+        miniflare: { bindings: { TEST_MIGRATIONS: migrations, CHECK_IN_FRESH_MS: "0", CHECK_IN_FLUSH_MS: "0" } },
       }),
     ],
     test: {

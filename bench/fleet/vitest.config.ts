@@ -34,6 +34,10 @@ export default defineConfig(async () => {
         // fleet.bench.test.ts: the big account's radios, and an optional middle one (issue 24: 100,000 vs 1,000,000).
         fleetBig: Number(process.env.FLEET_BIG ?? 100_000),
         fleetMid: Number(process.env.FLEET_MID ?? 0),
+        // The check-in bench's sizes (bench/fleet/check-ins.bench.test.ts).
+        checkInsDayRadios: Number(process.env.CHECKINS_DAY_RADIOS ?? 50),
+        checkInsPerShard: Number(process.env.CHECKINS_PER_SHARD ?? 300),
+        checkInsHours: Number(process.env.CHECKINS_HOURS ?? 1),
       },
       setupFiles: ["tests/worker/setup.ts"],
       testTimeout: 600_000,

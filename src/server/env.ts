@@ -14,6 +14,9 @@ export type Env = {
   ASSETS?: Fetcher;
   /** Rows older than an account's retention, as gzip NDJSON (src/server/retention); unset, nothing is archived. */
   ARCHIVE?: R2Bucket;
+  /** Test hooks (milliseconds): how long a shard trusts its fleet versions, how long last-seen waits for its batch. */
+  CHECK_IN_FRESH_MS?: string;
+  CHECK_IN_FLUSH_MS?: string;
   /** "local" for the demo (seeded, mailbox), "production" when deployed. */
   APP_ENV?: string;
   /** "outbox" (default, D1) or "http" (see src/server/mail/mailer.ts). */

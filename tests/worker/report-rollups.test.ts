@@ -197,10 +197,10 @@ beforeAll(async () => {
          VALUES ('dep_roll_1', ?, ?, 1, 'rev_roll_2', 'finished', '{"phases":[]}', '{"mode":"delivery"}', 8, 'test', ?, ?)`,
       )
       .bind(account, org, ago(2 * DAY), ago(2 * DAY)),
-    // Around each cutoff: a minute either side of a day, a week, a month and of "overdue" (15 min).
+    // Around each cutoff: a minute either side of a day, a week, a month and of "overdue" (30 min).
     device("ROLL-01", account, "site_roll_a", "loc_roll_a1", ago(MINUTE), "rev_roll_2"),
-    device("ROLL-02", account, "site_roll_a", "loc_roll_a1", ago(14 * MINUTE), "rev_roll_1"),
-    device("ROLL-03", account, "site_roll_a", null, ago(16 * MINUTE), "rev_roll_2"),
+    device("ROLL-02", account, "site_roll_a", "loc_roll_a1", ago(29 * MINUTE), "rev_roll_1"),
+    device("ROLL-03", account, "site_roll_a", null, ago(31 * MINUTE), "rev_roll_2"),
     device("ROLL-04", account, "site_roll_b", null, ago(DAY - MINUTE), "rev_roll_2"),
     device("ROLL-05", account, "site_roll_b", null, ago(DAY + MINUTE), null),
     device("ROLL-06", account, "site_roll_b", null, ago(7 * DAY - MINUTE), "rev_foreign"),

@@ -263,7 +263,13 @@ function ViewDevice({ data }: PageProps<Data>) {
             [text("devices.fields.firmware"), device.firmware || "—"],
             [text("devices.fields.battery"), device.battery === null ? "—" : `${device.battery}%`],
             [text("devices.fields.signal"), device.signal === null ? "—" : `${device.signal} dBm`],
-            [text("devices.fields.lastSeen"), <LastSeen key="seen" value={device.lastSeenAt} timeZone={timeZone} />],
+            [
+              text("devices.fields.lastSeen"),
+              <span key="seen">
+                <LastSeen value={device.lastSeenAt} timeZone={timeZone} />
+                <span className="block text-xs text-slate-600">{text("devices.fields.lastSeenResolution")}</span>
+              </span>,
+            ],
             [text("devices.view.revision"), <DesiredRevisionSlot key="revision" device={device} revision={revision} />],
           ]}
         />

@@ -14,8 +14,11 @@ export type SyncState = (typeof syncStates)[number];
 export const contactStates = ["recent", "overdue", "neverSeen"] as const;
 export type ContactState = (typeof contactStates)[number];
 
-/** Three poll intervals without a check-in: overdue. */
-export const OVERDUE_AFTER_MS = 3 * 5 * 60_000;
+/**
+ * Overdue: no contact for the contact resolution (stored last-seen may be 15 minutes behind the
+ * radio's last check-in, data/device-checkins.ts) plus three poll intervals: 30 minutes.
+ */
+export const OVERDUE_AFTER_MS = 15 * 60_000 + 3 * 5 * 60_000;
 
 export function isSyncState(value: unknown): value is SyncState {
   return typeof value === "string" && (syncStates as readonly string[]).includes(value);

@@ -7,7 +7,7 @@ import { fleetVersionSql } from "./fleet-versions";
 /**
  * What the device protocol reads and writes about a radio (DESIGN.md §7). A check-in is one
  * read statement (the radio, its account's recent deployments, its reports); writes happen
- * only when something changed, and last-seen at most once a minute.
+ * only when something changed; last-seen in a batch when 15 minutes old (CONTACT_RESOLUTION_MS).
  */
 export type RadioRow = {
   uid: string;
@@ -69,28 +69,99 @@ export function radioStateStatement(db: Db, uid: string, withCommands: boolean):
 
 export type Reported = { firmware?: string; battery?: number | null; signal?: number | null; reportedRevision?: string | null };
 
-/** Last-seen is written at most once a minute; a changed firmware or revision is written at once. */
-export const LAST_SEEN_EVERY_MS = 60_000;
+/**
+ * Contact resolution (issue 24): the stored last-seen is never more than 15 minutes behind the
+ * radio's true last contact. A radio's DeviceShard writes it in one batched statement for all
+ * its radios, at most every CONTACT_FLUSH_MS, and only for radios whose latest contact is at
+ * least CONTACT_WRITE_AFTER_MS newer than what is stored: an idle radio polling every 300 s
+ * costs a write about every third or fourth poll (at most 96 a day).
+ */
+export const CONTACT_RESOLUTION_MS = 15 * 60_000;
+export const CONTACT_FLUSH_MS = 10_000;
+export const CONTACT_WRITE_AFTER_MS = CONTACT_RESOLUTION_MS - CONTACT_FLUSH_MS;
 
-export function checkInWrite(db: Db, radio: RadioRow, reported: Reported, at: Date): D1PreparedStatement | null {
-  const next = {
-    firmware: reported.firmware ?? radio.firmware,
-    battery: reported.battery === undefined ? radio.battery : reported.battery,
-    signal: reported.signal === undefined ? radio.signal : reported.signal,
-    reportedRevision: reported.reportedRevision === undefined ? radio.reported_revision : reported.reportedRevision,
+/** What D1 holds of what a radio reports, as the check-in last wrote or read it. */
+export type StoredContact = { firmware: string; reportedRevision: string | null; lastSeenAt: string | null };
+
+/** Firmware or revision differs from what is stored: "something new", written at once. */
+export function reportsSomethingNew(stored: StoredContact, reported: Reported): boolean {
+  return (
+    (reported.firmware !== undefined && reported.firmware !== stored.firmware) ||
+    (reported.reportedRevision !== undefined && reported.reportedRevision !== stored.reportedRevision)
+  );
+}
+
+/** Contact not written for at least CONTACT_WRITE_AFTER_MS (or never): due for a write. */
+export function contactDue(lastSeenAt: string | null, at: number): boolean {
+  return !lastSeenAt || at - Date.parse(lastSeenAt) >= CONTACT_WRITE_AFTER_MS;
+}
+
+/**
+ * The check-in's own write, or null: something new (firmware, revision, a first contact) at
+ * once with the contact; without it, the contact only when `withContact` (no shard batches it) and due.
+ * Only changed columns are set: an unchanged one would still fire the triggers that watch it.
+ */
+export function checkInWrite(
+  db: Db,
+  radio: RadioRow,
+  reported: Reported,
+  at: Date,
+  { withContact = true }: { withContact?: boolean } = {},
+): { statement: D1PreparedStatement; stored: StoredContact; contactWritten: true } | null {
+  const stored = { firmware: radio.firmware, reportedRevision: radio.reported_revision, lastSeenAt: radio.last_seen_at };
+  // A radio's first contact ever is news too (once in its life): "never seen" ends at once.
+  const important = reportsSomethingNew(stored, reported) || !radio.last_seen_at;
+  if (!important && !(withContact && contactDue(radio.last_seen_at, at.getTime()))) return null;
+  const sets: string[] = [];
+  const params: (string | number | null)[] = [];
+  const set = (column: string, value: string | number | null) => {
+    sets.push(`${column} = ?`);
+    params.push(value);
   };
-  const important = next.firmware !== radio.firmware || next.reportedRevision !== radio.reported_revision;
-  const stale = !radio.last_seen_at || at.getTime() - Date.parse(radio.last_seen_at) >= LAST_SEEN_EVERY_MS;
-  if (!important && !stale) return null;
+  if (reported.firmware !== undefined && reported.firmware !== radio.firmware) set("firmware", reported.firmware);
+  if (reported.reportedRevision !== undefined && reported.reportedRevision !== radio.reported_revision)
+    set("reported_revision", reported.reportedRevision);
+  if (reported.battery !== undefined && reported.battery !== radio.battery) set("battery", reported.battery);
+  if (reported.signal !== undefined && reported.signal !== radio.signal) set("signal", reported.signal);
+  set("last_seen_at", at.toISOString());
+  return {
+    statement: statement(db, `UPDATE devices SET ${sets.join(", ")} WHERE uid = ?`, ...params, radio.uid),
+    stored: {
+      firmware: reported.firmware ?? radio.firmware,
+      reportedRevision: reported.reportedRevision === undefined ? radio.reported_revision : reported.reportedRevision,
+      lastSeenAt: at.toISOString(),
+    },
+    contactWritten: true,
+  };
+}
+
+/** One radio's contact for the shard's batch: when, and battery/signal if it reported them. */
+export type Contact = { uid: string; at: string; battery?: number | null; signal?: number | null };
+
+/** Radios per statement: one JSON parameter (D1 binds at most 100 parameters), well under its size limits. */
+export const CONTACTS_PER_STATEMENT = 2_000;
+
+/**
+ * The batched last-seen write: one statement for many radios. Battery and signal ride along
+ * (never written alone); last-seen never moves back (another writer may have been newer).
+ */
+export function contactBatchStatement(db: Db, contacts: Contact[]): D1PreparedStatement {
+  const rows = contacts.map((c) => [
+    c.uid,
+    c.at,
+    c.battery === undefined ? "keep" : "set",
+    c.battery ?? null,
+    c.signal === undefined ? "keep" : "set",
+    c.signal ?? null,
+  ]);
   return statement(
     db,
-    "UPDATE devices SET firmware = ?, battery = ?, signal = ?, reported_revision = ?, last_seen_at = ? WHERE uid = ?",
-    next.firmware,
-    next.battery,
-    next.signal,
-    next.reportedRevision,
-    at.toISOString(),
-    radio.uid,
+    `UPDATE devices SET last_seen_at = c.value ->> '$[1]',
+       battery = CASE c.value ->> '$[2]' WHEN 'set' THEN c.value ->> '$[3]' ELSE devices.battery END,
+       signal = CASE c.value ->> '$[4]' WHEN 'set' THEN c.value ->> '$[5]' ELSE devices.signal END
+     FROM json_each(?) c
+     WHERE devices.uid = c.value ->> '$[0]' AND (devices.last_seen_at IS NULL OR devices.last_seen_at < c.value ->> '$[1]')`,
+    JSON.stringify(rows),
   );
 }
 

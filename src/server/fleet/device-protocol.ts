@@ -4,16 +4,27 @@ import { progressOf, type ReportState, reportStates, terminalStates } from "@/sc
 import { desiredConfig } from "@/schema/fleet/desired-config";
 import { includes, isFinal, phaseOfBucket } from "@/schema/fleet/desired-deployment";
 import type { D1PreparedStatement } from "../cloudflare";
-import { markSentStatement } from "../data/commands";
 import { batch } from "../data/db";
 import { findDeployment, nextStepDue, reportStateOf, upsertReportStatement } from "../data/deployments";
-import { checkInWrite, copyDeployedAttributesStatement, type RadioRow, reportedRevisionStatement } from "../data/device-checkins";
-import { confirmRedirectStatements } from "../data/device-redirects";
+import { copyDeployedAttributesStatement, reportedRevisionStatement } from "../data/device-checkins";
 import { revisionContent } from "../data/revisions";
 import type { AppEnv } from "../env";
 import { armClock } from "./arm-deployment-clock";
+import {
+  answerResponse,
+  type CheckInBody,
+  checkInBody,
+  deploymentView,
+  type Fail,
+  failure,
+  fullCheckIn,
+  json,
+  sameText,
+  sha256Hex,
+  unauthorized,
+} from "./check-in";
 import { rearmCommandClockOnce } from "./command-clock";
-import { commandForRadio, reportCommand } from "./command-reports";
+import { reportCommand } from "./command-reports";
 import {
   currentFleetVersion,
   forgetFleetVersion,
@@ -25,44 +36,20 @@ import {
   wantsFullPath,
 } from "./config-token";
 import { evaluateThresholds } from "./deployment-engine";
-import { shardOf } from "./live";
+import { forgetCheckIn, shardOf } from "./live";
 import { loadRadio, type RadioState, radioState } from "./radio-state";
 
 /**
  * The device protocol, /device/v1 (docs/device-protocol.md): JSON over HTTPS, Bearer
  * <uid>:<secret>. Unknown, retired and wrong credentials answer the same 401. Bodies are at
- * most 4 KB and validated. The check-in is the hot path: one read round trip, and a write
- * only when something changed (last-seen at most once a minute).
+ * most 4 KB and validated. The check-in is the hot path: the radio's shard answers it from
+ * memory while nothing changed, else one read round trip and a write only of what is new
+ * (last-seen batched at a 15-minute resolution, check-in-memory.ts).
  */
 export const MAX_BODY_BYTES = 4096;
-/** The poll interval the server names (±10 % jitter); shorter while a deployment concerns the radio. */
-export const POLL_SECONDS = 300;
-export const POLL_SECONDS_BUSY = 60;
+export { POLL_SECONDS, POLL_SECONDS_BUSY, pollSeconds } from "./check-in";
 
 const UID = /^[A-Za-z0-9._-]{1,64}$/;
-
-type Fail = { status: 400 | 401 | 404 | 409 | 413 | 415 | 501; code: string; message: string };
-
-function failure(f: Fail): Response {
-  const headers: Record<string, string> = { "content-type": "application/json", "cache-control": "no-store" };
-  if (f.status === 401) headers["www-authenticate"] = 'Bearer realm="device"';
-  return new Response(JSON.stringify({ error: { code: f.code, message: f.message } }), { status: f.status, headers });
-}
-
-const unauthorized = () =>
-  failure({ status: 401, code: "UNAUTHORIZED", message: "Unknown, retired or wrong device credentials." });
-
-async function sha256Hex(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
-}
-
-function sameText(a: string, b: string): boolean {
-  if (a.length !== b.length) return false;
-  let diff = 0;
-  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
-  return diff === 0;
-}
 
 /** uid and secret from the Authorization header, or null. */
 export function credentialsOf(header: string | undefined): { uid: string; secret: string } | null {
@@ -176,17 +163,6 @@ function invalid(error: z.ZodError): Fail {
   };
 }
 
-const checkInBody = z
-  .object({
-    firmware: z.string().max(40).optional(),
-    model: z.string().max(60).optional(),
-    reportedRevision: z.string().max(64).nullable().optional(),
-    battery: z.number().int().min(0).max(100).nullable().optional(),
-    signal: z.number().int().min(-150).max(0).nullable().optional(),
-    redirectAccepted: z.boolean().optional(),
-  })
-  .strict();
-
 const statusBody = z
   .object({
     state: z.enum(reportStates),
@@ -194,42 +170,6 @@ const statusBody = z
     detail: z.string().max(500).optional(),
   })
   .strict();
-
-/** Seconds until the next poll, ±10 % so a fleet does not poll in step. */
-export function pollSeconds(busy: boolean, random = Math.random()): number {
-  const base = busy ? POLL_SECONDS_BUSY : POLL_SECONDS;
-  return Math.round(base * (0.9 + random * 0.2));
-}
-
-function busy(state: RadioState): boolean {
-  const d = state.desired;
-  if (!d || !(d.state === "running" || d.state === "paused")) return false;
-  const report = state.reports.get(d.id);
-  return !report || !isFinal(report.state);
-}
-
-function deploymentView(state: RadioState) {
-  const d = state.desired;
-  if (!d) return null;
-  return {
-    id: d.id,
-    number: d.number,
-    state: d.state,
-    revision: { id: d.revisionId, number: d.revisionNumber },
-    switchover: d.switchover,
-    yourState: state.reports.get(d.id)?.state ?? "pending",
-  };
-}
-
-function redirectOf(radio: RadioRow) {
-  return radio.redirect_url && !radio.redirect_confirmed_at ? { url: radio.redirect_url } : null;
-}
-
-const json = (body: unknown, init: { status?: number; headers?: Record<string, string> } = {}) =>
-  new Response(JSON.stringify(body), {
-    status: init.status ?? 200,
-    headers: { "content-type": "application/json", "cache-control": "no-store", ...init.headers },
-  });
 
 export const deviceProtocol = new Hono<AppEnv>();
 
@@ -254,35 +194,39 @@ deviceProtocol.use(async (c, next) => {
   await next();
 });
 
+/**
+ * The check-in goes to the radio's DeviceShard, which answers it from memory while nothing
+ * changed (no D1 statement) and batches last-seen (check-in-memory.ts); without shards the
+ * Worker runs the full path itself and writes last-seen when it is due.
+ */
 deviceProtocol.post("/check-in", async (c) => {
-  const state = await authenticate(c);
-  if (!state) return unauthorized();
-  const body = await jsonBody(c.req.raw);
-  if (isFail(body)) return failure(body);
-  const parsed = checkInBody.safeParse(body);
-  if (!parsed.success) return failure(invalid(parsed.error));
+  const credentials = credentialsOf(c.req.header("authorization"));
+  if (!credentials) return unauthorized();
+  const [secretHash, raw] = await Promise.all([sha256Hex(credentials.secret), jsonBody(c.req.raw)]);
+  const parsed = isFail(raw) ? null : checkInBody.safeParse(raw);
+  const body: CheckInBody | Fail = isFail(raw) ? raw : parsed?.success ? parsed.data : invalid(parsed?.error as z.ZodError);
+  const namespace = c.env.DEVICE_SHARDS;
+  if (namespace) {
+    try {
+      const stub = namespace.get(namespace.idFromName(`shard-${shardOf(credentials.uid)}`));
+      const answer = (await stub.fetch("https://shard/check-in", {
+        method: "POST",
+        body: JSON.stringify({ uid: credentials.uid, secretHash, body }),
+      })) as unknown as Response;
+      // A fresh response: middleware (security headers) may then add headers.
+      if (answer.status < 500) return new Response(answer.body, { status: answer.status, headers: new Headers(answer.headers) });
+      await answer.body?.cancel();
+    } catch (error) {
+      console.error("check-in shard unreachable; the Worker answers", error);
+    }
+  }
+  // No shard (or none reachable): the full path here, last-seen written when due.
   const at = new Date();
-  const writes: D1PreparedStatement[] = [];
-  const write = checkInWrite(c.env.DB, state.radio, parsed.data, at);
-  if (write) writes.push(write);
-  // A radio that accepts its hand-over is told nothing more about it.
-  const handedOver = Boolean(parsed.data.redirectAccepted && redirectOf(state.radio));
-  if (handedOver) writes.push(...confirmRedirectStatements(c.env.DB, state.radio, at.toISOString()));
-  // Commands handed over now are sent (a check-in with none writes nothing for them).
-  const handed = state.commands.filter((command) => command.state === "queued").map((command) => command.id);
-  if (handed.length) writes.push(markSentStatement(c.env.DB, handed, at.toISOString()));
-  await batch(c.env.DB, writes);
-  return json({
-    uid: state.radio.uid,
-    desiredRevision: state.desired ? { id: state.desired.revisionId, number: state.desired.revisionNumber } : null,
-    configEtag: await configToken(c, state),
-    deployment: deploymentView(state),
-    commands: state.commands.map(commandForRadio),
-    redirect: handedOver ? null : redirectOf(state.radio),
-    pollSeconds: pollSeconds(busy(state)),
-    connect: "/device/v1/connect",
-    serverTime: at.toISOString(),
+  const full = await fullCheckIn(c.env.DB, credentials.uid, secretHash, body, at, {
+    batchesContact: false,
+    etagKey: c.env.DEVICE_ETAG_KEY,
   });
+  return full.ok ? answerResponse(full.answer, full.busy, at) : full.response;
 });
 
 deviceProtocol.get("/config", async (c) => {
@@ -299,7 +243,10 @@ deviceProtocol.get("/config", async (c) => {
   if (!d) return json({ revision: null, deployment: null, config: null }, { headers });
   const content = await revisionContent(c.env.DB, d.revisionId);
   if (!content) return failure({ status: 404, code: "NOT_FOUND", message: "Revision not found." });
-  if (state.takesNewAttributes) await batch(c.env.DB, [copyDeployedAttributesStatement(c.env.DB, state.radio.uid)]);
+  if (state.takesNewAttributes) {
+    await batch(c.env.DB, [copyDeployedAttributesStatement(c.env.DB, state.radio.uid)]);
+    await forgetCheckIn(c.env, state.radio.uid);
+  }
   return json(
     {
       revision: { id: d.revisionId, number: d.revisionNumber },
@@ -376,8 +323,10 @@ deviceProtocol.post("/deployments/:id/status", async (c) => {
       answerToRepeat(deployment.id, stored, report.state) ?? json({ deploymentId: deployment.id, state: stored, changed: false })
     );
   }
-  // The report moved the account's fleet version: this isolate re-reads it at once.
+  // The report moved the account's fleet version: this isolate re-reads it at once, and the
+  // radio's shard answers its next check-in with the report in it.
   forgetFleetVersion(deployment.accountId);
+  await forgetCheckIn(c.env, state.radio.uid);
   if (isFinal(report.state)) await evaluateThresholds({ db, env: c.env }, deployment, phase, report.state);
   return json({ deploymentId: deployment.id, state: report.state, changed: true });
 });
@@ -388,6 +337,7 @@ deviceProtocol.post("/commands/:id/status", async (c) => {
   const body = await jsonBody(c.req.raw);
   if (isFail(body)) return failure(body);
   const answer = await reportCommand(c.env.DB, state.radio.uid, c.req.param("id"), body);
+  if (answer.ok) await forgetCheckIn(c.env, state.radio.uid);
   return answer.ok ? json(answer.body) : failure(answer.fail);
 });
 

@@ -1,6 +1,10 @@
 import { BUCKETS } from "@/schema/fleet/rollout";
 import type { DurableObjectState, WebSocketRequestResponsePair, WorkerWebSocket } from "../cloudflare";
+import { CONTACT_FLUSH_MS } from "../data/device-checkins";
 import type { Env } from "../env";
+import type { CheckInBody, Fail } from "./check-in";
+import { CheckInMemory } from "./check-in-memory";
+import { FLEET_VERSION_FRESH_MS } from "./config-token";
 import { CLOSE_CREDENTIALS_CHANGED, type LiveMessage } from "./live";
 
 /** What each socket carries across hibernation (≤16 KB): who it is and where in the rollout. */
@@ -19,10 +23,21 @@ type AutoResponseConstructor = new (request: string, response: string) => WebSoc
  * account so a notification touches only that account's radios.
  */
 export class DeviceShard {
+  /** The HTTP check-ins of this shard's radios, answered from memory while nothing changed. */
+  readonly checkIns: CheckInMemory;
+
   constructor(
     private readonly ctx: DurableObjectState,
-    _env: Env,
+    env: Env,
   ) {
+    this.checkIns = new CheckInMemory({
+      db: () => env.DB,
+      now: () => Date.now(),
+      freshMs: numberOr(env.CHECK_IN_FRESH_MS, FLEET_VERSION_FRESH_MS),
+      flushMs: numberOr(env.CHECK_IN_FLUSH_MS, CONTACT_FLUSH_MS),
+      etagKey: env.DEVICE_ETAG_KEY,
+      scheduleFlush: (at) => void ctx.storage.setAlarm(at),
+    });
     const Pair = (globalThis as unknown as { WebSocketRequestResponsePair: AutoResponseConstructor })
       .WebSocketRequestResponsePair;
     ctx.setWebSocketAutoResponse(new Pair(PING, PONG));
@@ -31,16 +46,39 @@ export class DeviceShard {
   async fetch(request: Request): Promise<Response> {
     const url = new URL(request.url);
     if (url.pathname === "/connect") return this.connect(request);
+    if (url.pathname === "/check-in" && request.method === "POST") {
+      const { uid, secretHash, body } = (await request.json()) as { uid: string; secretHash: string; body: CheckInBody | Fail };
+      return this.checkIns.checkIn(uid, secretHash, body);
+    }
     if (url.pathname === "/notify" && request.method === "POST") {
       const { accountId, message } = (await request.json()) as { accountId: string; message: LiveMessage };
+      this.rememberChange(message);
       return Response.json({ sent: this.notify(accountId, message) });
     }
     if (url.pathname === "/close" && request.method === "POST") {
       const { uids } = (await request.json()) as { uids: string[] };
+      this.checkIns.forget(uids);
       return Response.json({ closed: this.close(uids) });
+    }
+    if (url.pathname === "/forget" && request.method === "POST") {
+      const { uids } = (await request.json()) as { uids: string[] };
+      this.checkIns.forget(uids);
+      return Response.json({ forgotten: uids.length });
     }
     if (url.pathname === "/count") return Response.json({ sockets: this.ctx.getWebSockets().length });
     return new Response("not found", { status: 404 });
+  }
+
+  /** The due last-seen batch (scheduled by the check-ins). */
+  async alarm(): Promise<void> {
+    await this.checkIns.flush();
+  }
+
+  /** What the check-ins answer from memory must not outlive. */
+  private rememberChange(message: LiveMessage): void {
+    if (message.type === "commands-queued") this.checkIns.forget(message.uids);
+    else if (message.type === "command-queued") this.checkIns.forget([message.uid]);
+    else this.checkIns.accountChanged();
   }
 
   private connect(request: Request): Response {
@@ -171,6 +209,11 @@ export class DeviceShard {
       // Already closed.
     }
   }
+}
+
+function numberOr(value: string | undefined, fallback: number): number {
+  const parsed = value === undefined || value === "" ? Number.NaN : Number(value);
+  return Number.isFinite(parsed) && parsed >= 0 ? parsed : fallback;
 }
 
 /** The longest text a radio has a reason to send (the heartbeat is 15 bytes). */

@@ -79,3 +79,20 @@ export async function closeRadios(env: Env, uids: string[]): Promise<number> {
   );
   return closed.reduce((sum, n) => sum + n, 0);
 }
+
+/**
+ * The radio's shard forgets the check-in answer it holds for it (the radio's own report or
+ * command status changed what it is told): its next check-in takes the full path. A shard that
+ * cannot be reached is logged; its answer then lags by at most FLEET_VERSION_FRESH_MS.
+ */
+export async function forgetCheckIn(env: Env, uid: string): Promise<void> {
+  const namespace = env.DEVICE_SHARDS;
+  if (!namespace) return;
+  try {
+    const stub = namespace.get(namespace.idFromName(`shard-${shardOf(uid)}`));
+    const response = await stub.fetch("https://shard/forget", { method: "POST", body: JSON.stringify({ uids: [uid] }) });
+    await response.body?.cancel();
+  } catch (error) {
+    console.error("forgetting a check-in failed", uid, error);
+  }
+}

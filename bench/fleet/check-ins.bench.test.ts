@@ -1,0 +1,307 @@
+import { env, SELF } from "cloudflare:test";
+import { beforeAll, expect, inject, it } from "vitest";
+import type { D1Database } from "@/server/cloudflare";
+import type { Db } from "@/server/data/db";
+import { CONTACT_FLUSH_MS, radioStateStatement } from "@/server/data/device-checkins";
+import { CheckInMemory } from "@/server/fleet/check-in-memory";
+import { FLEET_VERSION_FRESH_MS } from "@/server/fleet/config-token";
+import { SHARDS, shardOf } from "@/server/fleet/live";
+import { createAccount, createUser } from "../../tests/worker/fixtures";
+import { bearer, giveSeats, RADIO_SECRET, registerRadios, sha256Hex } from "../../tests/worker/fleet-fixtures";
+
+// Check-ins that cost almost nothing (issue 24), with a simulated clock through the real
+// shard memory (src/server/fleet/check-in-memory.ts) and the real local D1:
+// 1. D1 rows written per idle radio per day, polling every 300 s ± 10 %: before (the code of
+//    main: the radio read and an UPDATE of firmware, battery, signal, reported revision and
+//    last-seen at every check-in a minute after the last) and after (memory + batched last-seen).
+// 2. D1 statements per second at SHARDS × PER_SHARD radios, projected to 1,000,000.
+// 3. A check-in's time through the Worker and its shard: answered from memory vs the full path.
+// Sizes from the shell (CHECKINS_DAY_RADIOS, CHECKINS_PER_SHARD, CHECKINS_HOURS) through `inject`.
+const DAY_RADIOS = inject("checkInsDayRadios");
+const PER_SHARD = inject("checkInsPerShard");
+const HOURS = inject("checkInsHours");
+const TIMED = 300;
+
+type Meter = { statements: number; rowsRead: number; rowsWritten: number };
+type Meta = { meta?: { rows_read?: number; rows_written?: number } };
+
+/** The D1 binding, counting statements (each statement of a batch) and the rows D1 reports. */
+function metered(db: D1Database, meter: Meter): Db {
+  const add = (result: Meta) => {
+    meter.statements += 1;
+    meter.rowsRead += result.meta?.rows_read ?? 0;
+    meter.rowsWritten += result.meta?.rows_written ?? 0;
+  };
+  const wrap = (statement: object): object =>
+    new Proxy(statement, {
+      get(target, property) {
+        const value = Reflect.get(target, property);
+        if (property === "bind")
+          return (...params: unknown[]) => wrap((value as (...p: unknown[]) => object).apply(target, params));
+        if (property === "all" || property === "run") {
+          return async (...args: unknown[]) => {
+            const result = (await (value as (...a: unknown[]) => Promise<Meta>).apply(target, args)) as Meta;
+            add(result);
+            return result;
+          };
+        }
+        if (property === "first") {
+          // first() hides the meta: run all() and hand back its first row.
+          return async () => {
+            const result = await (Reflect.get(target, "all") as () => Promise<Meta & { results: unknown[] }>).apply(target);
+            add(result);
+            return result.results[0] ?? null;
+          };
+        }
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+  return new Proxy(db, {
+    get(target, property) {
+      if (property === "prepare") return (sql: string) => wrap(target.prepare(sql));
+      if (property === "batch") {
+        return async (statements: unknown[]) => {
+          const results = (await target.batch(statements as never)) as Meta[];
+          for (const result of results) add(result);
+          return results;
+        };
+      }
+      const value = Reflect.get(target, property);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  }) as unknown as Db;
+}
+
+/** A deterministic random in [0, 1). */
+function randomFrom(seed: number): () => number {
+  let s = seed;
+  return () => {
+    s = (s * 1_103_515_245 + 12_345) % 2 ** 31;
+    return s / 2 ** 31;
+  };
+}
+
+const poll = (random: () => number) => Math.round(300_000 * (0.9 + random() * 0.2));
+const T0 = Date.parse("2026-06-01T00:00:00.000Z");
+const DAY = 86_400_000;
+let hash = "";
+let orgId = "";
+let accountId = "";
+
+beforeAll(async () => {
+  const owner = await createUser({ role: "owner" });
+  orgId = owner.orgId;
+  accountId = await createAccount(orgId, "Check-ins");
+  await giveSeats(orgId, accountId, 1_000_000);
+  hash = await sha256Hex(RADIO_SECRET);
+});
+
+/** Simulated radios in time order: each poll calls `checkIn`; `tick` runs before each event. */
+async function simulate(
+  uids: string[],
+  until: number,
+  checkIn: (uid: string, at: number) => Promise<void>,
+  nextTimer: () => number,
+  timer: (at: number) => Promise<void>,
+): Promise<void> {
+  const random = randomFrom(42);
+  const next = new Map(uids.map((uid) => [uid, T0 + Math.floor(random() * 300_000)]));
+  // A simple time-ordered queue: radios sorted by their next poll.
+  const queue = [...next].sort((a, b) => a[1] - b[1]);
+  while (queue.length) {
+    const [uid, at] = queue.shift() as [string, number];
+    if (at >= until) break;
+    while (nextTimer() <= at) await timer(nextTimer());
+    await checkIn(uid, at);
+    const following = at + poll(random);
+    let i = queue.length;
+    while (i > 0 && (queue[i - 1]?.[1] ?? 0) > following) i--;
+    queue.splice(i, 0, [uid, following]);
+  }
+  while (nextTimer() <= until) await timer(nextTimer());
+}
+
+/** main's check-in write (before issue 24): every column, every check-in a minute after the last. */
+function beforeWrite(db: Db, uid: string, at: number, lastSeen: number | undefined) {
+  if (lastSeen !== undefined && at - lastSeen < 60_000) return null;
+  return db
+    .prepare("UPDATE devices SET firmware = ?, battery = ?, signal = ?, reported_revision = ?, last_seen_at = ? WHERE uid = ?")
+    .bind("1.0.0", 80, -60, null, new Date(at).toISOString(), uid);
+}
+
+/** The shard memories of a simulated fleet, with their alarms on the simulated clock. */
+function fleetOfShards(db: Db, clock: { now: number }) {
+  const alarms = new Map<number, number>();
+  const flushed = { contacts: 0 };
+  const shards = Array.from(
+    { length: SHARDS },
+    (_, shard) =>
+      new CheckInMemory({
+        db: () => db,
+        now: () => clock.now,
+        freshMs: FLEET_VERSION_FRESH_MS,
+        flushMs: CONTACT_FLUSH_MS,
+        etagKey: "bench",
+        scheduleFlush: (at) => alarms.set(shard, at),
+      }),
+  );
+  return {
+    shards,
+    flushed,
+    nextTimer: () => Math.min(...alarms.values(), Number.POSITIVE_INFINITY),
+    async timer(at: number) {
+      clock.now = at;
+      for (const [shard, due] of [...alarms]) {
+        if (due > at) continue;
+        alarms.delete(shard);
+        flushed.contacts += (await shards[shard]?.flush()) ?? 0;
+      }
+    },
+  };
+}
+
+it("rows written per idle radio per day: before and after", async () => {
+  const before: Meter = { statements: 0, rowsRead: 0, rowsWritten: 0 };
+  const after: Meter = { statements: 0, rowsRead: 0, rowsWritten: 0 };
+  const beforeUids = await registerRadios(orgId, accountId, "DAYB", DAY_RADIOS);
+  const afterUids = await registerRadios(orgId, accountId, "DAYA", DAY_RADIOS);
+  const beforeDb = metered(env.DB as unknown as D1Database, before);
+  const lastSeen = new Map<string, number>();
+  await simulate(
+    beforeUids,
+    T0 + DAY,
+    async (uid, at) => {
+      await radioStateStatement(beforeDb, uid, true).first();
+      const write = beforeWrite(beforeDb, uid, at, lastSeen.get(uid));
+      if (write) {
+        await beforeDb.batch([write]);
+        lastSeen.set(uid, at);
+      }
+    },
+    () => Number.POSITIVE_INFINITY,
+    async () => {},
+  );
+  const clock = { now: T0 };
+  const afterDb = metered(env.DB as unknown as D1Database, after);
+  const fleet = fleetOfShards(afterDb, clock);
+  await simulate(
+    afterUids,
+    T0 + DAY,
+    async (uid, at) => {
+      clock.now = at;
+      const answer = await fleet.shards[shardOf(uid)]?.checkIn(uid, hash, { firmware: "1.0.0", battery: 80, signal: -60 });
+      await answer?.body?.cancel();
+    },
+    fleet.nextTimer,
+    fleet.timer,
+  );
+  const perRadio = (m: Meter) => ({
+    statements: (m.statements / DAY_RADIOS).toFixed(1),
+    rowsRead: (m.rowsRead / DAY_RADIOS).toFixed(0),
+    rowsWritten: (m.rowsWritten / DAY_RADIOS).toFixed(1),
+  });
+  console.log(`A simulated day, ${DAY_RADIOS} idle radios polling every 300 s ± 10 %, per radio per day:`);
+  console.log("  before (main):", JSON.stringify(perRadio(before)));
+  console.log("  after (shard memory, batched last-seen):", JSON.stringify(perRadio(after)));
+  console.log(`  rows written ratio after/before: ${(after.rowsWritten / before.rowsWritten).toFixed(3)}`);
+  expect(after.rowsWritten).toBeLessThan(before.rowsWritten);
+});
+
+it(`statements per second at ${SHARDS} shards × ${PER_SHARD} radios, projected to 1,000,000`, async () => {
+  const meter: Meter = { statements: 0, rowsRead: 0, rowsWritten: 0 };
+  const radios = SHARDS * PER_SHARD;
+  const uids = await registerRadios(orgId, accountId, "SEC", radios);
+  const clock = { now: T0 };
+  const db = metered(env.DB as unknown as D1Database, meter);
+  const fleet = fleetOfShards(db, clock);
+  // Per simulated second after the first poll cycle (the cold start: every radio's full path once).
+  const perSecond = new Map<number, number>();
+  const steadyFrom = T0 + 330_000;
+  let checkIns = 0;
+  let counted = meter.statements;
+  let countedRows = { read: 0, written: 0 };
+  let steadyCheckIns = 0;
+  let flushedBefore = 0;
+  const note = (at: number) => {
+    if (at < steadyFrom) {
+      flushedBefore = fleet.flushed.contacts;
+      counted = meter.statements;
+      countedRows = { read: meter.rowsRead, written: meter.rowsWritten };
+      return;
+    }
+    const second = Math.floor(at / 1000);
+    perSecond.set(second, (perSecond.get(second) ?? 0) + meter.statements - counted);
+    counted = meter.statements;
+  };
+  const started = performance.now();
+  await simulate(
+    uids,
+    T0 + HOURS * 3_600_000,
+    async (uid, at) => {
+      clock.now = at;
+      const answer = await fleet.shards[shardOf(uid)]?.checkIn(uid, hash, { firmware: "1.0.0", battery: 80, signal: -60 });
+      await answer?.body?.cancel();
+      checkIns += 1;
+      if (at >= steadyFrom) steadyCheckIns += 1;
+      note(at);
+    },
+    fleet.nextTimer,
+    async (at) => {
+      await fleet.timer(at);
+      note(at);
+    },
+  );
+  const wall = (performance.now() - started) / 1000;
+  const seconds = (T0 + HOURS * 3_600_000 - steadyFrom) / 1000;
+  const statements = [...perSecond.values()].reduce((a, b) => a + b, 0);
+  const windows = new Map<number, number>();
+  for (const [second, n] of perSecond) windows.set(Math.floor(second / 10), (windows.get(Math.floor(second / 10)) ?? 0) + n);
+  const worst10s = Math.max(...windows.values());
+  const mean = statements / seconds;
+  const rowsWritten = meter.rowsWritten - countedRows.written;
+  const rowsRead = meter.rowsRead - countedRows.read;
+  console.log(
+    `${radios} radios on ${SHARDS} shards, ${HOURS} simulated hours (${checkIns} check-ins, ${wall.toFixed(0)} s of wall time):`,
+  );
+  console.log(
+    `  steady state: ${(steadyCheckIns / seconds).toFixed(1)} check-ins/s, ${mean.toFixed(2)} D1 statements/s (worst 10 s: ${(worst10s / 10).toFixed(1)}/s)`,
+  );
+  console.log(`  rows written ${(rowsWritten / seconds).toFixed(1)}/s, rows read ${(rowsRead / seconds).toFixed(1)}/s`);
+  // Statements do not grow with radios: per shard one refresh per FLEET_VERSION_FRESH_MS and one
+  // flush per CONTACT_FLUSH_MS (while any contact is due), one more per 2,000 contacts in a flush.
+  const million = 1_000_000;
+  const contactsPerSecond = (fleet.flushed.contacts - flushedBefore) / seconds;
+  const contactsAtMillion = (contactsPerSecond * million) / radios;
+  const perFlush = (contactsAtMillion / SHARDS) * (CONTACT_FLUSH_MS / 1000);
+  const projected = SHARDS / (FLEET_VERSION_FRESH_MS / 1000) + (SHARDS * Math.ceil(perFlush / 2000)) / (CONTACT_FLUSH_MS / 1000);
+  console.log(
+    `  last-seen written for ${contactsPerSecond.toFixed(2)} radios/s (${((contactsPerSecond * 86_400) / radios).toFixed(1)} per radio per day)`,
+  );
+  console.log(
+    `  projected at 1,000,000 radios (3,333 check-ins/s): ${projected.toFixed(1)} D1 statements/s` +
+      ` = ${SHARDS} shards × 1 refresh per ${FLEET_VERSION_FRESH_MS / 1000} s + ${SHARDS} × ${Math.ceil(perFlush / 2000)} flush statement(s) per ${CONTACT_FLUSH_MS / 1000} s` +
+      ` (${perFlush.toFixed(0)} radios per flush); rows written ${((rowsWritten / seconds) * (million / radios)).toFixed(0)}/s`,
+  );
+  expect(mean).toBeLessThanOrEqual(50);
+});
+
+it("a check-in through the Worker and its shard: from memory vs the full path", async () => {
+  const uids = await registerRadios(orgId, accountId, "TIME", TIMED);
+  const call = (uid: string) =>
+    SELF.fetch("https://example.com/device/v1/check-in", {
+      method: "POST",
+      headers: { Authorization: bearer(uid), "Content-Type": "application/json" },
+      body: JSON.stringify({ firmware: "1.0.0", battery: 80 }),
+    }).then((r: Response) => r.arrayBuffer());
+  // First check-in of each radio: the shard has never seen it (the full path).
+  let started = performance.now();
+  for (const uid of uids) await call(uid);
+  const full = (performance.now() - started) / TIMED;
+  started = performance.now();
+  for (const uid of uids) await call(uid);
+  const memory = (performance.now() - started) / TIMED;
+  console.log(
+    `Check-in wall time in workerd (${TIMED} sequential calls, Worker → shard): full path ${full.toFixed(2)} ms, from memory ${memory.toFixed(2)} ms (ratio ${(memory / full).toFixed(2)})`,
+  );
+  expect(memory).toBeLessThan(full);
+});
