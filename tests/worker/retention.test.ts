@@ -437,3 +437,30 @@ describe("retention setting", () => {
     expect(foreign.error?.data.code).toBe("NOT_FOUND");
   });
 });
+
+describe("deleting an account", () => {
+  const keysUnder = async (prefix: string) => (await bucket().list({ prefix })).objects.map((o) => o.key);
+
+  it("deletes its archive objects from R2 and leaves every other account's", async () => {
+    const doomed = await makeFleet("DEL");
+    for (let pass = 0; pass < 5 && (await archivesOf(doomed)).length === 0; pass++) await sweepRetention(env.DB, bucket(), NOW);
+    const doomedPrefix = `archive/${doomed.orgId}/${doomed.accountId}/`;
+    expect((await keysUnder(doomedPrefix)).length).toBeGreaterThan(0);
+    const othersBefore = await keysUnder(`archive/${other.orgId}/${other.accountId}/`);
+    expect(othersBefore.length).toBeGreaterThan(0);
+
+    const row = await env.DB.prepare("SELECT version FROM accounts WHERE id = ?")
+      .bind(doomed.accountId)
+      .first<{ version: number }>();
+    data(
+      await call(
+        "accounts.delete",
+        { id: doomed.accountId, version: row?.version, confirmName: "DEL fleet" },
+        doomed.cookie,
+        "POST",
+      ),
+    );
+    expect(await keysUnder(doomedPrefix)).toEqual([]);
+    expect(await keysUnder(`archive/${other.orgId}/${other.accountId}/`)).toEqual(othersBefore);
+  });
+});

@@ -90,12 +90,18 @@ async function outcomesChunk(db: Db, account: RetentionAccount, cutoff: string):
   };
 }
 
+const part = (value: string | undefined) => encodeURIComponent(value ?? "");
+
+/** `archive/<org>/<account>/`: every object of one account, and nothing of another, starts so. */
+export function accountArchivePrefix(orgId: string, accountId: string): string {
+  return `archive/${part(orgId)}/${part(accountId)}/`;
+}
+
 /** `archive/<org>/<account>/<kind>/<yyyy-mm>/<first>-<last>.ndjson.gz`: the same rows always make the same key. */
 export function archiveKey(account: RetentionAccount, chunk: Chunk): string {
-  const part = (value: string | undefined) => encodeURIComponent(value ?? "");
   const first = part(chunk.keys[0]);
   const last = part(chunk.keys[chunk.keys.length - 1]);
-  return `archive/${part(account.orgId)}/${part(account.id)}/${chunk.kind}/${chunk.month}/${chunk.label}${first}-${last}.ndjson.gz`;
+  return `${accountArchivePrefix(account.orgId, account.id)}${chunk.kind}/${chunk.month}/${chunk.label}${first}-${last}.ndjson.gz`;
 }
 
 /**

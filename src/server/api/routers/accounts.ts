@@ -19,6 +19,7 @@ import { activityStatement, diffOf } from "@/server/data/activity-logs";
 import { RETENTION_MAX_MONTHS, RETENTION_MIN_MONTHS } from "@/server/data/archives";
 import { unassignAccountDevicesStatement } from "@/server/data/devices";
 import { deleteAccountDeskStatements } from "@/server/data/fc-desk";
+import { deleteAccountArchives } from "@/server/retention/delete-account-archives";
 import { cursorOf, pageInput } from "../list-input";
 import { assertWritten } from "../network-levels";
 import { listed, saveNetworkOverrides } from "../place-changes";
@@ -194,6 +195,13 @@ export const accountsRouter = router({
         }),
       ]);
       assertWritten(rest[desk.length], ctx.t);
+      // Its archive entries went by cascade; the objects go now. A failure leaves unreadable
+      // objects behind, never a refused deletion.
+      if (ctx.env.ARCHIVE) {
+        await deleteAccountArchives(ctx.env.ARCHIVE, account.orgId, account._id).catch((error: unknown) =>
+          console.error(`deleting the archives of account ${account._id} failed`, error),
+        );
+      }
       return { ok: true as const };
     }),
 
