@@ -148,7 +148,7 @@ async function outcomeCount(deploymentId: string): Promise<number> {
   return row?.n ?? 0;
 }
 
-type ArchiveEntry = { id: string; kind: string; month: string; rows: number; r2Key: string };
+type ArchiveEntry = { id: string; kind: string; month: string; rows: number; r2Key: string; deploymentId: string | null };
 
 async function archivesOf(fleet: Fleet): Promise<ArchiveEntry[]> {
   const activity = data(await call<ArchiveEntry[]>("archives.activity", { accountId: fleet.accountId }, fleet.cookie, "GET"));
@@ -364,6 +364,20 @@ describe("archive downloads", () => {
       headers: { Cookie: await sessionCookie(agent.email) },
     });
     expect(await agentReports.text()).not.toContain("/archives/");
+  });
+
+  it("links a deployment's archived outcomes on its page, where its radios' list is now empty", async () => {
+    const [first] = fleet.deployments;
+    const [archive] = (await archivesOf(fleet)).filter((a) => a.kind === "deployment-outcomes" && a.deploymentId === first);
+    if (!archive) throw new Error("no outcomes archive of the first deployment");
+    const page = await (
+      await request(`/accounts/${fleet.accountId}/deployments/${first}?state=applied`, { headers: { Cookie: fleet.cookie } })
+    ).text();
+    expect(page).toContain(`href="/accounts/${fleet.accountId}/archives/${archive.id}"`);
+    expect(page).toContain("moved to the archive");
+    // The second deployment's outcomes are in another object: not linked from the first's page.
+    const others = (await archivesOf(fleet)).filter((a) => a.kind === "deployment-outcomes" && a.deploymentId !== first);
+    for (const other of others) expect(page).not.toContain(other.id);
   });
 });
 

@@ -4,8 +4,10 @@ import { type ShownState, shownStates } from "@/schema/fleet/states";
 import { formatDateTime } from "@/schema/format";
 import { api } from "@/server/api/procedures-route";
 import { type AccountDetails, accountDetails } from "@/server/current-account";
+import type { Archive } from "@/server/data/archives";
 import type { Deployment, DeploymentCounts, DeploymentRadio } from "@/server/data/deployments";
 import { usePage } from "@/server/render/page-context";
+import { ArchiveList } from "@/ui/archives/archive-list";
 import { Button, ButtonLink } from "@/ui/button";
 import { SelectField } from "@/ui/field";
 import { LivePart } from "@/ui/live-part";
@@ -31,6 +33,8 @@ type Data = {
   nextNumber: number;
   filter: ShownState;
   radios: DeploymentRadio[];
+  /** Where the radios' outcomes went once older than the account's retention. */
+  archives: Archive[];
   nextAfter: string | null;
   canAct: boolean;
 };
@@ -127,7 +131,7 @@ function Actions({ account, deployment, nextNumber }: { account: AccountDetails;
 
 function DeploymentView({ data }: PageProps<Data>) {
   const { t, language } = usePage();
-  const { account, deployment, counts, filter, radios, nextAfter, canAct } = data;
+  const { account, deployment, counts, filter, radios, nextAfter, archives, canAct } = data;
   const href = deploymentHref(account._id, deployment.id);
   return (
     <AccountLayout account={account}>
@@ -192,7 +196,11 @@ function DeploymentView({ data }: PageProps<Data>) {
             caption={String(t("deployments.radiosHeading"))}
             rows={radios}
             rowKey={(r) => r.uid}
-            empty={<p className="text-sm text-slate-700">{t("deployments.noRadios")}</p>}
+            empty={
+              <p className="text-sm text-slate-700">
+                {t(archives.length > 0 ? "deployments.radiosArchived" : "deployments.noRadios")}
+              </p>
+            }
             columns={[
               { key: "uid", header: "UID", cell: (r) => <span className="font-mono">{r.uid}</span> },
               { key: "name", header: String(t("deployments.radioName")), cell: (r) => r.name },
@@ -214,6 +222,7 @@ function DeploymentView({ data }: PageProps<Data>) {
             </a>
           )}
         </section>
+        <ArchiveList accountId={account._id} archives={archives} retentionMonths={account.retentionMonths} />
       </div>
     </AccountLayout>
   );
@@ -279,6 +288,7 @@ export const deploymentPage = definePage<Data>({
       filter,
       radios: radios.items,
       nextAfter: radios.nextAfter,
+      archives: got.archives,
       canAct: Boolean(c.get("user")?.permissions["create-deployments"]),
     };
   },

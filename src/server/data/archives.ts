@@ -74,6 +74,18 @@ export async function listArchives(db: Db, accountId: string, kinds: readonly Ar
   return rows.map(toArchive);
 }
 
+/** The archives holding one deployment's per-radio outcomes (its page links them once the rows are gone). */
+export async function deploymentArchives(db: Db, accountId: string, deploymentId: string): Promise<Archive[]> {
+  const rows = await all<ArchiveRow>(
+    db,
+    `SELECT ${archiveColumns} FROM archives WHERE account_id = ? AND kind = 'deployment-outcomes' AND deployment_id = ?
+     ORDER BY first_at`,
+    accountId,
+    deploymentId,
+  );
+  return rows.map(toArchive);
+}
+
 /** One archive of the account (another account's id answers null, like a missing one). */
 export async function findArchive(db: Db, accountId: string, id: string): Promise<Archive | null> {
   const row = await first<ArchiveRow>(

@@ -10,6 +10,7 @@ import {
   switchoverSchema,
 } from "@/schema/fleet/deployment-plan";
 import { listChangesToDeploy } from "@/server/data/activity-logs";
+import { deploymentArchives } from "@/server/data/archives";
 import {
   currentRevisionId,
   type Deployment,
@@ -92,11 +93,12 @@ export const deploymentsRouter = router({
   /** One deployment with its per-state counts, overall and per phase. */
   get: signedInProcedure.input(z.object({ id })).query(async ({ ctx, input }) => {
     const deployment = await deploymentInScope(ctx, input.id);
-    const [counts, nextNumber] = await Promise.all([
+    const [counts, nextNumber, archives] = await Promise.all([
       deploymentCounts(ctx.db, deployment),
       nextDeploymentNumber(ctx.db, deployment.accountId),
+      deploymentArchives(ctx.db, deployment.accountId, deployment.id),
     ]);
-    return { deployment, counts, nextNumber };
+    return { deployment, counts, nextNumber, archives };
   }),
 
   /** The radios of a deployment in one state, by uid (keyset). */
