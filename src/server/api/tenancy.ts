@@ -5,7 +5,7 @@ import { isWithinOrganization } from "../data/organizations";
 import { memoized } from "../data/request-memo";
 import type { ApiContext } from "./trpc";
 
-type ScopedContext = Pick<ApiContext, "db" | "t"> & { user: SessionUser };
+export type ScopedContext = Pick<ApiContext, "db" | "t"> & { user: SessionUser };
 
 /**
  * Tenant checks (DESIGN.md §4): a user acts in their organization and its descendants.

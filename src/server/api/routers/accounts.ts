@@ -3,6 +3,7 @@ import { z } from "zod";
 import { requiredText } from "@/schema/field-messages";
 import { networkConfigInput, viewOf } from "@/schema/network-config";
 import { searchText } from "@/schema/text";
+import type { D1PreparedStatement } from "@/server/cloudflare";
 import {
   type Account,
   accountSortArity,
@@ -23,7 +24,7 @@ import { deleteAccountArchives } from "@/server/retention/delete-account-archive
 import { cursorOf, pageInput } from "../list-input";
 import { assertWritten } from "../network-levels";
 import { listed, saveNetworkOverrides } from "../place-changes";
-import { accountInScope, assertOrganizationInScope } from "../tenancy";
+import { accountInScope, assertOrganizationInScope, type ScopedContext } from "../tenancy";
 import { procedureWith, router, signedInProcedure } from "../trpc";
 import { accountSummaryProcedures } from "./account-summary";
 
@@ -45,6 +46,35 @@ const timezone = z
 
 function general(account: Pick<Account, "name" | "subscriptionLevel" | "timezone">) {
   return { name: account.name, subscriptionLevel: account.subscriptionLevel, timezone: account.timezone };
+}
+
+/**
+ * Writes one change of the account's own row with its activity entry in one batch; a stale
+ * version writes nothing and is a conflict. Answers the account as it is now.
+ */
+async function saveAccountChange(
+  ctx: ScopedContext,
+  before: Account,
+  write: D1PreparedStatement,
+  label: string,
+  diff: ReturnType<typeof diffOf>,
+) {
+  const [result] = await ctx.db.batch([
+    write,
+    activityStatement(ctx.db, {
+      orgId: before.orgId,
+      accountId: before._id,
+      actor: ctx.user,
+      action: "update",
+      entityType: "account",
+      entityId: before._id,
+      entityLabel: label,
+      diff,
+      deployable: false,
+    }),
+  ]);
+  assertWritten(result, ctx.t);
+  return listed(await accountInScope(ctx, before._id));
 }
 
 export const accountsRouter = router({
@@ -115,22 +145,13 @@ export const accountsRouter = router({
     .input(z.object({ id, version: z.number().int().min(1), name, subscriptionLevel: level, timezone }))
     .mutation(async ({ ctx, input }) => {
       const before = await accountInScope(ctx, input.id);
-      const [result] = await ctx.db.batch([
+      return saveAccountChange(
+        ctx,
+        before,
         updateAccountStatement(ctx.db, input),
-        activityStatement(ctx.db, {
-          orgId: before.orgId,
-          accountId: before._id,
-          actor: ctx.user,
-          action: "update",
-          entityType: "account",
-          entityId: before._id,
-          entityLabel: input.name,
-          diff: diffOf(general(before), general(input)),
-          deployable: false,
-        }),
-      ]);
-      assertWritten(result, ctx.t);
-      return listed(await accountInScope(ctx, input.id));
+        input.name,
+        diffOf(general(before), general(input)),
+      );
     }),
 
   /** How many months the account's activity, commands and deployment outcomes stay in D1 before moving to R2. */
@@ -148,22 +169,8 @@ export const accountsRouter = router({
     )
     .mutation(async ({ ctx, input }) => {
       const before = await accountInScope(ctx, input.id);
-      const [result] = await ctx.db.batch([
-        updateRetentionStatement(ctx.db, input),
-        activityStatement(ctx.db, {
-          orgId: before.orgId,
-          accountId: before._id,
-          actor: ctx.user,
-          action: "update",
-          entityType: "account",
-          entityId: before._id,
-          entityLabel: before.name,
-          diff: diffOf({ retentionMonths: before.retentionMonths }, { retentionMonths: input.months }),
-          deployable: false,
-        }),
-      ]);
-      assertWritten(result, ctx.t);
-      return listed(await accountInScope(ctx, input.id));
+      const diff = diffOf({ retentionMonths: before.retentionMonths }, { retentionMonths: input.months });
+      return saveAccountChange(ctx, before, updateRetentionStatement(ctx.db, input), before.name, diff);
     }),
 
   /** Deleting asks the caller to type the account's name (the screen's confirmation). */
