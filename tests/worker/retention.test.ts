@@ -478,3 +478,17 @@ describe("deleting an account", () => {
     expect(await keysUnder(`archive/${other.orgId}/${other.accountId}/`)).toEqual(othersBefore);
   });
 });
+
+describe("the archive guard", () => {
+  it("is kept by every delete trigger of the tables the sweep deletes from", async () => {
+    // A trigger redefined later without the guard would move report totals, pending-change
+    // counts or fleet versions when the sweep deletes archived rows.
+    const { results } = await env.DB.prepare(
+      `SELECT name, sql FROM sqlite_master WHERE type = 'trigger'
+         AND tbl_name IN ('activity_logs', 'commands', 'deployment_devices') AND sql LIKE '%AFTER DELETE ON%'`,
+    ).all<{ name: string; sql: string }>();
+    expect(results.length).toBeGreaterThanOrEqual(7);
+    const unguarded = results.filter((t) => !t.sql.includes("archive_deleting")).map((t) => t.name);
+    expect(unguarded).toEqual([]);
+  });
+});
