@@ -305,3 +305,84 @@ it("a check-in through the Worker and its shard: from memory vs the full path", 
   );
   expect(memory).toBeLessThan(full);
 });
+
+it("one radio's change: the D1 statements it costs in the next poll interval, account version (before) vs radio-change log (after)", async () => {
+  const perShard = Math.min(PER_SHARD, 100);
+  const radios = SHARDS * perShard;
+  const owner = await createUser({ role: "owner" });
+  const account = await createAccount(owner.orgId, "One change");
+  await giveSeats(owner.orgId, account, radios);
+  const uids = await registerRadios(owner.orgId, account, "ONE", radios);
+  const meter: Meter = { statements: 0, rowsRead: 0, rowsWritten: 0 };
+  const clock = { now: T0 };
+  // Radio reads (the full path's one statement) counted apart from the rest.
+  const reads = { radio: 0 };
+  const base = metered(env.DB as unknown as D1Database, meter);
+  const db = new Proxy(base, {
+    get(target, property) {
+      if (property === "prepare")
+        return (sql: string) => {
+          if (sql.trimStart().startsWith("SELECT dv.uid")) reads.radio += 1;
+          return target.prepare(sql);
+        };
+      const value = Reflect.get(target, property);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+  const fleet = fleetOfShards(db, clock);
+  // Windows of a poll interval (and a refresh) each: warm-up, quiet, after one radio's edit,
+  // after the account's fleet version moved (what each radio-level change did before 0031).
+  const WINDOW = 310_000;
+  const marks = [1, 2, 3, 4].map((i) => T0 + i * WINDOW);
+  const actions: (() => Promise<unknown>)[] = [
+    async () => {},
+    () => env.DB.prepare(`UPDATE devices SET tags = '["moved"]' WHERE uid = ?`).bind(uids[0]).run(),
+    () =>
+      env.DB.prepare(
+        "INSERT INTO fleet_versions (account_id, version) VALUES (?, 1) ON CONFLICT DO UPDATE SET version = version + 1",
+      )
+        .bind(account)
+        .run(),
+  ];
+  const windows: { statements: number; radioReads: number }[] = [];
+  let phase = 0;
+  let from = { statements: 0, radioReads: 0 };
+  const passMarks = async (at: number) => {
+    while (phase < marks.length && at >= (marks[phase] ?? 0)) {
+      if (phase > 0) windows.push({ statements: meter.statements - from.statements, radioReads: reads.radio - from.radioReads });
+      from = { statements: meter.statements, radioReads: reads.radio };
+      await actions[phase]?.();
+      phase += 1;
+    }
+  };
+  await simulate(
+    uids,
+    (marks[3] ?? 0) + 1,
+    async (uid, at) => {
+      await passMarks(at);
+      clock.now = at;
+      const answer = await fleet.shards[shardOf(uid)]?.checkIn(uid, hash, { firmware: "1.0.0", battery: 80, signal: -60 });
+      await answer?.body?.cancel();
+    },
+    fleet.nextTimer,
+    async (at) => {
+      await passMarks(at);
+      await fleet.timer(at);
+    },
+  );
+  await passMarks((marks[3] ?? 0) + 1);
+  const [quiet, edited, moved] = windows;
+  if (!quiet || !edited || !moved) throw new Error("the simulation ended before its windows");
+  const line = (w: { statements: number; radioReads: number }) =>
+    `${w.radioReads} radio reads, ${w.statements} statements in all`;
+  console.log(`One radio's change among ${radios} radios of one account on ${SHARDS} shards, per ${WINDOW / 1000} s window:`);
+  console.log(`  quiet: ${line(quiet)}`);
+  console.log(`  after one radio's edit (radio-change log, 0031): ${line(edited)}`);
+  console.log(`  after the account's fleet version moved (every radio-level change before 0031): ${line(moved)}`);
+  const atMillion = Math.round(((moved.radioReads - quiet.radioReads) * 1_000_000) / radios);
+  console.log(
+    `  projected at 1,000,000 radios in the account: ${edited.radioReads - quiet.radioReads} vs ${atMillion} radio reads`,
+  );
+  expect(edited.radioReads - quiet.radioReads).toBe(1);
+  expect(moved.radioReads - quiet.radioReads).toBeGreaterThanOrEqual(radios * 0.9);
+});

@@ -1,6 +1,7 @@
 import { createApp } from "./app";
 import type { ExecutionContext } from "./cloudflare";
 import { sweepDesk } from "./data/fc-sessions";
+import { trimRadioChangesStatement } from "./data/radio-changes";
 import { retryWhenBusy } from "./data/retry-when-busy";
 import { refreshSyncSnapshots } from "./data/sync-snapshots";
 import type { Env } from "./env";
@@ -30,5 +31,11 @@ export default {
     ctx.waitUntil(sweepRetention(env.DB, env.ARCHIVE).then(() => undefined));
     // Large accounts' sync × contact counts, counted here rather than on each page (issue 24).
     ctx.waitUntil(refreshSyncSnapshots(env.DB, new Date()).then(() => undefined));
+    // The per-radio change log keeps its newest rows only (migration 0031).
+    ctx.waitUntil(
+      trimRadioChangesStatement(env.DB)
+        .run()
+        .then(() => undefined),
+    );
   },
 };

@@ -71,7 +71,7 @@ beforeAll(async () => {
   orgId = owner.orgId;
   accountId = await createAccount(orgId, "Memory");
   await giveSeats(orgId, accountId, 50);
-  radios = await registerRadios(orgId, accountId, "MEM", 12);
+  radios = await registerRadios(orgId, accountId, "MEM", 15);
   hash = await sha256Hex(RADIO_SECRET);
 });
 
@@ -139,6 +139,53 @@ describe("check-in memory", () => {
     const after = (await (await s.memory.checkIn(uid, hash, {})).json()) as { redirect: unknown };
     expect(after.redirect).toEqual({ url: "https://told.example" });
     await env.DB.prepare("UPDATE devices SET redirect_url = NULL WHERE uid = ?").bind(uid).run();
+  });
+
+  it("one radio's edit sends that radio alone through the full path; its neighbours stay answered from memory", async () => {
+    const s = shard(T0);
+    const [edited = "", neighbour = ""] = [radios[12], radios[13]];
+    await s.memory.checkIn(edited, hash, {});
+    await s.memory.checkIn(neighbour, hash, {});
+    const versionBefore = await env.DB.prepare("SELECT version FROM fleet_versions WHERE account_id = ?").bind(accountId).first();
+    await env.DB.prepare("UPDATE devices SET redirect_url = 'https://edited.example' WHERE uid = ?").bind(edited).run();
+    expect(await env.DB.prepare("SELECT version FROM fleet_versions WHERE account_id = ?").bind(accountId).first()).toEqual(
+      versionBefore,
+    );
+    s.clock.now += FLEET_VERSION_FRESH_MS;
+    s.prepared.length = 0;
+    await s.memory.checkIn(neighbour, hash, {});
+    // One refresh statement (versions, commands and the change log), no read of the radio.
+    expect(s.prepared.map((sql) => sql.slice(0, 25))).toEqual(["SELECT 'v' AS kind, accou"]);
+    s.prepared.length = 0;
+    const answer = (await (await s.memory.checkIn(edited, hash, {})).json()) as { redirect: unknown };
+    expect(answer.redirect).toEqual({ url: "https://edited.example" });
+    expect(s.prepared.some((sql) => sql.startsWith("SELECT dv.uid"))).toBe(true);
+    await env.DB.prepare("UPDATE devices SET redirect_url = NULL WHERE uid = ?").bind(edited).run();
+  });
+
+  it("a bulk change past the log's bound sends every radio through the full path once, then memory answers again", async () => {
+    const s = shard(T0);
+    const uid = radios[14] ?? "";
+    await s.memory.checkIn(uid, hash, {});
+    // More changes of other radios than a refresh reads (a bulk move of a large fleet).
+    await env.DB.prepare(
+      `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 5100)
+       INSERT INTO radio_changes (uid) SELECT 'BULK-' || i FROM n`,
+    ).run();
+    s.clock.now += FLEET_VERSION_FRESH_MS;
+    s.prepared.length = 0;
+    await s.memory.checkIn(uid, hash, {});
+    expect(s.prepared.some((sql) => sql.startsWith("SELECT dv.uid"))).toBe(true);
+    // The next check-in reads the log's newest rows again (one statement), not the radio ...
+    s.clock.now += 3_000;
+    s.prepared.length = 0;
+    await s.memory.checkIn(uid, hash, {});
+    expect(s.prepared.map((sql) => sql.slice(0, 25))).toEqual(["SELECT 'v' AS kind, accou"]);
+    // ... and from then on memory answers without D1.
+    s.clock.now += 3_000;
+    const calls = s.counted.calls;
+    await s.memory.checkIn(uid, hash, {});
+    expect(s.counted.calls).toBe(calls);
   });
 
   it("a command queued without waking the shard is handed over within the freshness", async () => {

@@ -3,6 +3,7 @@ import { waitingCommandsJsonSql } from "./commands";
 import { type Db, statement } from "./db";
 import { deviceReportsJsonSql, recentDeploymentsJsonSql } from "./deployments";
 import { fleetVersionSql } from "./fleet-versions";
+import { latestChangeSql } from "./radio-changes";
 
 /**
  * What the device protocol reads and writes about a radio (DESIGN.md §7). A check-in is one
@@ -44,12 +45,14 @@ export type RadioStateRow = RadioRow & {
   reports_json: string;
   commands_json: string | null;
   fleet_version: number;
+  change_seq: number;
 };
 
 /**
  * Everything a check-in or a config call reads, in ONE statement (the protocol's hot path,
  * DESIGN.md §8): the radio's row (its secret hash, status, attributes), its account's recent
- * deployments, its own reports, its account's fleet version (the signed ETag carries it) and,
+ * deployments, its own reports, its account's fleet version and the radio-change log's latest
+ * seq (the signed ETag and the shard's memory carry both) and,
  * when asked, its waiting commands. Each statement of a
  * batch adds to the call's cost (a workerd profile: one 4.5 ms, the batch of three or four it
  * replaces 6–7.5 ms). No row: no such radio.
@@ -61,7 +64,8 @@ export function radioStateStatement(db: Db, uid: string, withCommands: boolean):
        ${recentDeploymentsJsonSql("dv.account_id")} AS deployments_json,
        ${deviceReportsJsonSql("dv.uid")} AS reports_json,
        ${withCommands ? waitingCommandsJsonSql("dv.uid") : "NULL"} AS commands_json,
-       ${fleetVersionSql("dv.account_id")} AS fleet_version
+       ${fleetVersionSql("dv.account_id")} AS fleet_version,
+       ${latestChangeSql} AS change_seq
      FROM devices dv WHERE dv.uid = ?`,
     uid,
   );

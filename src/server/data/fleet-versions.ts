@@ -1,14 +1,9 @@
-import { type Db, first } from "./db";
-
 /**
- * The per-account fleet version (migration 0024): triggers move it on every write that can
- * change what a radio of the account should get. The radio-state statement reads it too
- * (device-checkins.ts); this is the tiny read the config 304 path makes when its cache is stale.
+ * The per-account fleet version (migrations 0024, 0031): triggers move it on every write of the
+ * account's deployments, which can change what any radio of the account should get (one radio's
+ * own changes go to the radio-change log instead). The radio-state statement reads it
+ * (device-checkins.ts), and so does the config 304 path when its cache is stale (config-token.ts).
  */
-export async function readFleetVersion(db: Db, accountId: string): Promise<number> {
-  const row = await first<{ version: number }>(db, "SELECT version FROM fleet_versions WHERE account_id = ?", accountId);
-  return row?.version ?? 0;
-}
 
 /** The scalar subquery for a statement that reads a radio: no row yet reads as 0. */
 export function fleetVersionSql(accountId: string): string {

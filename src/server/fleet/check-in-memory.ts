@@ -7,7 +7,12 @@ import {
   reportsSomethingNew,
   type StoredContact,
 } from "../data/device-checkins";
+import { radioChangesSql } from "../data/radio-changes";
 import { answerResponse, type CheckInAnswer, type CheckInBody, type Fail, failure, fullCheckIn, sameText } from "./check-in";
+import { RadioChangeLog } from "./radio-change-log";
+
+/** More commands than this queued since the last read (a bulk send): every radio takes the full path once. */
+const COMMANDS_READ = 2_000;
 
 /**
  * What a DeviceShard remembers of the radios it serves (issue 24), so that a check-in with
@@ -17,7 +22,8 @@ import { answerResponse, type CheckInAnswer, type CheckInBody, type Fail, failur
  * - at once when told (a deployment changed: `accountChanged`; commands queued, credentials
  *   changed: `forget`), and
  * - within `freshMs` otherwise: one statement reads the fleet versions of every account it
- *   holds and the radios that got commands since the last read.
+ *   holds, the radios that got commands, and the radios that changed (migration 0031's log)
+ *   since the last read: one radio's edit or report sends only that radio to the full path.
  * Last-seen is written for many radios in one statement (`flush`, within `flushMs` of a
  * contact falling due), so stored contact is never more than CONTACT_RESOLUTION_MS behind.
  * An evicted shard forgets all of it: the next check-in of each radio takes the full path, and
@@ -39,6 +45,8 @@ type Entry = {
   secretHash: string;
   accountId: string | null;
   fleetVersion: number;
+  /** The radio-change seq the answer was computed at. */
+  changeSeq: number;
   answer: CheckInAnswer;
   busy: boolean;
   /** False: the next check-in takes the full path (commands, hand-over, a change it was told of). */
@@ -56,6 +64,7 @@ export class CheckInMemory {
   private refreshing: Promise<void> | null = null;
   /** The commands table's highest rowid at the last read (null: not read yet). */
   private commandRowid: number | null = null;
+  private readonly changes = new RadioChangeLog();
   private readonly due = new Set<string>();
   private flushScheduled = false;
 
@@ -70,7 +79,7 @@ export class CheckInMemory {
     const now = this.options.now();
     await this.refreshIfStale(now);
     const entry = this.entries.get(uid);
-    if (entry && this.answersFromMemory(entry, secretHash)) {
+    if (entry && this.answersFromMemory(entry, uid, secretHash)) {
       if ("status" in body) return failure(body);
       if (!reportsSomethingNew(entry.stored, body) && !body.redirectAccepted) {
         await this.noteContact(entry, uid, body, now);
@@ -89,6 +98,7 @@ export class CheckInMemory {
       secretHash: full.secretHash,
       accountId: full.accountId,
       fleetVersion: full.fleetVersion,
+      changeSeq: full.changeSeq,
       answer: full.answer,
       busy: full.busy,
       // A radio without an account is not covered by any fleet version: always the full path.
@@ -105,12 +115,13 @@ export class CheckInMemory {
     return answerResponse(full.answer, full.busy, new Date(now));
   }
 
-  private answersFromMemory(entry: Entry, secretHash: string): boolean {
+  private answersFromMemory(entry: Entry, uid: string, secretHash: string): boolean {
     return (
       entry.cacheable &&
       sameText(entry.secretHash, secretHash) &&
       entry.accountId !== null &&
-      this.versions.get(entry.accountId) === entry.fleetVersion
+      this.versions.get(entry.accountId) === entry.fleetVersion &&
+      !this.changes.changedSince(uid, entry.changeSeq)
     );
   }
 
@@ -191,7 +202,11 @@ export class CheckInMemory {
     return this.refreshing;
   }
 
-  /** One statement: the versions of the accounts held, and the radios given commands since the last read. */
+  /**
+   * One statement: the versions of the accounts held, the radios given commands, and the radios
+   * changed since the last read. Each part is bounded: past its bound every radio takes the
+   * full path once instead of the shard reading a bulk change row by row.
+   */
   private async refresh(): Promise<void> {
     const accounts = [...this.versions.keys()];
     const since = this.commandRowid ?? -1;
@@ -200,16 +215,26 @@ export class CheckInMemory {
       .prepare(
         `SELECT 'v' AS kind, account_id AS key, version AS value FROM fleet_versions
            WHERE account_id IN (SELECT value FROM json_each(?1))
-         UNION ALL SELECT 'c', uid, rowid FROM commands WHERE ?2 >= 0 AND rowid > ?2
-         UNION ALL SELECT 'm', '', ifnull(max(rowid), 0) FROM commands`,
+         UNION ALL SELECT 'c', uid, id FROM (
+           SELECT uid, rowid AS id FROM commands WHERE ?2 >= 0 AND rowid > ?2 ORDER BY rowid LIMIT ${COMMANDS_READ + 1})
+         UNION ALL SELECT 'm', '', ifnull(max(rowid), 0) FROM commands
+         UNION ALL SELECT 'r', uid, seq FROM (${radioChangesSql("?3", this.changes.cold)})`,
       )
-      .bind(JSON.stringify(accounts), since)
-      .all<{ kind: "v" | "c" | "m"; key: string; value: number }>();
+      .bind(JSON.stringify(accounts), since, this.changes.after)
+      .all<{ kind: "v" | "c" | "m" | "r"; key: string; value: number }>();
     for (const account of accounts) this.versions.set(account, 0);
+    const commanded: string[] = [];
+    const changed: { uid: string; seq: number }[] = [];
     for (const row of results) {
       if (row.kind === "v") this.versions.set(row.key, row.value);
-      else if (row.kind === "c") this.forget([row.key]);
+      else if (row.kind === "c") commanded.push(row.key);
+      else if (row.kind === "r") changed.push({ uid: row.key, seq: row.value });
       else this.commandRowid = row.value;
     }
+    if (commanded.length > COMMANDS_READ) this.forget([...this.entries.keys()]);
+    else this.forget(commanded);
+    this.changes.absorb(changed);
+    // Fell behind the log: read its newest rows at the next check-in rather than after freshMs.
+    if (this.changes.cold) this.refreshedAt = Number.NEGATIVE_INFINITY;
   }
 }

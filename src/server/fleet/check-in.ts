@@ -103,7 +103,7 @@ export function answerResponse(answer: CheckInAnswer, isBusy: boolean, at: Date)
 
 /**
  * What the full path leaves behind for the shard's memory. `cacheable`: nothing in the answer
- * changes until the account's fleet version moves or a command is queued (no commands waiting,
+ * changes until the account's fleet version moves, the radio changes (after `changeSeq`) or a command is queued (no commands waiting,
  * no hand-over pending). `contactWritten`: last-seen (and battery, signal) went to D1 now.
  */
 export type FullCheckIn =
@@ -115,6 +115,7 @@ export type FullCheckIn =
       cacheable: boolean;
       accountId: string | null;
       fleetVersion: number;
+      changeSeq: number;
       secretHash: string;
       stored: StoredContact;
       contactWritten: boolean;
@@ -161,6 +162,7 @@ export async function fullCheckIn(
       accountId: radio.account_id,
       etag: state.etag,
       version: loaded.fleetVersion,
+      seq: loaded.changeSeq,
       secretHash,
     }),
     deployment: deploymentView(state),
@@ -175,6 +177,7 @@ export async function fullCheckIn(
     cacheable: state.commands.length === 0 && !redirectOf(radio) && !handedOver,
     accountId: radio.account_id,
     fleetVersion: loaded.fleetVersion,
+    changeSeq: loaded.changeSeq,
     secretHash,
     stored: write?.stored ?? {
       firmware: radio.firmware,

@@ -1,23 +1,26 @@
-import type { Db } from "../data/db";
-import { readFleetVersion } from "../data/fleet-versions";
+import { all, type Db } from "../data/db";
+import { fleetVersionSql } from "../data/fleet-versions";
+import { radioChangesSql } from "../data/radio-changes";
+import { RadioChangeLog } from "./radio-change-log";
 
 /**
- * The config ETag as a signed token (issue 12): `"<etag>.<account>.<version>.<mac>"`, where
- * mac = base64url HMAC-SHA256(key, uid | account | etag | fleet version | sha256(secret)),
+ * The config ETag as a signed token (issue 12): `"<etag>.<account>.<version>.<seq>.<mac>"`,
+ * where mac = base64url HMAC-SHA256(key, uid | account | etag | fleet version | seq | sha256(secret)),
  * 22 characters (132 bits). A radio that presents it in If-None-Match together with its
- * credentials proves that, at that fleet version, its credentials held and its config had that
- * ETag; if the account's fleet version has not moved since, GET /config answers 304 without
- * reading D1. The version is cached per isolate for FLEET_VERSION_FRESH_MS: the stated bound on
- * how long a 304 may lag a fleet change (docs/device-protocol.md). Radios told of a change
- * (a push, a new desired revision) ask with `Cache-Control: no-cache`, which takes the full path.
+ * credentials proves that, at that fleet version and radio-change seq (migration 0031), its
+ * credentials held and its config had that ETag; if the account's fleet version has not moved
+ * and no change of this radio came since, GET /config answers 304 without reading D1. Both are
+ * cached per isolate for FLEET_VERSION_FRESH_MS: the stated bound on how long a 304 may lag a
+ * change (docs/device-protocol.md). Radios told of a change (a push, a new desired revision)
+ * ask with `Cache-Control: no-cache`, which takes the full path.
  */
 export const FLEET_VERSION_FRESH_MS = 10_000;
 const MAC_CHARS = 22;
 const MAX_CACHED_ACCOUNTS = 10_000;
 
-export type ConfigToken = { raw: string; etag: string; accountId: string; version: number; mac: string };
+export type ConfigToken = { raw: string; etag: string; accountId: string; version: number; seq: number; mac: string };
 
-const TOKEN = /^"([^".,\s]{1,80})\.([A-Za-z0-9_-]{1,64})\.(\d{1,15})\.([A-Za-z0-9_-]{22})"$/;
+const TOKEN = /^"([^".,\s]{1,80})\.([A-Za-z0-9_-]{1,64})\.(\d{1,15})\.(\d{1,15})\.([A-Za-z0-9_-]{22})"$/;
 
 /** Tokens in an If-None-Match header (weak prefixes ignored); at most a few, so a long header costs nothing. */
 export function parseTokens(header: string | undefined): ConfigToken[] {
@@ -26,8 +29,15 @@ export function parseTokens(header: string | undefined): ConfigToken[] {
   for (const part of header.split(",").slice(0, 4)) {
     const raw = part.trim().replace(/^W\//, "");
     const match = TOKEN.exec(raw);
-    if (!match?.[1] || !match[2] || !match[3] || !match[4]) continue;
-    tokens.push({ raw, etag: `"${match[1]}"`, accountId: match[2], version: Number(match[3]), mac: match[4] });
+    if (!match?.[1] || !match[2] || !match[3] || !match[4] || !match[5]) continue;
+    tokens.push({
+      raw,
+      etag: `"${match[1]}"`,
+      accountId: match[2],
+      version: Number(match[3]),
+      seq: Number(match[4]),
+      mac: match[5],
+    });
   }
   return tokens;
 }
@@ -69,10 +79,10 @@ function base64url(bytes: ArrayBuffer): string {
   return btoa(text).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
 }
 
-type Signed = { uid: string; accountId: string; etag: string; version: number; secretHash: string };
+type Signed = { uid: string; accountId: string; etag: string; version: number; seq: number; secretHash: string };
 
 async function macOf(configuredKey: string | undefined, s: Signed): Promise<string> {
-  const message = `${s.uid}|${s.accountId}|${s.etag}|${s.version}|${s.secretHash}`;
+  const message = `${s.uid}|${s.accountId}|${s.etag}|${s.version}|${s.seq}|${s.secretHash}`;
   const signature = await crypto.subtle.sign("HMAC", await keyOf(configuredKey), new TextEncoder().encode(message));
   return base64url(signature).slice(0, MAC_CHARS);
 }
@@ -84,7 +94,7 @@ export async function signConfigToken(
 ) {
   if (!s.accountId) return s.etag;
   const mac = await macOf(configuredKey, { ...s, accountId: s.accountId });
-  return `"${s.etag.slice(1, -1)}.${s.accountId}.${s.version}.${mac}"`;
+  return `"${s.etag.slice(1, -1)}.${s.accountId}.${s.version}.${s.seq}.${mac}"`;
 }
 
 /** The token was issued by this server for this uid and this secret. Constant time in the mac. */
@@ -99,6 +109,7 @@ export async function verifyConfigToken(
     accountId: token.accountId,
     etag: token.etag,
     version: token.version,
+    seq: token.seq,
     secretHash,
   });
   let diff = expected.length ^ token.mac.length;
@@ -126,12 +137,36 @@ export function forgetFleetVersion(accountId?: string): void {
   else versions.delete(accountId);
 }
 
-/** The account's fleet version, from the cache while fresh, else one small D1 read. */
-export async function currentFleetVersion(db: Db, accountId: string, now = Date.now()): Promise<number> {
-  const known = versions.get(accountId);
-  if (known && now >= known.readAt && now - known.readAt < FLEET_VERSION_FRESH_MS) return known.version;
-  const readAt = Date.now();
-  const version = await readFleetVersion(db, accountId);
-  noteFleetVersion(accountId, version, readAt);
-  return version;
+// The per-isolate view of the radio-change log (migration 0031), read with the fleet version.
+const changes = new RadioChangeLog();
+let changesReadAt = Number.NEGATIVE_INFINITY;
+
+/** A write in this isolate changed a radio: the next 304 check reads the log first. */
+export function forgetRadioChanges(): void {
+  changesReadAt = Number.NEGATIVE_INFINITY;
+}
+
+const fresh = (readAt: number | undefined, now: number) =>
+  readAt !== undefined && now >= readAt && now - readAt < FLEET_VERSION_FRESH_MS;
+
+/**
+ * The token still describes the radio's config: its account's fleet version has not moved and
+ * no change of the radio came after its seq. From the caches while fresh, else ONE small D1
+ * read of both the version and the log since the last read.
+ */
+export async function tokenStillValid(db: Db, uid: string, token: ConfigToken, now = Date.now()): Promise<boolean> {
+  if (!fresh(versions.get(token.accountId)?.readAt, now) || !fresh(changesReadAt, now)) {
+    const readAt = Date.now();
+    const rows = await all<{ kind: "v" | "r"; uid: string; value: number }>(
+      db,
+      `SELECT 'v' AS kind, '' AS uid, ${fleetVersionSql("?1")} AS value
+       UNION ALL SELECT 'r', uid, seq FROM (${radioChangesSql("?2", changes.cold)})`,
+      token.accountId,
+      changes.after,
+    );
+    noteFleetVersion(token.accountId, rows.find((row) => row.kind === "v")?.value ?? 0, readAt);
+    changes.absorb(rows.filter((row) => row.kind === "r").map((row) => ({ uid: row.uid, seq: row.value })));
+    changesReadAt = readAt;
+  }
+  return versions.get(token.accountId)?.version === token.version && !changes.changedSince(uid, token.seq);
 }

@@ -26,12 +26,12 @@ import {
 import { rearmCommandClockOnce } from "./command-clock";
 import { reportCommand } from "./command-reports";
 import {
-  currentFleetVersion,
-  forgetFleetVersion,
+  forgetRadioChanges,
   noteFleetVersion,
   parseTokens,
   plainEtags,
   signConfigToken,
+  tokenStillValid,
   verifyConfigToken,
   wantsFullPath,
 } from "./config-token";
@@ -75,7 +75,7 @@ export function subprotocolCredentials(header: string | undefined): { uid: strin
   }
 }
 
-type Authenticated = RadioState & { secretHash: string; fleetVersion: number };
+type Authenticated = RadioState & { secretHash: string; fleetVersion: number; changeSeq: number };
 
 type Context = { req: { header(name: string): string | undefined }; env: AppEnv["Bindings"] };
 
@@ -100,6 +100,7 @@ async function authenticate(c: Context, allowSubprotocol = false, withCommands =
     ...radioState(radio, loaded.deployments, loaded.reports, loaded.commands),
     secretHash: hash,
     fleetVersion: loaded.fleetVersion,
+    changeSeq: loaded.changeSeq,
   };
 }
 
@@ -110,13 +111,15 @@ function configToken(c: Context, state: Authenticated): Promise<string> {
     accountId: state.radio.account_id,
     etag: state.etag,
     version: state.fleetVersion,
+    seq: state.changeSeq,
     secretHash: state.secretHash,
   });
 }
 
 /**
  * GET /config's 304 without D1: a signed token this radio was given, presented with the same
- * credentials, at the account's current fleet version (cached per isolate, config-token.ts).
+ * credentials, at the account's current fleet version with no change of the radio since
+ * (both cached per isolate, config-token.ts).
  * Anything else (no or bad token, another version, `no-cache`) takes the full path.
  */
 async function notModifiedWithoutD1(c: Context): Promise<Response | null> {
@@ -127,7 +130,7 @@ async function notModifiedWithoutD1(c: Context): Promise<Response | null> {
   if (!token || !credentials) return null;
   const hash = await sha256Hex(credentials.secret);
   if (!(await verifyConfigToken(c.env.DEVICE_ETAG_KEY, credentials.uid, hash, token))) return null;
-  if ((await currentFleetVersion(c.env.DB, token.accountId)) !== token.version) return null;
+  if (!(await tokenStillValid(c.env.DB, credentials.uid, token))) return null;
   return new Response(null, { status: 304, headers: { etag: token.raw, "cache-control": "private, no-cache" } });
 }
 
@@ -323,9 +326,9 @@ deviceProtocol.post("/deployments/:id/status", async (c) => {
       answerToRepeat(deployment.id, stored, report.state) ?? json({ deploymentId: deployment.id, state: stored, changed: false })
     );
   }
-  // The report moved the account's fleet version: this isolate re-reads it at once, and the
-  // radio's shard answers its next check-in with the report in it.
-  forgetFleetVersion(deployment.accountId);
+  // The report is a change of this radio (migration 0031): this isolate re-reads the log at
+  // once, and the radio's shard answers its next check-in with the report in it.
+  forgetRadioChanges();
   await forgetCheckIn(c.env, state.radio.uid);
   if (isFinal(report.state)) await evaluateThresholds({ db, env: c.env }, deployment, phase, report.state);
   return json({ deploymentId: deployment.id, state: report.state, changed: true });

@@ -50,14 +50,17 @@ export async function loadRadio(
   commands: Command[];
   /** The account's fleet version as of this read (0: no account or no row yet). */
   fleetVersion: number;
+  /** The radio-change log's latest seq as of this read: any later change of the radio has a higher one. */
+  changeSeq: number;
 }> {
   // One statement (the config call, the 304 hot path, leaves out the command queue).
   const row = await radioStateStatement(db, uid, withCommands).first<RadioStateRow>();
-  if (!row) return { radio: null, deployments: [], reports: new Map(), commands: [], fleetVersion: 0 };
-  const { deployments_json, reports_json, commands_json, fleet_version, ...radio } = row;
+  if (!row) return { radio: null, deployments: [], reports: new Map(), commands: [], fleetVersion: 0, changeSeq: 0 };
+  const { deployments_json, reports_json, commands_json, fleet_version, change_seq, ...radio } = row;
   return {
     radio,
     fleetVersion: fleet_version ?? 0,
+    changeSeq: change_seq ?? 0,
     // An aggregate promises no order: newest first, as desiredDeployment expects.
     deployments: rowsOf<DeploymentRow>(deployments_json)
       .map(toDeployment)
