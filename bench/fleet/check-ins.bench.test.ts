@@ -8,6 +8,7 @@ import { FLEET_VERSION_FRESH_MS } from "@/server/fleet/config-token";
 import { SHARDS, shardOf } from "@/server/fleet/live";
 import { createAccount, createUser } from "../../tests/worker/fixtures";
 import { bearer, giveSeats, RADIO_SECRET, registerRadios, sha256Hex } from "../../tests/worker/fleet-fixtures";
+import { type Meter, metered } from "./metered-db";
 
 // Check-ins that cost almost nothing (issue 24), with a simulated clock through the real
 // shard memory (src/server/fleet/check-in-memory.ts) and the real local D1:
@@ -21,56 +22,6 @@ const DAY_RADIOS = inject("checkInsDayRadios");
 const PER_SHARD = inject("checkInsPerShard");
 const HOURS = inject("checkInsHours");
 const TIMED = 300;
-
-type Meter = { statements: number; rowsRead: number; rowsWritten: number };
-type Meta = { meta?: { rows_read?: number; rows_written?: number } };
-
-/** The D1 binding, counting statements (each statement of a batch) and the rows D1 reports. */
-function metered(db: D1Database, meter: Meter): Db {
-  const add = (result: Meta) => {
-    meter.statements += 1;
-    meter.rowsRead += result.meta?.rows_read ?? 0;
-    meter.rowsWritten += result.meta?.rows_written ?? 0;
-  };
-  const wrap = (statement: object): object =>
-    new Proxy(statement, {
-      get(target, property) {
-        const value = Reflect.get(target, property);
-        if (property === "bind")
-          return (...params: unknown[]) => wrap((value as (...p: unknown[]) => object).apply(target, params));
-        if (property === "all" || property === "run") {
-          return async (...args: unknown[]) => {
-            const result = (await (value as (...a: unknown[]) => Promise<Meta>).apply(target, args)) as Meta;
-            add(result);
-            return result;
-          };
-        }
-        if (property === "first") {
-          // first() hides the meta: run all() and hand back its first row.
-          return async () => {
-            const result = await (Reflect.get(target, "all") as () => Promise<Meta & { results: unknown[] }>).apply(target);
-            add(result);
-            return result.results[0] ?? null;
-          };
-        }
-        return typeof value === "function" ? value.bind(target) : value;
-      },
-    });
-  return new Proxy(db, {
-    get(target, property) {
-      if (property === "prepare") return (sql: string) => wrap(target.prepare(sql));
-      if (property === "batch") {
-        return async (statements: unknown[]) => {
-          const results = (await target.batch(statements as never)) as Meta[];
-          for (const result of results) add(result);
-          return results;
-        };
-      }
-      const value = Reflect.get(target, property);
-      return typeof value === "function" ? value.bind(target) : value;
-    },
-  }) as unknown as Db;
-}
 
 /** A deterministic random in [0, 1). */
 function randomFrom(seed: number): () => number {
