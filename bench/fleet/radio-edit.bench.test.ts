@@ -11,8 +11,11 @@ import { type Meter, metered } from "./metered-db";
 // Issue 24, "one radio's edit must not send its whole account through the full path": what one
 // poll cycle of an account's radios costs D1 after ONE of them was edited, through the real
 // shard memory (one shard holding RADIOS radios of one account) on a simulated clock.
-// Today the shard's answers are keyed on the per-account fleet version (migration 0024), so the
-// edit of one radio sends every radio of its account through the full path once.
+// Before migration 0031 the shard's answers were keyed on the per-account fleet version alone, so
+// the edit of one radio sent every radio of its account through the full path once (2,010
+// statements in the cycle after the edit, against 30 quiet). Now the edit names that radio in
+// the radio-change log, which the shard reads in its 10 s refresh: only that radio takes the
+// full path, at its next check-in after the refresh (within the stated 10 s).
 const RADIOS = 2_000;
 const T0 = Date.parse("2026-06-01T00:00:00.000Z");
 const POLL = 300_000;
@@ -59,16 +62,17 @@ it("D1 cost of one poll cycle after editing one radio of the account", async () 
     .bind(uids[0] as string)
     .run();
   const afterEdit = await cycle(T0 + 2 * POLL);
+  const following = await cycle(T0 + 3 * POLL);
   const show = (what: string, m: Omit<Meter, never>) =>
     console.log(`  ${what}: ${m.statements} statements, ${m.rowsRead} rows read, ${m.rowsWritten} rows written`);
   console.log(`\nOne shard, ${RADIOS} radios of one account, one poll cycle each:`);
   show("cold (every radio's first check-in)", cold);
   show("quiet (nothing changed)", quiet);
   show("after editing ONE radio's model", afterEdit);
-  console.log(
-    `  rows read per edit of one radio, per radio of its account: ${(afterEdit.rowsRead / RADIOS).toFixed(1)} ` +
-      `(at 1,000,000 radios: ≈ ${Math.round((afterEdit.rowsRead / RADIOS) * 1_000_000).toLocaleString("en")} rows read, ` +
-      `${Math.round((afterEdit.statements / RADIOS) * 1_000_000).toLocaleString("en")} statements in one poll interval)`,
-  );
-  expect(quiet.statements).toBeLessThan(afterEdit.statements);
+  show("the cycle after that", following);
+  const extra = afterEdit.statements + following.statements - 2 * quiet.statements;
+  console.log(`  statements the edit cost over two cycles: ${extra} (the edited radio's full path), whatever the account's size`);
+  // The edited radio's one full read (1 statement), not one per radio of the account.
+  expect(extra).toBeLessThanOrEqual(2);
+  expect(extra).toBeGreaterThanOrEqual(1);
 });
