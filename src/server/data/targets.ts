@@ -90,8 +90,7 @@ export function targetWhere(accountId: string, target: ResolvedTarget, states?: 
       if (filter.locationId !== undefined) add("d.location_id = ?", filter.locationId);
       if (filter.model !== undefined) add("d.model = ?", filter.model);
       if (filter.firmware !== undefined) add("d.firmware = ?", filter.firmware);
-      if (filter.tag !== undefined)
-        add("EXISTS (SELECT 1 FROM device_tags t WHERE t.uid = d.uid AND t.tag = lower(?))", filter.tag);
+      if (filter.tag !== undefined) add("d.uid IN (SELECT t.uid FROM device_tags t WHERE t.tag = lower(?))", filter.tag);
       if (filter.sync !== undefined) add(...syncCondition(accountId, filter.sync, states));
     }
   if (target.kind === "failedOf") {
@@ -153,10 +152,12 @@ export async function targetPhaseSizes(
   const states = needsSyncStates(target) ? (await syncSqlFor(db, accountId, "d", at)).states : undefined;
   const { where, params } = targetWhere(accountId, target, states);
   const ranges = shares.map((_, i) => bucketRange(shares, i));
-  const sums = ranges.map((range, i) => `sum(d.rollout_bucket >= ${range.from} AND d.rollout_bucket < ${range.to}) AS p${i}`);
+  // The bucket is a virtual generated column (a 64-term hash of the uid): computed once per
+  // radio in a materialized step, not once per phase and bound.
+  const sums = ranges.map((range, i) => `sum(b >= ${range.from} AND b < ${range.to}) AS p${i}`);
   const row = await first<Record<string, number | null>>(
     db,
-    `SELECT ${sums.join(", ")} FROM devices d WHERE ${where}`,
+    `WITH t AS MATERIALIZED (SELECT d.rollout_bucket AS b FROM devices d WHERE ${where}) SELECT ${sums.join(", ")} FROM t`,
     ...params,
   );
   return shares.map((_, i) => row?.[`p${i}`] ?? 0);
