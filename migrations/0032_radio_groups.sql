@@ -13,3 +13,9 @@ CREATE TABLE radio_groups (
   version     INTEGER NOT NULL DEFAULT 1
 );
 CREATE UNIQUE INDEX radio_groups_account_name ON radio_groups(account_id, name COLLATE NOCASE);
+
+-- A group's count at 1,000,000 radios (bench/results/targets.md): site and firmware together
+-- ("North garage, old firmware") read from one index, without fetching each radio of the site;
+-- a tag's radios checked against their account from an index too (device_tags has no account).
+CREATE INDEX devices_account_site_firmware ON devices(account_id, status, site_id, firmware, model);
+CREATE INDEX devices_uid_account ON devices(uid, account_id, status);
