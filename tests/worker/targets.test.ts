@@ -154,3 +154,44 @@ describe("saved groups", () => {
     expect(log.results.map((row) => row.action)).toEqual(["create", "delete"]);
   });
 });
+
+describe("the failed radios of a deployment", () => {
+  it("holds its failed and rejected radios, and the silent ones of its timed-out phases", async () => {
+    const plan = JSON.stringify({
+      phases: [
+        {
+          share: 100,
+          successPercent: 100,
+          successAction: "next",
+          errorKind: "count",
+          errorValue: 5,
+          errorMinimum: 0,
+          waitMinutes: 0,
+        },
+      ],
+    });
+    const at = new Date().toISOString();
+    await env.DB.batch([
+      env.DB.prepare(
+        "INSERT INTO revisions (id, account_id, number, content_hash, content) VALUES ('rev_tgt_1', ?, 1, 'h', '{}')",
+      ).bind(accountId),
+      env.DB.prepare(
+        `INSERT INTO deployments (id, account_id, org_id, number, revision_id, state, plan, switchover, targeted, created_by, created_at, started_at, timed_out_phase)
+         VALUES ('dep_tgt_1', ?1, ?2, 1, 'rev_tgt_1', 'finished', ?3, '{"mode":"delivery"}', 30, 'test', ?4, ?4, -1),
+                ('dep_tgt_2', ?1, ?2, 2, 'rev_tgt_1', 'paused', ?3, '{"mode":"delivery"}', 30, 'test', ?4, ?4, 0)`,
+      ).bind(accountId, orgId, plan, at),
+      env.DB.prepare(
+        `INSERT INTO deployment_devices (deployment_id, uid, phase, state, updated_at) VALUES
+           ('dep_tgt_1', 'TGT-000001', 0, 'failed', ?1), ('dep_tgt_1', 'TGT-000002', 0, 'rejected', ?1),
+           ('dep_tgt_1', 'TGT-000003', 0, 'applied', ?1), ('dep_tgt_2', 'TGT-000003', 0, 'applied', ?1)`,
+      ).bind(at),
+    ]);
+    // Finished: the two that failed or rejected it; the silent radios did not time out.
+    expect(await count({ kind: "failedOf", deploymentId: "dep_tgt_1" })).toBe(2);
+    // Its only phase timed out: every radio that never reported, not the one that applied.
+    expect(await count({ kind: "failedOf", deploymentId: "dep_tgt_2" })).toBe(29);
+    // Another account's deployment is refused by field.
+    const refused = await resolveTarget(env.DB, otherAccountId, { kind: "failedOf", deploymentId: "dep_tgt_1" });
+    expect(refused.ok).toBe(false);
+  });
+});
