@@ -12,6 +12,10 @@ import { sweepRetention } from "./retention/retention-sweep";
 /** The Durable Object classes wrangler.toml binds (DEVICE_SHARDS, DEPLOYMENT_CLOCK, COMMAND_CLOCK). */
 export { CommandClock } from "./fleet/command-clock";
 export { DeploymentClock } from "./fleet/deployment-clock";
+
+import type { QueueBatch, WebhookMessage } from "./notifications/queue-types";
+import { deliverWebhooks } from "./notifications/webhook-delivery";
+
 export { DeviceShard } from "./fleet/device-shard";
 
 const app = createApp();
@@ -31,4 +35,6 @@ export default {
     // Large accounts' sync × contact counts, counted here rather than on each page (issue 24).
     ctx.waitUntil(refreshSyncSnapshots(env.DB, new Date()).then(() => undefined));
   },
+  // Signed webhook deliveries (src/server/notifications): retried with backoff, logged per webhook.
+  queue: (batch: QueueBatch<WebhookMessage>, env: Env) => deliverWebhooks(batch, env),
 };

@@ -1,0 +1,229 @@
+import { env } from "cloudflare:test";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { listMail } from "@/server/data/mail-outbox";
+import { findWebhook, insertWebhook, listDeliveries, setPreferences } from "@/server/data/notifications";
+import type { Env } from "@/server/env";
+import { enqueueDelivery, fleetEvent } from "@/server/notifications/fleet-event";
+import type { QueueMessage, WebhookMessage, WebhookQueue } from "@/server/notifications/queue-types";
+import { signatureHeader, verifySignature } from "@/server/notifications/signature";
+import { backoffSeconds, DISABLE_AFTER_FAILURES, deliverWebhooks, MAX_ATTEMPTS } from "@/server/notifications/webhook-delivery";
+import { webhookUrlRefusal } from "@/server/notifications/webhook-url";
+import { call, data } from "./api-calls";
+import { createAccount, createOrganization, createUser, sessionCookie } from "./fixtures";
+import { bearer, giveSeats, registerRadios } from "./fleet-fixtures";
+import { request } from "./helpers";
+
+// Notifications (issue 25): signed webhooks delivered through the queue with backoff, turned off
+// after repeated failures, and email only to the people who chose the event and see the account.
+
+afterEach(() => vi.restoreAllMocks());
+
+describe("webhook signatures", () => {
+  it("match a known vector (HMAC-SHA256 of "<t>.<body>", hex)", async () => {
+    const header = await signatureHeader("whsec_test", '{"type":"webhook.test"}', 1_700_000_000);
+    expect(header).toBe("t=1700000000,v1=cf7d053522b08300fae293c3bcbf4e183d4a9538620c18dc9a46d063337936fa");
+  });
+
+  it("verify the body they signed, and refuse a changed body, another secret or an old timestamp", async () => {
+    const body = '{"type":"deployment.finished"}';
+    const header = await signatureHeader("whsec_a", body, 1_700_000_000);
+    expect(await verifySignature("whsec_a", body, header, 1_700_000_010)).toBe(true);
+    expect(await verifySignature("whsec_a", `${body} `, header, 1_700_000_010)).toBe(false);
+    expect(await verifySignature("whsec_b", body, header, 1_700_000_010)).toBe(false);
+    expect(await verifySignature("whsec_a", body, header, 1_700_000_000 + 301)).toBe(false);
+    expect(await verifySignature("whsec_a", body, "t=x,v1=", 1_700_000_000)).toBe(false);
+  });
+});
+
+describe("webhook URLs", () => {
+  it("accept https to a public name and refuse http, private and loopback addresses", () => {
+    expect(webhookUrlRefusal("https://hooks.example.com/in", false)).toBeNull();
+    expect(webhookUrlRefusal("http://hooks.example.com/in", false)).toBe("validation.WebhookUrlHttps");
+    for (const url of [
+      "https://127.0.0.1/",
+      "https://10.1.2.3/",
+      "https://172.20.0.1/",
+      "https://192.168.1.1/",
+      "https://169.254.169.254/latest/meta-data",
+      "https://[::1]/",
+      "https://localhost/",
+      "https://db.internal/",
+    ]) {
+      expect(webhookUrlRefusal(url, false), url).toBe("validation.WebhookUrlPrivate");
+    }
+    expect(webhookUrlRefusal("not a url", false)).toBe("validation.WebhookUrl");
+    expect(webhookUrlRefusal("https://user:pw@hooks.example.com/", false)).toBe("validation.WebhookUrl");
+  });
+
+  it("accept http://localhost only when local webhooks are allowed (the demo and the e2e receiver)", () => {
+    expect(webhookUrlRefusal("http://localhost:9000/hook", true)).toBeNull();
+    expect(webhookUrlRefusal("http://127.0.0.1:9000/hook", true)).toBeNull();
+    expect(webhookUrlRefusal("http://localhost:9000/hook", false)).toBe("validation.WebhookUrlHttps");
+    expect(webhookUrlRefusal("http://10.0.0.1/hook", true)).toBe("validation.WebhookUrlHttps");
+  });
+});
+
+/** A queue that keeps what was sent, and a message as the consumer gets it. */
+function recordingQueue() {
+  const sent: WebhookMessage[] = [];
+  const queue: WebhookQueue = {
+    send: async (body) => {
+      sent.push(body);
+    },
+  };
+  return { sent, queue };
+}
+
+function message(body: WebhookMessage, attempts = 1) {
+  const outcome: { acked: boolean; retryDelay: number | null } = { acked: false, retryDelay: null };
+  const m: QueueMessage<WebhookMessage> = {
+    body,
+    attempts,
+    ack: () => {
+      outcome.acked = true;
+    },
+    retry: (options) => {
+      outcome.retryDelay = options?.delaySeconds ?? 0;
+    },
+  };
+  return { m, outcome };
+}
+
+describe("webhook deliveries", () => {
+  it("are signed, retried with backoff after a failure, and logged with status, attempts and last error", async () => {
+    const orgId = await createOrganization("Hooked");
+    const accountId = await createAccount(orgId);
+    const secret = "whsec_delivery";
+    const webhookId = await insertWebhook(env.DB, {
+      orgId,
+      url: "https://hooks.example.com/in",
+      events: ["deployment.finished"],
+      secret,
+    });
+    const { sent, queue } = recordingQueue();
+    const testEnv = { ...env, WEBHOOK_QUEUE: queue } as Env;
+    await fleetEvent(testEnv, { type: "deployment.finished", orgId, accountId, subjectId: "dep_x", label: "#1" });
+    // An event nobody subscribed to sends nothing.
+    await fleetEvent(testEnv, { type: "deployment.paused", orgId, accountId, subjectId: "dep_x", label: "#1" });
+    expect(sent).toHaveLength(1);
+    const received: { body: string; signature: string }[] = [];
+    const answers = [new Response("down", { status: 503 }), new Response("ok", { status: 200 })];
+    vi.spyOn(globalThis, "fetch").mockImplementation(async (_url, init) => {
+      received.push({ body: String(init?.body), signature: new Headers(init?.headers).get("Webhook-Signature") ?? "" });
+      return answers.shift() ?? new Response("ok");
+    });
+    const first = message(sent[0] as WebhookMessage);
+    await deliverWebhooks({ messages: [first.m] }, testEnv);
+    expect(first.outcome).toEqual({ acked: false, retryDelay: backoffSeconds(1) });
+    let [log] = await listDeliveries(env.DB, webhookId);
+    expect(log).toMatchObject({ status: "pending", attempts: 1, lastStatus: 503, lastError: "HTTP 503" });
+    const second = message(sent[0] as WebhookMessage, 2);
+    await deliverWebhooks({ messages: [second.m] }, testEnv);
+    expect(second.outcome.acked).toBe(true);
+    [log] = await listDeliveries(env.DB, webhookId);
+    expect(log).toMatchObject({ status: "delivered", attempts: 2, lastStatus: 200, lastError: null });
+    // Every attempt carried a signature the receiver can check with the secret.
+    for (const r of received) expect(await verifySignature(secret, r.body, r.signature)).toBe(true);
+    expect(JSON.parse(received[0]?.body ?? "{}")).toMatchObject({
+      type: "deployment.finished",
+      data: { accountId, label: "#1" },
+    });
+    // A delivered message that comes again is not sent again.
+    const again = message(sent[0] as WebhookMessage, 3);
+    await deliverWebhooks({ messages: [again.m] }, testEnv);
+    expect(received).toHaveLength(2);
+  });
+
+  it("back off exponentially up to an hour", () => {
+    expect([1, 2, 3, 4].map(backoffSeconds)).toEqual([30, 60, 120, 240]);
+    expect(backoffSeconds(20)).toBe(3600);
+  });
+
+  it("give up after the last attempt, and turn the webhook off after repeated failures, mailing the admins", async () => {
+    const orgId = await createOrganization("Failing");
+    const accountId = await createAccount(orgId);
+    const admin = await createUser({ role: "admin", orgId });
+    const viewer = await createUser({ role: "viewer", orgId });
+    const webhookId = await insertWebhook(env.DB, {
+      orgId,
+      url: "https://down.example.com/",
+      events: ["webhook.test"],
+      secret: "s",
+    });
+    const { sent, queue } = recordingQueue();
+    const testEnv = { ...env, WEBHOOK_QUEUE: queue } as Env;
+    vi.spyOn(globalThis, "fetch").mockImplementation(async () => {
+      throw new Error("connection refused");
+    });
+    const event = { type: "webhook.test" as const, orgId, accountId, subjectId: webhookId, label: "test" };
+    // Each delivery is tried to its last attempt; the webhook stays on until the Nth such delivery.
+    for (let delivery = 1; delivery <= DISABLE_AFTER_FAILURES; delivery++) {
+      expect((await findWebhook(env.DB, webhookId))?.enabled).toBe(true);
+      await enqueueDelivery(testEnv, webhookId, event);
+      for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+        const { m, outcome } = message(sent.at(-1) as WebhookMessage, attempt);
+        await deliverWebhooks({ messages: [m] }, testEnv);
+        expect(outcome.acked).toBe(attempt === MAX_ATTEMPTS);
+      }
+    }
+    const log = await listDeliveries(env.DB, webhookId);
+    expect(log).toHaveLength(DISABLE_AFTER_FAILURES);
+    expect(log[0]).toMatchObject({ status: "failed", attempts: MAX_ATTEMPTS, lastError: "connection refused" });
+    expect((await findWebhook(env.DB, webhookId))?.enabled).toBe(false);
+    const adminMail = await listMail(env.DB, { to: admin.email });
+    expect(adminMail.map((m) => m.subject)).toEqual(["Webhook turned off after repeated failures"]);
+    expect(await listMail(env.DB, { to: viewer.email })).toEqual([]);
+    // Turned off: a new event is not queued, and a queued message is dropped unsent.
+    sent.length = 0;
+    await fleetEvent(testEnv, event);
+    expect(sent).toEqual([]);
+    const calls = vi.mocked(fetch).mock.calls.length;
+    const { m, outcome } = message({ deliveryId: log[1]?.id ?? "" }, 1);
+    await deliverWebhooks({ messages: [m] }, testEnv);
+    expect(outcome.acked).toBe(true);
+    expect(vi.mocked(fetch).mock.calls.length).toBe(calls);
+  });
+});
+
+describe("email preferences", () => {
+  it("a deployment that fails its threshold mails exactly the people who chose it and still see the account", async () => {
+    const orgId = await createOrganization("Mail org");
+    const accountId = await createAccount(orgId);
+    await giveSeats(orgId, accountId, 4);
+    const uids = await registerRadios(orgId, accountId, "NOTE", 4);
+    const owner = await createUser({ role: "owner", orgId });
+    const wantsPause = await createUser({ role: "viewer", orgId });
+    const wantsNothing = await createUser({ role: "configurator", orgId });
+    const outsider = await createUser({ role: "owner", orgId: await createOrganization("Elsewhere") });
+    await setPreferences(env.DB, owner.id, accountId, ["deployment.threshold-failed", "deployment.finished"]);
+    await setPreferences(env.DB, wantsPause.id, accountId, ["deployment.paused"]);
+    // A preference kept for an account the person can no longer see sends nothing.
+    await setPreferences(env.DB, outsider.id, accountId, ["deployment.threshold-failed", "deployment.paused"]);
+    const plan = {
+      phases: [
+        {
+          share: 100,
+          successPercent: 100,
+          successAction: "next",
+          errorKind: "count",
+          errorValue: 1,
+          errorMinimum: 0,
+          waitMinutes: 0,
+        },
+      ],
+    };
+    const cookie = await sessionCookie(owner.email);
+    const d = data(await call<{ id: string; number: number }>("deployments.create", { accountId, plan }, cookie, "POST"));
+    const report = await request(`/device/v1/deployments/${d.id}/status`, {
+      method: "POST",
+      headers: { Authorization: bearer(uids[0] ?? ""), "Content-Type": "application/json" },
+      body: JSON.stringify({ state: "failed", code: "E1" }),
+    });
+    expect(report.status).toBeLessThan(300);
+    const subjects = async (email: string) => (await listMail(env.DB, { to: email })).map((m) => m.subject).sort();
+    expect(await subjects(owner.email)).toEqual([`#${d.number}: deployment.threshold-failed`]);
+    expect(await subjects(wantsPause.email)).toEqual([`#${d.number}: deployment.paused`]);
+    expect(await subjects(wantsNothing.email)).toEqual([]);
+    expect(await subjects(outsider.email)).toEqual([]);
+  });
+});
