@@ -19,7 +19,7 @@ import { request } from "./helpers";
 afterEach(() => vi.restoreAllMocks());
 
 describe("webhook signatures", () => {
-  it("match a known vector (HMAC-SHA256 of "<t>.<body>", hex)", async () => {
+  it("match a known vector (hex HMAC-SHA256 of the timestamp, a dot and the body)", async () => {
     const header = await signatureHeader("whsec_test", '{"type":"webhook.test"}', 1_700_000_000);
     expect(header).toBe("t=1700000000,v1=cf7d053522b08300fae293c3bcbf4e183d4a9538620c18dc9a46d063337936fa");
   });
@@ -225,5 +225,80 @@ describe("email preferences", () => {
     expect(await subjects(wantsPause.email)).toEqual([`#${d.number}: deployment.paused`]);
     expect(await subjects(wantsNothing.email)).toEqual([]);
     expect(await subjects(outsider.email)).toEqual([]);
+  });
+});
+
+describe("notification procedures", () => {
+  it("keep each person's email preferences per account, and refuse another tenant's account", async () => {
+    const orgId = await createOrganization("Prefs");
+    const accountId = await createAccount(orgId);
+    const user = await createUser({ role: "viewer", orgId });
+    const cookie = await sessionCookie(user.email);
+    const events = ["deployment.paused", "deployment.finished"];
+    expect(data(await call("notifications.setPreferences", { accountId, events }, cookie, "POST"))).toEqual({ events });
+    expect(
+      data(await call<{ events: string[] }>("notifications.preferences", { accountId }, cookie, "GET")).events.sort(),
+    ).toEqual([...events].sort());
+    const foreignAccount = await createAccount(await createOrganization("Other tenant"));
+    const refused = await call("notifications.setPreferences", { accountId: foreignAccount, events }, cookie, "POST");
+    expect(refused.error?.data.code).toBe("NOT_FOUND");
+    const bad = await call("notifications.setPreferences", { accountId, events: ["everything"] }, cookie, "POST");
+    expect(bad.error?.data.code).toBe("BAD_REQUEST");
+  });
+
+  it("add a webhook with its secret answered once, refuse hostile URLs, other tenants and people without edit-accounts", async () => {
+    const orgId = await createOrganization("Hook owner");
+    const admin = await createUser({ role: "admin", orgId });
+    const viewer = await createUser({ role: "viewer", orgId });
+    const cookie = await sessionCookie(admin.email);
+    const added = data(
+      await call<{ id: string; secret: string }>(
+        "notifications.addWebhook",
+        { orgId, url: "https://hooks.example.com/in", events: ["deployment.paused", "webhook.test"] },
+        cookie,
+        "POST",
+      ),
+    );
+    expect(added.secret).toMatch(/^whsec_/);
+    const listed = data(await call<unknown[]>("notifications.webhooks", { orgId }, cookie, "GET"));
+    expect(listed).toEqual([expect.objectContaining({ id: added.id, url: "https://hooks.example.com/in", enabled: true })]);
+    expect(JSON.stringify(listed)).not.toContain(added.secret);
+    for (const url of ["http://hooks.example.com/", "https://169.254.169.254/", "https://10.0.0.5/", "gopher://x"]) {
+      const response = await request("/api/notifications.addWebhook", {
+        method: "POST",
+        body: JSON.stringify({ orgId, url, events: ["webhook.test"] }),
+        headers: { Origin: "http://config.test", "Content-Type": "application/json", Cookie: cookie },
+      });
+      expect(response.status, url).toBe(400);
+    }
+    const noEvents = await call("notifications.addWebhook", { orgId, url: "https://a.example.com/", events: [] }, cookie, "POST");
+    expect(noEvents.error?.data.code).toBe("BAD_REQUEST");
+    // A person without edit-accounts: refused.
+    const viewerCookie = await sessionCookie(viewer.email);
+    expect((await call("notifications.webhooks", { orgId }, viewerCookie, "GET")).error?.data.code).toBe("FORBIDDEN");
+    // Another tenant's admin: the webhook does not exist for them, and stays.
+    const stranger = await createUser({ role: "owner", orgId: await createOrganization("Stranger") });
+    const strangerCookie = await sessionCookie(stranger.email);
+    for (const path of ["notifications.deleteWebhook", "notifications.sendTest"]) {
+      expect((await call(path, { id: added.id }, strangerCookie, "POST")).error?.data.code).toBe("NOT_FOUND");
+    }
+    expect((await call("notifications.deliveries", { id: added.id }, strangerCookie, "GET")).error?.data.code).toBe("NOT_FOUND");
+    expect((await call("notifications.webhooks", { orgId }, strangerCookie, "GET")).error?.data.code).toBe("NOT_FOUND");
+    expect(await findWebhook(env.DB, added.id)).not.toBeNull();
+    // The test button queues a signed delivery, in the log; deleting removes the webhook.
+    data(await call("notifications.sendTest", { id: added.id }, cookie, "POST"));
+    const log = data(
+      await call<{ deliveries: { event: string }[] }>("notifications.deliveries", { id: added.id }, cookie, "GET"),
+    );
+    expect(log.deliveries.map((d) => d.event)).toEqual(["webhook.test"]);
+    expect(JSON.stringify(log)).not.toContain(added.secret);
+    data(await call("notifications.deleteWebhook", { id: added.id }, cookie, "POST"));
+    expect(await findWebhook(env.DB, added.id)).toBeNull();
+    const entries = await env.DB.prepare(
+      "SELECT action FROM activity_logs WHERE entity_type = 'webhook' AND entity_id = ? ORDER BY created_at",
+    )
+      .bind(added.id)
+      .all<{ action: string }>();
+    expect(entries.results.map((e) => e.action)).toEqual(["create", "delete"]);
   });
 });

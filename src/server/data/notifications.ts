@@ -41,7 +41,16 @@ const webhookColumns = "id, org_id, url, events, secret, enabled, consecutive_fa
 
 export async function insertWebhook(db: Db, input: { orgId: string; url: string; events: EventName[]; secret: string }) {
   const id = newId("wh");
-  await statement(
+  await insertWebhookStatement(db, id, input).run();
+  return id;
+}
+
+export function insertWebhookStatement(
+  db: Db,
+  id: string,
+  input: { orgId: string; url: string; events: EventName[]; secret: string },
+) {
+  return statement(
     db,
     "INSERT INTO webhooks (id, org_id, url, events, secret, created_at) VALUES (?, ?, ?, ?, ?, ?)",
     id,
@@ -50,8 +59,24 @@ export async function insertWebhook(db: Db, input: { orgId: string; url: string;
     JSON.stringify(input.events),
     input.secret,
     new Date().toISOString(),
-  ).run();
-  return id;
+  );
+}
+
+/** An organization's webhooks, without their secrets. */
+export async function listWebhooks(db: Db, orgId: string): Promise<Omit<Webhook, "secret">[]> {
+  const rows = await all<WebhookRow>(
+    db,
+    `SELECT ${webhookColumns} FROM webhooks WHERE org_id = ? ORDER BY created_at, id`,
+    orgId,
+  );
+  return rows.map(({ secret: _secret, ...row }) => {
+    const { secret: _s, ...hook } = webhookOf({ ...row, secret: "" });
+    return hook;
+  });
+}
+
+export function deleteWebhookStatement(db: Db, id: string) {
+  return statement(db, "DELETE FROM webhooks WHERE id = ?", id);
 }
 
 export async function findWebhook(db: Db, id: string): Promise<Webhook | null> {
@@ -194,7 +219,11 @@ export async function preferencesOf(db: Db, userId: string, accountId: string): 
 
 /** Replaces a user's chosen events for an account. */
 export async function setPreferences(db: Db, userId: string, accountId: string, events: EventName[]): Promise<void> {
-  await db.batch([
+  await db.batch(setPreferencesStatements(db, userId, accountId, events));
+}
+
+export function setPreferencesStatements(db: Db, userId: string, accountId: string, events: EventName[]) {
+  return [
     statement(db, "DELETE FROM notification_preferences WHERE user_id = ? AND account_id = ?", userId, accountId),
     ...events.map((event) =>
       statement(
@@ -205,7 +234,7 @@ export async function setPreferences(db: Db, userId: string, accountId: string, 
         event,
       ),
     ),
-  ]);
+  ];
 }
 
 /** The addresses of the organization's active owners and admins (told when a webhook is turned off). */
