@@ -302,3 +302,38 @@ describe("notification procedures", () => {
     expect(entries.results.map((e) => e.action)).toEqual(["create", "delete"]);
   });
 });
+
+describe("the webhook-deliveries queue", () => {
+  it("carries a test event from the button to the receiver, signed with the secret", async () => {
+    const orgId = await createOrganization("Queued");
+    const admin = await createUser({ role: "admin", orgId });
+    const cookie = await sessionCookie(admin.email);
+    const received: { url: string; body: string; signature: string }[] = [];
+    vi.spyOn(globalThis, "fetch").mockImplementation(async (url, init) => {
+      received.push({
+        url: String(url),
+        body: String(init?.body),
+        signature: new Headers(init?.headers).get("Webhook-Signature") ?? "",
+      });
+      return new Response("ok");
+    });
+    const added = data(
+      await call<{ id: string; secret: string }>(
+        "notifications.addWebhook",
+        { orgId, url: "https://receiver.example.com/hook", events: ["deployment.finished"] },
+        cookie,
+        "POST",
+      ),
+    );
+    data(await call("notifications.sendTest", { id: added.id }, cookie, "POST"));
+    await vi.waitFor(
+      async () => {
+        const [log] = await listDeliveries(env.DB, added.id);
+        expect(log).toMatchObject({ status: "delivered", attempts: 1, lastStatus: 200 });
+      },
+      { timeout: 10_000, interval: 200 },
+    );
+    expect(received.map((r) => r.url)).toEqual(["https://receiver.example.com/hook"]);
+    expect(await verifySignature(added.secret, received[0]?.body ?? "", received[0]?.signature ?? "")).toBe(true);
+  });
+});
