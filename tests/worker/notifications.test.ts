@@ -197,6 +197,8 @@ describe("email preferences", () => {
     const outsider = await createUser({ role: "owner", orgId: await createOrganization("Elsewhere") });
     await setPreferences(env.DB, owner.id, accountId, ["deployment.threshold-failed", "deployment.finished"]);
     await setPreferences(env.DB, wantsPause.id, accountId, ["deployment.paused"]);
+    // Each person reads the mail in their own language.
+    await env.DB.prepare("UPDATE users SET language = 'es-MX' WHERE id = ?").bind(wantsPause.id).run();
     // A preference kept for an account the person can no longer see sends nothing.
     await setPreferences(env.DB, outsider.id, accountId, ["deployment.threshold-failed", "deployment.paused"]);
     const plan = {
@@ -221,11 +223,11 @@ describe("email preferences", () => {
     });
     expect(report.status).toBeLessThan(300);
     const subjects = async (email: string) => (await listMail(env.DB, { to: email })).map((m) => m.subject).sort();
-    expect(await subjects(owner.email)).toEqual([`#${d.number}: deployment.threshold-failed`]);
-    expect(await subjects(wantsPause.email)).toEqual([`#${d.number}: deployment.paused`]);
+    expect(await subjects(owner.email)).toEqual([`Deployment #${d.number} failed its error threshold`]);
+    expect(await subjects(wantsPause.email)).toEqual([`Implementación #${d.number}: se pausó sola`]);
     expect(await subjects(wantsNothing.email)).toEqual([]);
     expect(await subjects(outsider.email)).toEqual([]);
-  });
+  }, 30_000);
 });
 
 describe("notification procedures", () => {

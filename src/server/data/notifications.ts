@@ -192,10 +192,15 @@ export async function disableWebhook(db: Db, id: string): Promise<boolean> {
 }
 
 /** The people to mail about an event of an account: they chose it and still see the account. */
-export async function emailRecipients(db: Db, accountId: string, orgId: string, event: EventName): Promise<string[]> {
-  const rows = await all<{ email: string }>(
+export async function emailRecipients(
+  db: Db,
+  accountId: string,
+  orgId: string,
+  event: EventName,
+): Promise<{ email: string; language: string | null }[]> {
+  return all<{ email: string; language: string | null }>(
     db,
-    `SELECT u.email FROM notification_preferences p JOIN users u ON u.id = p.user_id
+    `SELECT u.email, u.language FROM notification_preferences p JOIN users u ON u.id = p.user_id
       WHERE p.account_id = ? AND p.event = ? AND u.status = 'active'
         AND u.org_id IN (SELECT ancestor_id FROM organization_ancestors WHERE org_id = ?)
       ORDER BY u.email`,
@@ -203,7 +208,6 @@ export async function emailRecipients(db: Db, accountId: string, orgId: string, 
     event,
     orgId,
   );
-  return rows.map((r) => r.email);
 }
 
 /** A user's chosen events for an account. */
@@ -238,11 +242,10 @@ export function setPreferencesStatements(db: Db, userId: string, accountId: stri
 }
 
 /** The addresses of the organization's active owners and admins (told when a webhook is turned off). */
-export async function organizationAdmins(db: Db, orgId: string): Promise<string[]> {
-  const rows = await all<{ email: string }>(
+export async function organizationAdmins(db: Db, orgId: string): Promise<{ email: string; language: string | null }[]> {
+  return all<{ email: string; language: string | null }>(
     db,
-    "SELECT email FROM users WHERE org_id = ? AND status = 'active' AND role IN ('owner', 'admin') ORDER BY email",
+    "SELECT email, language FROM users WHERE org_id = ? AND status = 'active' AND role IN ('owner', 'admin') ORDER BY email",
     orgId,
   );
-  return rows.map((r) => r.email);
 }

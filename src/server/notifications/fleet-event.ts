@@ -1,6 +1,9 @@
+import { fallbackLanguage, isLanguage } from "@/schema/languages";
 import { emailRecipients, insertDelivery, webhooksFor } from "../data/notifications";
 import type { Env } from "../env";
+import { translatorFor } from "../i18n/i18n";
 import { sendMail } from "../mail/mailer";
+import { resolveSettings } from "../settings";
 import type { FleetEvent } from "./events";
 import type { WebhookQueue } from "./queue-types";
 
@@ -28,17 +31,19 @@ export function eventBody(event: FleetEvent, id: string, at = new Date()): strin
   });
 }
 
+/** Each recipient's mail in their own language (the fallback when they never chose one). */
 async function mailEvent(env: Env, event: FleetEvent): Promise<void> {
   if (event.type === "webhook.test") return;
   const recipients = await emailRecipients(env.DB, event.accountId, event.orgId, event.type);
-  const details = Object.entries(event.details ?? {})
-    .map(([key, value]) => `${key}: ${value ?? ""}`)
-    .join("\n");
-  for (const to of recipients) {
+  const brand = resolveSettings(env).brandNamespace;
+  for (const { email, language } of recipients) {
+    const t = translatorFor(isLanguage(language) ? language : fallbackLanguage, brand);
+    const what = String(t(`notifications.events.${event.type}`));
+    const href = `/accounts/${encodeURIComponent(event.accountId)}/deployments/${encodeURIComponent(event.subjectId)}`;
     await sendMail(env, {
-      to,
-      subject: `${event.label}: ${event.type}`,
-      body: `${event.type}\n${event.label}\n${details}\n/accounts/${event.accountId}/deployments/${event.subjectId}`,
+      to: email,
+      subject: String(t("notifications.mail.subject", { label: event.label, what })),
+      body: String(t("notifications.mail.body", { label: event.label, what, href })),
     });
   }
 }

@@ -1,6 +1,9 @@
+import { fallbackLanguage, isLanguage } from "@/schema/languages";
 import { disableWebhook, findDelivery, findWebhook, organizationAdmins, recordAttempt } from "../data/notifications";
 import type { Env } from "../env";
+import { translatorFor } from "../i18n/i18n";
 import { sendMail } from "../mail/mailer";
+import { resolveSettings } from "../settings";
 import type { QueueBatch, QueueMessage, WebhookMessage } from "./queue-types";
 import { SIGNATURE_HEADER, signatureHeader } from "./signature";
 
@@ -66,12 +69,16 @@ async function post(url: string, secret: string, body: string): Promise<{ httpSt
   }
 }
 
+/** The organization's owners and admins hear that the webhook turned itself off, each in their language. */
 async function tellAdmins(env: Env, orgId: string, url: string, lastError: string | null): Promise<void> {
-  for (const to of await organizationAdmins(env.DB, orgId)) {
+  const brand = resolveSettings(env).brandNamespace;
+  for (const { email, language } of await organizationAdmins(env.DB, orgId)) {
+    const t = translatorFor(isLanguage(language) ? language : fallbackLanguage, brand);
+    const values = { url, count: DISABLE_AFTER_FAILURES, error: lastError ?? "" };
     await sendMail(env, {
-      to,
-      subject: "Webhook turned off after repeated failures",
-      body: `The webhook ${url} failed ${DISABLE_AFTER_FAILURES} deliveries in a row and was turned off.\nLast error: ${lastError ?? ""}\nTurn it on again in the organization's webhook settings once the receiver works.`,
+      to: email,
+      subject: String(t("notifications.mail.webhookDisabledSubject")),
+      body: String(t("notifications.mail.webhookDisabledBody", values)),
     });
   }
 }
