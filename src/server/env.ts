@@ -14,6 +14,10 @@ export type Env = {
   ASSETS?: Fetcher;
   /** Rows older than an account's retention, as gzip NDJSON (src/server/retention); unset, nothing is archived. */
   ARCHIVE?: R2Bucket;
+  /** Webhook deliveries (src/server/notifications): the producer; the same Worker consumes the queue. */
+  WEBHOOK_QUEUE?: import("./notifications/queue-types").WebhookQueue;
+  /** Set ("1"): webhooks may point at http://localhost and http://127.0.0.1 (the demo, the e2e receiver). */
+  WEBHOOKS_ALLOW_LOCAL?: string;
   /** Test hooks (milliseconds): how long a shard trusts its fleet versions, how long last-seen waits for its batch. */
   CHECK_IN_FRESH_MS?: string;
   CHECK_IN_FLUSH_MS?: string;

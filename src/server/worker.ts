@@ -13,6 +13,10 @@ import { sweepRetention } from "./retention/retention-sweep";
 /** The Durable Object classes wrangler.toml binds (DEVICE_SHARDS, DEPLOYMENT_CLOCK, COMMAND_CLOCK). */
 export { CommandClock } from "./fleet/command-clock";
 export { DeploymentClock } from "./fleet/deployment-clock";
+
+import type { QueueBatch, WebhookMessage } from "./notifications/queue-types";
+import { deliverWebhooks } from "./notifications/webhook-delivery";
+
 export { DeviceShard } from "./fleet/device-shard";
 
 const app = createApp();
@@ -38,4 +42,6 @@ export default {
         .then(() => undefined),
     );
   },
+  // Signed webhook deliveries (src/server/notifications): retried with backoff, logged per webhook.
+  queue: (batch: QueueBatch<WebhookMessage>, env: Env) => deliverWebhooks(batch, env),
 };

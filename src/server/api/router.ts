@@ -8,6 +8,7 @@ import { devicesRouter } from "./routers/devices";
 import { fcCasesRouter } from "./routers/fc-cases";
 import { identityProvidersRouter } from "./routers/identity-providers";
 import { locationsRouter } from "./routers/locations";
+import { notificationsRouter } from "./routers/notifications";
 import { organizationsRouter } from "./routers/organizations";
 import { profilesRouter } from "./routers/profiles";
 import { reportsRouter } from "./routers/reports";
@@ -29,6 +30,7 @@ export const appRouter = router({
   fcCases: fcCasesRouter,
   identityProviders: identityProvidersRouter,
   locations: locationsRouter,
+  notifications: notificationsRouter,
   organizations: organizationsRouter,
   profiles: profilesRouter,
   reports: reportsRouter,

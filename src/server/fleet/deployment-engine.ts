@@ -34,6 +34,7 @@ import {
 } from "../data/deployments";
 import { contentHashOf, findRevisionByHash, insertRevisionStatement, snapshotAccountConfig } from "../data/revisions";
 import type { Env } from "../env";
+import { deploymentEvent } from "../notifications/deployment-events";
 import { armClock } from "./arm-deployment-clock";
 import { forgetFleetVersion } from "./config-token";
 import { notifyShards } from "./live";
@@ -183,6 +184,7 @@ async function confirmOnce({ db, env }: Deps, input: ConfirmInput): Promise<Depl
   if (scheduled && startAt) await armClock(env, startAt);
   else await announce(env, deployment, "deployment");
   if (deployment.timeoutAt) await armClock(env, new Date(deployment.timeoutAt));
+  if (input.rollbackOf) await deploymentEvent(env, deployment, "deployment.rolled-back", { rollbackOf: input.rollbackOf });
   return deployment;
 }
 
@@ -224,6 +226,7 @@ export async function actOnDeployment(
     if (after.state === "running") await supersedeIfStarting(db, after);
     await announce(env, after, "deployment");
   } else await announce(env, after, action === "cancel" ? "cancel" : "pause");
+  if (after.state === "finished" && d.state !== "finished") await deploymentEvent(env, after, "deployment.finished");
   return after;
 }
 
@@ -276,6 +279,8 @@ export async function evaluateThresholds({ db, env }: Deps, d: Deployment, phase
     if (crossed) {
       if (await applyTransition(db, d, { to: "paused", pauseReason: "error-threshold" }, SYSTEM_ACTOR, ["running"])) {
         await announce(env, { ...d, state: "paused" }, "pause");
+        await deploymentEvent(env, d, "deployment.threshold-failed", { failures, reported: reportedCount });
+        await deploymentEvent(env, d, "deployment.paused", { reason: "error-threshold" });
       }
     }
     return;
@@ -292,12 +297,15 @@ async function phaseSucceeded({ db, env }: Deps, d: Deployment): Promise<void> {
   const plan = d.plan.phases[d.phaseIndex];
   if (!plan) return;
   if (d.phaseIndex >= last) {
-    await applyTransition(db, d, { to: "finished", pauseReason: null }, SYSTEM_ACTOR, ["running"]);
+    if (await applyTransition(db, d, { to: "finished", pauseReason: null }, SYSTEM_ACTOR, ["running"])) {
+      await deploymentEvent(env, d, "deployment.finished");
+    }
     return;
   }
   if (plan.successAction === "pause") {
     if (await applyTransition(db, d, { to: "paused", pauseReason: "success-threshold" }, SYSTEM_ACTOR, ["running"])) {
       await announce(env, { ...d, state: "paused" }, "pause");
+      await deploymentEvent(env, d, "deployment.paused", { reason: "success-threshold" });
     }
     return;
   }
