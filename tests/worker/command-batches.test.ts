@@ -2,7 +2,7 @@ import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createAccount, createUser, sessionCookie } from "./fixtures";
 import { bearer, giveSeats, registerRadios } from "./fleet-fixtures";
-import { ORIGIN, request } from "./helpers";
+import { ORIGIN, postForm, request } from "./helpers";
 
 // Bulk command batches (issue 25): a bulk send is a batch with counts per state, its radios per
 // state, cancel of what was not delivered (one statement) and retry of the failed as a new
@@ -187,5 +187,55 @@ describe("command batches", () => {
       const answer = await call("commandBatches.get", { accountId, batchId: hostile }, owner, "GET");
       expect(["BAD_REQUEST", "NOT_FOUND"]).toContain(answer.error?.data.code);
     }
+  });
+});
+
+describe("the batch pages, without JavaScript", () => {
+  const registry = () => `/accounts/${accountId}/registry/devices`;
+
+  it("the bulk form lands on the batch's page; it shows counts, its radios, and cancel and retry post and redirect", async () => {
+    const chosen = radios.slice(0, 3).join(",");
+    const posted = await postForm(
+      `${registry()}/send-command?uid=${chosen}`,
+      { uid: chosen, type: "ping", expiryHours: "24" },
+      { Cookie: owner },
+    );
+    expect(posted.status).toBe(303);
+    const location = posted.headers.get("location") ?? "";
+    expect(location).toMatch(new RegExp(`^${registry()}/batches/[0-9a-f-]{36}$`));
+    const batchId = location.split("/").at(-1) ?? "";
+
+    const list = await (await request(`${registry()}/batches`, { headers: { Cookie: viewer } })).text();
+    expect(list).toContain(`${registry()}/batches/${batchId}`);
+    const page = await (await request(`${location}?state=queued`, { headers: { Cookie: owner } })).text();
+    expect(page).toContain("Batch: Ping");
+    expect(page).toContain('data-count="queued">3<');
+    expect(page).toContain(radios[0]);
+    expect(page).toContain("Cancel undelivered commands");
+
+    const failed = await idOf(batchId, radios[0] ?? "");
+    await report(radios[0] ?? "", failed, { state: "delivered" });
+    await report(radios[0] ?? "", failed, { state: "failed", code: "busy" });
+    const viewerPost = await postForm(location, { do: "cancel" }, { Cookie: viewer });
+    expect(viewerPost.status).toBe(403);
+
+    const cancelled = await postForm(location, { do: "cancel" }, { Cookie: owner });
+    expect(cancelled.status).toBe(303);
+    expect(cancelled.headers.get("location")).toBe(location);
+    const after = await (await request(`${location}?state=cancelled`, { headers: { Cookie: owner } })).text();
+    expect(after).toContain('data-count="cancelled">2<');
+    expect(after).not.toContain("Cancel undelivered commands");
+    expect(after).toContain("Retry the failed radios");
+
+    const retried = await postForm(location, { do: "retry" }, { Cookie: owner });
+    expect(retried.status).toBe(303);
+    const retryPage = retried.headers.get("location") ?? "";
+    expect(retryPage).not.toBe(location);
+    const shown = await (await request(`${retryPage}?state=queued`, { headers: { Cookie: owner } })).text();
+    expect(shown).toContain(`href="${location}"`);
+    expect(shown).toContain('data-count="queued">1<');
+
+    expect((await request(`${registry()}/batches/${batchId}`, { headers: { Cookie: outsider } })).status).toBe(404);
+    expect((await request(`${registry()}/batches/nope`, { headers: { Cookie: owner } })).status).toBe(404);
   });
 });
