@@ -210,6 +210,8 @@ describe("the batch pages, without JavaScript", () => {
     const page = await (await request(`${location}?state=queued`, { headers: { Cookie: owner } })).text();
     expect(page).toContain("Batch: Ping");
     expect(page).toContain('data-count="queued">3<');
+    // While commands can still move, the counts follow the server by themselves (a plain script).
+    expect(page).toContain(`data-live-batch="${batchId}"`);
     expect(page).toContain(radios[0]);
     expect(page).toContain("Cancel undelivered commands");
 
@@ -225,6 +227,7 @@ describe("the batch pages, without JavaScript", () => {
     const after = await (await request(`${location}?state=cancelled`, { headers: { Cookie: owner } })).text();
     expect(after).toContain('data-count="cancelled">2<');
     expect(after).not.toContain("Cancel undelivered commands");
+    expect(after).not.toContain("data-live-batch");
     expect(after).toContain("Retry the failed radios");
 
     const retried = await postForm(location, { do: "retry" }, { Cookie: owner });

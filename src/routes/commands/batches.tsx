@@ -12,6 +12,7 @@ import {
 import { usePage } from "@/server/render/page-context";
 import { ButtonLink } from "@/ui/button";
 import { PageHeader } from "@/ui/page-header";
+import { PlainScript } from "@/ui/plain-script";
 import { type ActionResult, definePage, type PageProps, type RouteContext } from "../types";
 import { CommandsFrame } from "./frame";
 import { batchesHref, batchHref, commandHref } from "./paths";
@@ -93,7 +94,7 @@ type Data = {
 };
 
 function BatchPage({ data }: PageProps<Data>) {
-  const { t, language } = usePage();
+  const { t, language, assets } = usePage();
   const { scope, batch, counts, state, radios, canAct } = data;
   const here = batchHref(scope, batch.id);
   const summary = paramsSummary(batch.type as CommandType, batch.params as CommandParams);
@@ -106,6 +107,8 @@ function BatchPage({ data }: PageProps<Data>) {
   const undelivered = counts.queued + counts.sent;
   const retryable = counts.failed + counts.expired;
   const format = new Intl.NumberFormat(language);
+  // Counts change by themselves only while commands wait or await their radio's report.
+  const moving = undelivered + counts.delivered > 0;
   return (
     <CommandsFrame scope={scope}>
       <PageHeader
@@ -140,7 +143,12 @@ function BatchPage({ data }: PageProps<Data>) {
               {t("commands.detail.refresh")}
             </a>
           </div>
-          <ul className="flex flex-wrap gap-2" data-batch-counts={batch.id}>
+          <ul
+            className="flex flex-wrap gap-2"
+            aria-live="polite"
+            data-live-batch={moving ? batch.id : undefined}
+            data-account-id={scope.accountId}
+          >
             {batchStates.map((s) => (
               <li key={s}>
                 <a
@@ -154,6 +162,7 @@ function BatchPage({ data }: PageProps<Data>) {
               </li>
             ))}
           </ul>
+          {moving && <PlainScript script={assets.plainScripts.liveCounts} />}
         </section>
         <section aria-labelledby="radios-heading">
           <h2 id="radios-heading" className="mb-2 text-lg font-semibold">
