@@ -221,6 +221,11 @@ describe("the batch pages, without JavaScript", () => {
     const viewerPost = await postForm(location, { do: "cancel" }, { Cookie: viewer });
     expect(viewerPost.status).toBe(403);
 
+    // A post that names no action changes nothing.
+    expect((await postForm(location, { do: "nothing" }, { Cookie: owner })).status).toBe(303);
+    const still = await (await request(location, { headers: { Cookie: owner } })).text();
+    expect(still).toContain('data-count="queued">2<');
+
     const cancelled = await postForm(location, { do: "cancel" }, { Cookie: owner });
     expect(cancelled.status).toBe(303);
     expect(cancelled.headers.get("location")).toBe(location);

@@ -242,6 +242,8 @@ async function act(c: RouteContext): Promise<ActionResult> {
         flash: { type: "success", key: "commands.batches.retried", values: { count: retry.queued } },
       };
     }
+    // Only a named action acts: anything else posted here changes nothing.
+    if (form.do !== "cancel") return { ok: true, redirect: here };
     const { counts } = await api(c).commandBatches.cancel({ ...inScope(scope), batchId });
     return {
       ok: true,
