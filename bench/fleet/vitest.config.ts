@@ -38,6 +38,8 @@ export default defineConfig(async () => {
         checkInsDayRadios: Number(process.env.CHECKINS_DAY_RADIOS ?? 50),
         checkInsPerShard: Number(process.env.CHECKINS_PER_SHARD ?? 300),
         checkInsHours: Number(process.env.CHECKINS_HOURS ?? 1),
+        // command-batches.bench.test.ts: the commands in the big batch (issue 25: 100,000).
+        batchBig: Number(process.env.BATCH_BIG ?? 100_000),
       },
       setupFiles: ["tests/worker/setup.ts"],
       testTimeout: 600_000,

@@ -53,3 +53,42 @@ function follow(root: HTMLElement) {
 }
 
 for (const root of document.querySelectorAll<HTMLElement>("[data-live-counts]")) follow(root);
+
+/**
+ * A bulk command batch's live counts (issue 25), same idea: the batch page rendered each state's
+ * number in a `[data-count]` cell under `[data-live-batch]`; this asks commandBatches.get every
+ * two seconds while any command can still move (queued, sent or delivered) and writes the numbers.
+ */
+const MOVING = ["queued", "sent", "delivered"];
+type BatchAnswer = { result?: { data?: { counts: Record<string, number> } } };
+
+function followBatch(root: HTMLElement) {
+  const input = encodeURIComponent(
+    JSON.stringify({
+      batchId: root.dataset.liveBatch,
+      ...(root.dataset.accountId ? { accountId: root.dataset.accountId } : {}),
+    }),
+  );
+  const format = new Intl.NumberFormat(document.documentElement.lang);
+  const tick = async () => {
+    let moving = true;
+    try {
+      const response = await fetch(`/api/commandBatches.get?input=${input}`, { headers: { Accept: "application/json" } });
+      const counts = response.ok ? ((await response.json()) as BatchAnswer).result?.data?.counts : undefined;
+      if (counts) {
+        for (const cell of root.querySelectorAll<HTMLElement>("[data-count]")) {
+          const text = format.format(counts[cell.dataset.count ?? ""] ?? 0);
+          if (cell.textContent !== text) cell.textContent = text;
+        }
+        moving = MOVING.some((state) => (counts[state] ?? 0) > 0);
+      }
+    } catch {
+      // The next tick tries again.
+    }
+    if (moving) setTimeout(tick, POLL_MS);
+  };
+  setTimeout(tick, POLL_MS);
+  root.dataset.following = "";
+}
+
+for (const root of document.querySelectorAll<HTMLElement>("[data-live-batch]")) followBatch(root);

@@ -13,7 +13,7 @@ const ORG = "org_harbor";
 /** A simulator demo radio of acc_harbor_demo (scripts/demo-data.mjs), active and the owner's to manage. */
 const RADIO = "HD-0001";
 /** The uid pattern of the command screens (src/routes/commands/paths.ts RESERVED). */
-const UID = ":uid{(?!(?:add|edit|view|test|redirect|uid|profiles|send-command|edit-fc-device-settings|list)$)[^/]+}";
+const UID = ":uid{(?!(?:add|edit|view|test|redirect|uid|profiles|send-command|batches|edit-fc-device-settings|list)$)[^/]+}";
 
 export type Ids = { site: string; location: string; profile: string; rule: string; template: string };
 
@@ -126,6 +126,13 @@ export const routeVisits: RouteVisit[] = [
   { route: "/devices/uid/:uid/edit", url: () => `/devices/uid/${RADIO}/edit` },
   { route: "/devices/redirect/:uid", url: () => `/devices/redirect/${RADIO}` },
   { route: "/devices/send-command", url: () => "/devices/send-command" },
+  { route: "/devices/batches", url: () => "/devices/batches" },
+  {
+    route: "/devices/batches/:batchId",
+    url: () => "/devices/batches/batch_missing",
+    note: "no batch sent yet: the not-found screen",
+    status: 404,
+  },
   { route: "/devices/test/:uid", url: () => `/devices/test/${RADIO}` },
   { route: `/devices/${UID}/commands`, url: () => `/devices/${RADIO}/commands` },
   {
@@ -153,6 +160,13 @@ export const routeVisits: RouteVisit[] = [
   { route: "/accounts/:accountId/registry/devices/view/:uid", url: () => acc(`/registry/devices/view/${RADIO}`) },
   { route: "/accounts/:accountId/registry/devices/redirect/:uid", url: () => acc(`/registry/devices/redirect/${RADIO}`) },
   { route: "/accounts/:accountId/registry/devices/send-command", url: () => acc("/registry/devices/send-command") },
+  { route: "/accounts/:accountId/registry/devices/batches", url: () => acc("/registry/devices/batches") },
+  {
+    route: "/accounts/:accountId/registry/devices/batches/:batchId",
+    url: () => acc("/registry/devices/batches/batch_missing"),
+    note: "no batch sent yet: the not-found screen",
+    status: 404,
+  },
   { route: "/accounts/:accountId/registry/devices/test/:uid", url: () => acc(`/registry/devices/test/${RADIO}`) },
   { route: `/accounts/:accountId/registry/devices/${UID}/commands`, url: () => acc(`/registry/devices/${RADIO}/commands`) },
   {

@@ -268,6 +268,18 @@ describe("the account's other paths take only the account's ids", () => {
       { accountId: home.accountId, selection: { uids: [away.deviceUid] }, type: "ping" },
       "BAD_REQUEST",
     );
+    // Another tenant's bulk command batch, named from home's account or home's inventory.
+    const awayBatch = "batch-away";
+    await env.DB.prepare(
+      `INSERT INTO command_batches (id, org_id, account_id, type, params, target, created_by, created_by_email, created_at, expires_at)
+       VALUES (?, ?, ?, 'ping', '{}', '{"uids":1}', 'x', 'x@example.com', '2026-01-01T00:00:00Z', '2099-01-01T00:00:00Z')`,
+    )
+      .bind(awayBatch, away.childOrgId, away.accountId)
+      .run();
+    for (const scope of [{ accountId: home.accountId }, {}]) {
+      await refusedWithoutWriting("commandBatches.cancel", { ...scope, batchId: awayBatch }, "NOT_FOUND");
+      await refusedWithoutWriting("commandBatches.retry", { ...scope, batchId: awayBatch }, "NOT_FOUND");
+    }
     await refusedWithoutWriting("deployments.create", { accountId: away.accountId, note: "x" }, "NOT_FOUND");
     await refusedWithoutWriting("deployments.act", { id: away.deploymentId, action: "pause" }, "NOT_FOUND");
     await refusedWithoutWriting(

@@ -76,6 +76,12 @@ export const procedureSamples: Record<string, (t: Tenant) => unknown> = {
   "commands.send": (t) => ({ uid: t.deviceUid, accountId: t.accountId, type: "ping" }),
   "commands.cancel": (t) => ({ uid: t.deviceUid, id: "00000000-0000-4000-8000-000000000000", accountId: t.accountId }),
   "commands.sendBulk": (t) => ({ accountId: t.accountId, selection: { filter: {} }, type: "ping" }),
+  // Bulk command batches (a batch id that is not there: the scope is checked first).
+  "commandBatches.list": (t) => ({ accountId: t.accountId }),
+  "commandBatches.get": (t) => ({ accountId: t.accountId, batchId: "00000000-0000-4000-8000-000000000000" }),
+  "commandBatches.radios": (t) => ({ accountId: t.accountId, batchId: "00000000-0000-4000-8000-000000000000", state: "failed" }),
+  "commandBatches.cancel": (t) => ({ accountId: t.accountId, batchId: "00000000-0000-4000-8000-000000000000" }),
+  "commandBatches.retry": (t) => ({ accountId: t.accountId, batchId: "00000000-0000-4000-8000-000000000000" }),
   "devices.seats": (t) => ({ accountId: t.accountId }),
   "devices.list": (t) => ({ accountId: t.accountId }),
   "devices.filterOptions": (t) => ({ accountId: t.accountId }),

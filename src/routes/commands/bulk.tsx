@@ -2,12 +2,13 @@ import { Island } from "@/islands/runtime/island";
 import { commandTypes, expiryChoices } from "@/schema/fleet/command-kinds";
 import { api } from "@/server/api/procedures-route";
 import { usePage } from "@/server/render/page-context";
+import { ButtonLink } from "@/ui/button";
 import { PageHeader } from "@/ui/page-header";
 import { StatusMessage } from "@/ui/status-message";
 import { formRefusal, postedValues, translatedErrors } from "../settings/procedure-refusal";
 import { type ActionResult, definePage, type PageProps, type RouteContext } from "../types";
 import { CommandsFrame } from "./frame";
-import { bulkHref } from "./paths";
+import { batchesHref, batchHref, bulkHref } from "./paths";
 import { type PageScope, pageScope } from "./scope";
 import { expiryFromForm, paramsFromForm, sendFields, typeFromForm } from "./send-values";
 
@@ -63,7 +64,15 @@ function BulkSend({ data, form }: PageProps<Data>) {
         : t("commands.bulk.everything");
   return (
     <CommandsFrame scope={scope}>
-      <PageHeader title={String(t("routes.sendBulkCommand"))} description={t("commands.bulk.lead")} />
+      <PageHeader
+        title={String(t("routes.sendBulkCommand"))}
+        description={t("commands.bulk.lead")}
+        actions={
+          <ButtonLink href={batchesHref(scope)} variant="white" size="sm">
+            {t("routes.commandBatches")}
+          </ButtonLink>
+        }
+      />
       <div className="mb-4">
         <StatusMessage tone="info">{described}</StatusMessage>
       </div>
@@ -105,7 +114,7 @@ async function sendBulk(c: RouteContext): Promise<ActionResult> {
     });
     return {
       ok: true,
-      redirect: bulkHref(scope, queryOf(chosen)),
+      redirect: batchHref(scope, sent.batchId),
       flash: {
         type: "success",
         key: sent.skipped ? "commands.bulk.sentSkipped" : "commands.bulk.sent",

@@ -1,4 +1,5 @@
 import type { RouteDefinition } from "@/routes/types";
+import { commandBatchesPage, commandBatchPage } from "./batches";
 import { bulkSendPage } from "./bulk";
 import { commandDetailPage } from "./detail";
 import { commandHistoryPage } from "./history";
@@ -14,6 +15,20 @@ import { connectivityTestPage } from "./test";
 function commandRoutes(base: string, viewing: "manage-devices" | "view-devices-in-accounts"): RouteDefinition[] {
   const uid = `:uid{${RESERVED}}`;
   return [
+    {
+      path: `${base}/batches`,
+      title: "routes.commandBatches",
+      access: "signed-in",
+      permission: viewing,
+      page: commandBatchesPage,
+    },
+    {
+      path: `${base}/batches/:batchId`,
+      title: "routes.commandBatch",
+      access: "signed-in",
+      permission: viewing,
+      page: commandBatchPage,
+    },
     {
       path: `${base}/send-command`,
       title: "routes.sendBulkCommand",

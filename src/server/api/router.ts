@@ -1,6 +1,7 @@
 import { accountsRouter } from "./routers/accounts";
 import { activityLogsRouter } from "./routers/activity-logs";
 import { archivesRouter } from "./routers/archives";
+import { commandBatchesRouter } from "./routers/command-batches";
 import { commandsRouter } from "./routers/commands";
 import { deploymentsRouter } from "./routers/deployments";
 import { deviceRedirectsRouter } from "./routers/device-redirects";
@@ -24,6 +25,7 @@ export const appRouter = router({
   activityLogs: activityLogsRouter,
   archives: archivesRouter,
   commands: commandsRouter,
+  commandBatches: commandBatchesRouter,
   deployments: deploymentsRouter,
   deviceRedirects: deviceRedirectsRouter,
   devices: devicesRouter,

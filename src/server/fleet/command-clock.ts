@@ -18,6 +18,7 @@ export class CommandClock extends AlarmClock {
 /** Marks every command past its expiry; answers when the next one expires (ms), or null. */
 export async function sweepExpiredCommands(env: Env, at = new Date()): Promise<number | null> {
   await expireDue(env.DB, at.toISOString());
+  // notify: command-batch.ended-with-failures (a batch whose last waiting command just expired)
   const next = await nextExpiry(env.DB);
   return next ? Date.parse(next) : null;
 }

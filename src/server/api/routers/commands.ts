@@ -10,6 +10,7 @@ import {
   priorityOf,
 } from "@/schema/fleet/commands";
 import { activityStatement } from "@/server/data/activity-logs";
+import { insertBatchStatement } from "@/server/data/command-batches";
 import {
   batchSizeStatement,
   bulkActivityStatement,
@@ -217,7 +218,19 @@ export const commandsRouter = router({
       const batchId = crypto.randomUUID();
       const expiresAt = expiryOf(created, input.expiryHours);
       const actor = { id: ctx.user.id, email: ctx.user.email };
-      const [, , counted] = await ctx.db.batch([
+      const [, , , counted] = await ctx.db.batch([
+        insertBatchStatement(ctx.db, {
+          id: batchId,
+          orgId: base.orgId,
+          accountId: base.scopeAccountId,
+          type: input.type,
+          params,
+          target: "uids" in input.selection ? { uids: input.selection.uids.length } : { filter: input.selection.filter },
+          retryOf: null,
+          actor,
+          createdAt: created.toISOString(),
+          expiresAt,
+        }),
         insertBulkStatement(ctx.db, filter, {
           type: input.type,
           params,
