@@ -6,12 +6,6 @@ import { giveSeats, registerRadios } from "../../tests/worker/fleet-fixtures";
 
 // Bulk command batches (issue 25): a batch page's counts per state at BIG commands in one batch
 // against a batch of 100 (one run, median of 9), and cancel's statements and rows written.
-declare module "vitest" {
-  export interface ProvidedContext {
-    batchBig: number;
-  }
-}
-
 const RUNS = 9;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 
