@@ -10,7 +10,7 @@ import {
   type CommandBatch,
 } from "@/server/data/command-batches";
 import { usePage } from "@/server/render/page-context";
-import { ButtonLink } from "@/ui/button";
+import { Button, ButtonLink } from "@/ui/button";
 import { PageHeader } from "@/ui/page-header";
 import { PlainScript } from "@/ui/plain-script";
 import { type ActionResult, definePage, type PageProps, type RouteContext } from "../types";
@@ -70,6 +70,25 @@ function BatchList({ data }: PageProps<ListData>) {
         </p>
       )}
     </CommandsFrame>
+  );
+}
+
+/** A plain form that cancels the batch's undelivered commands or retries its failed radios (no JavaScript needed). */
+function BatchAction({ action, count, here }: { action: "cancel" | "retry"; count: number; here: string }) {
+  const { t } = usePage();
+  return (
+    <section aria-labelledby={`${action}-heading`}>
+      <h2 id={`${action}-heading`} className="mb-1 text-lg font-semibold">
+        {t(`commands.batches.${action}Heading`)}
+      </h2>
+      <p className="mb-2 text-sm text-slate-700">{t(`commands.batches.${action}Help`, { count })}</p>
+      <form method="post" action={here}>
+        <input type="hidden" name="do" value={action} />
+        <Button type="submit" variant={action === "cancel" ? "danger" : "primary"}>
+          {t(`commands.batches.${action}`)}
+        </Button>
+      </form>
+    </section>
   );
 }
 
@@ -193,34 +212,8 @@ function BatchPage({ data }: PageProps<Data>) {
             </p>
           )}
         </section>
-        {canAct && undelivered > 0 && (
-          <section aria-labelledby="cancel-heading">
-            <h2 id="cancel-heading" className="mb-1 text-lg font-semibold">
-              {t("commands.batches.cancelHeading")}
-            </h2>
-            <p className="mb-2 text-sm text-slate-700">{t("commands.batches.cancelHelp", { count: undelivered })}</p>
-            <form method="post" action={here}>
-              <input type="hidden" name="do" value="cancel" />
-              <button type="submit" className="rounded-md bg-red-700 px-3 py-2 text-sm font-semibold text-white">
-                {t("commands.batches.cancel")}
-              </button>
-            </form>
-          </section>
-        )}
-        {canAct && retryable > 0 && (
-          <section aria-labelledby="retry-heading">
-            <h2 id="retry-heading" className="mb-1 text-lg font-semibold">
-              {t("commands.batches.retryHeading")}
-            </h2>
-            <p className="mb-2 text-sm text-slate-700">{t("commands.batches.retryHelp", { count: retryable })}</p>
-            <form method="post" action={here}>
-              <input type="hidden" name="do" value="retry" />
-              <button type="submit" className="rounded-md bg-brand-700 px-3 py-2 text-sm font-semibold text-white">
-                {t("commands.batches.retry")}
-              </button>
-            </form>
-          </section>
-        )}
+        {canAct && undelivered > 0 && <BatchAction action="cancel" count={undelivered} here={here} />}
+        {canAct && retryable > 0 && <BatchAction action="retry" count={retryable} here={here} />}
       </div>
     </CommandsFrame>
   );
