@@ -24,6 +24,7 @@ import {
   listDeployments,
 } from "@/server/data/deployments";
 import { syncCounts } from "@/server/data/fleet-sync";
+import { deploymentTargetOf, deploymentTargetSizes, resolveTarget } from "@/server/data/targets";
 import { actOnDeployment, confirmDeployment, stepDueDeployments, TransitionConflict } from "@/server/fleet/deployment-engine";
 import { loadRadio, radioState } from "@/server/fleet/radio-state";
 import { syncOfRadio } from "@/server/fleet/radio-sync";
@@ -42,7 +43,8 @@ import { request } from "./helpers";
  * - every deployment's state and phase equal the model's (thresholds included);
  * - the stored reports equal the model's (a final report never regresses);
  * - counts per state equal the model's and the radios listed per state;
- * - at most one deployment runs or is paused;
+ * - at most one deployment of each target runs or is paused (targets, issue 25: every radio, a
+ *   site, or the failed radios of an earlier deployment; radios move between sites meanwhile);
  * - the sync counts equal a recount from the radios and the model's.
  */
 
@@ -66,9 +68,27 @@ type ModelDeployment = {
   timeoutPending: boolean;
   timedOutPhase: number;
   reports: Map<string, { state: ReportState; phase: number }>;
+  target: ModelTarget;
 };
 
-type ModelRadio = { uid: string; bucket: number; present: boolean; added: boolean; reported: string | null; seen: boolean };
+/**
+ * The radios a deployment is for: every radio, those at a site now, or those that failed (or
+ * never reported before their phase timed out, among those its target held) deployment `of`.
+ */
+type ModelTarget =
+  | null
+  | { kind: "site"; site: string }
+  | { kind: "failedOf"; of: ModelDeployment; timedOutTo: number; site: string | null };
+
+type ModelRadio = {
+  uid: string;
+  bucket: number;
+  present: boolean;
+  added: boolean;
+  reported: string | null;
+  seen: boolean;
+  site: string | null;
+};
 
 export type Model = {
   deployments: ModelDeployment[];
@@ -79,7 +99,7 @@ export type Model = {
   told: Map<string, string | null>;
 };
 
-export type Real = { orgId: string; accountId: string; clock: { offsetMs: number } };
+export type Real = { orgId: string; accountId: string; clock: { offsetMs: number }; sites: [string, string] };
 
 const FOREIGN_REVISION = "rev_from_another_server";
 const DAY = 24 * 60 * 60_000;
@@ -94,7 +114,20 @@ function decidedTo(d: ModelDeployment): number {
   return 0;
 }
 
-const covers = (d: ModelDeployment, r: ModelRadio) => d.reports.has(r.uid) || r.bucket < decidedTo(d);
+function inModelTarget(d: ModelDeployment, r: ModelRadio): boolean {
+  const target = d.target;
+  if (target === null) return true;
+  if (target.kind === "site") return r.site === target.site;
+  const report = target.of.reports.get(r.uid)?.state;
+  if (report === "failed" || report === "rejected") return true;
+  return report === undefined && r.bucket < target.timedOutTo && (target.site === null || r.site === target.site);
+}
+
+/** Deployments of one target supersede each other; one for every radio supersedes all. */
+const targetKey = (target: ModelTarget) =>
+  target === null ? "all" : target.kind === "site" ? `site:${target.site}` : `failedOf:${target.of.id}`;
+
+const covers = (d: ModelDeployment, r: ModelRadio) => d.reports.has(r.uid) || (r.bucket < decidedTo(d) && inModelTarget(d, r));
 
 function toldDeployment(model: Model, r: ModelRadio): ModelDeployment | null {
   for (let i = model.deployments.length - 1; i >= 0; i--) {
@@ -106,10 +139,10 @@ function toldDeployment(model: Model, r: ModelRadio): ModelDeployment | null {
 
 const isActive = (d: ModelDeployment) => d.state === "scheduled" || d.state === "running" || d.state === "paused";
 
-/** A deployment that starts supersedes the older active ones. */
+/** A deployment that starts supersedes the older active ones (of its target, unless it is for every radio). */
 function supersedeOlder(model: Model, d: ModelDeployment) {
   for (const other of model.deployments) {
-    if (other.number < d.number && isActive(other)) {
+    if (other.number < d.number && isActive(other) && (d.target === null || targetKey(other.target) === targetKey(d.target))) {
       other.state = "superseded";
       other.waiting = false;
       other.timeoutPending = false;
@@ -125,7 +158,7 @@ function openNextPhase(d: ModelDeployment) {
 
 function targetedInPhase(model: Model, d: ModelDeployment, phase: number): number {
   const range = bucketRange(d.shares, phase);
-  return model.radios.filter((r) => r.present && r.bucket >= range.from && r.bucket < range.to).length;
+  return model.radios.filter((r) => r.present && r.bucket >= range.from && r.bucket < range.to && inModelTarget(d, r)).length;
 }
 
 /** The engine's thresholds after a final report (deployment-engine.ts evaluateThresholds). */
@@ -163,7 +196,7 @@ function afterFinalReport(model: Model, d: ModelDeployment, phase: number, repor
 function shownStateOf(d: ModelDeployment, r: ModelRadio): ShownState | null {
   const report = d.reports.get(r.uid);
   if (report) return report.state;
-  if (!r.present) return null;
+  if (!r.present || !inModelTarget(d, r)) return null;
   const phase = phaseOfBucket(d.shares, r.bucket);
   const opened = d.state === "finished" || phase <= d.phaseIndex;
   if (!opened) return "pending";
@@ -232,12 +265,25 @@ const planArbitrary: fc.Arbitrary<Plan> = fc
     })),
   }));
 
+/** The target a confirmation names, and what the model keeps of it. */
+async function confirmedTarget(real: Real, site: 0 | 1 | null) {
+  if (site === null) return { model: null, real: {} };
+  const siteId = real.sites[site];
+  const resolved = await resolveTarget(env.DB, real.accountId, { kind: "filter", filter: { siteId } });
+  if (!resolved.ok) throw new Error("a site of the account was refused");
+  const frozen = deploymentTargetOf(resolved.target);
+  if (!frozen.ok) throw new Error("a site target was refused");
+  const { total } = await deploymentTargetSizes(env.DB, real.accountId, frozen.target, [100]);
+  return { model: { kind: "site" as const, site: siteId }, real: { target: frozen.target, targetedCount: total } };
+}
+
 class Confirm implements Cmd {
   constructor(
     readonly plan: Plan,
     readonly configVersion: number,
     readonly scheduled: boolean,
     readonly rollbackOf: number | null,
+    readonly site: 0 | 1 | null = null,
   ) {}
   check(m: Readonly<Model>) {
     if (this.rollbackOf === null) return true;
@@ -253,7 +299,16 @@ class Confirm implements Cmd {
     const startAt = this.scheduled ? new Date(Date.now() + 60 * 60_000).toISOString() : undefined;
     // A roll back goes out all at once (deployments.rollback).
     const plan = target ? allAtOnce() : startAt ? { ...this.plan, startAt } : this.plan;
+    // A roll back is for the radios the rolled-back deployment was for (deployments.rollback).
+    const rolledBack = target ? await realDeployment(target.id) : null;
+    const aimed = rolledBack
+      ? {
+          model: target?.target ?? null,
+          real: rolledBack.target ? { target: rolledBack.target, targetedCount: rolledBack.targeted } : {},
+        }
+      : await confirmedTarget(real, this.site);
     const created = await confirmDeployment(deps(), {
+      ...aimed.real,
       accountId: real.accountId,
       orgId: real.orgId,
       actor: ACTOR,
@@ -286,6 +341,7 @@ class Confirm implements Cmd {
       timeoutPending: !this.scheduled,
       timedOutPhase: -1,
       reports: new Map(),
+      target: aimed.model,
     };
     expect(created.number).toBe(d.number);
     expect(created.revisionId).toBe(d.revisionId);
@@ -294,9 +350,81 @@ class Confirm implements Cmd {
   }
   toString() {
     const phases = this.plan.phases.map((p) => p.share).join("/");
+    const site = this.site === null ? "" : `, site ${this.site}`;
     return this.rollbackOf === null
-      ? `confirm(v${this.configVersion}, ${phases}${this.scheduled ? ", scheduled" : ""})`
+      ? `confirm(v${this.configVersion}, ${phases}${this.scheduled ? ", scheduled" : ""}${site})`
       : `rollback(#${this.rollbackOf})`;
+  }
+}
+
+/**
+ * "Retry the failed radios" of a deployment (deployments.retryFailed): its revision again, all at
+ * once, to the radios that failed or rejected it, or never reported before their phase timed out.
+ */
+class RetryFailed implements Cmd {
+  constructor(readonly which: number) {}
+  check(m: Readonly<Model>) {
+    return m.deployments.length > 0;
+  }
+  async run(m: Model, real: Real) {
+    // Mostly one with something to retry (a person retries where they see failures).
+    const failing = m.deployments.filter(
+      (d) => d.timedOutPhase >= 0 || [...d.reports.values()].some((r) => failureStates.includes(r.state)),
+    );
+    const pool = failing.length > 0 && this.which % 4 !== 0 ? failing : m.deployments;
+    const of = pool[this.which % pool.length] as ModelDeployment;
+    const resolved = await resolveTarget(env.DB, real.accountId, { kind: "failedOf", deploymentId: of.id });
+    if (!resolved.ok) throw new Error("the account's deployment was refused");
+    const frozen = deploymentTargetOf(resolved.target);
+    if (!frozen.ok || frozen.target?.kind !== "failedOf") throw new Error("a retry target was refused");
+    const ended = of.state === "cancelled" || of.state === "superseded";
+    const timedOutTo =
+      of.target?.kind === "failedOf" || ended || of.timedOutPhase < 0 ? 0 : bucketRange(of.shares, of.timedOutPhase).to;
+    const target: ModelTarget = { kind: "failedOf", of, timedOutTo, site: of.target?.kind === "site" ? of.target.site : null };
+    expect(frozen.target.timedOutTo, "the timed-out buckets a retry keeps").toBe(timedOutTo);
+    const { total } = await deploymentTargetSizes(env.DB, real.accountId, frozen.target, [100]);
+    const probe = { target, reports: new Map() } as unknown as ModelDeployment;
+    const want = m.radios.filter((r) => r.present && inModelTarget(probe, r)).length;
+    expect(total, `radios to retry of #${of.number}`).toBe(want);
+    if (total === 0) return; // deployments.retryFailed refuses: nothing to retry
+    const current = [...m.deployments]
+      .reverse()
+      .find((d) => d.state === "running" || d.state === "paused" || d.state === "finished");
+    const created = await confirmDeployment(deps(), {
+      accountId: real.accountId,
+      orgId: real.orgId,
+      actor: ACTOR,
+      plan: allAtOnce(),
+      switchover: { mode: "delivery" },
+      note: "",
+      revisionId: of.revisionId,
+      target: frozen.target,
+      targetedCount: total,
+    });
+    const d: ModelDeployment = {
+      id: created.id,
+      number: (m.deployments.at(-1)?.number ?? 0) + 1,
+      revisionId: of.revisionId,
+      previousRevisionId: current?.revisionId ?? null,
+      plan: allAtOnce(),
+      shares: [100],
+      state: "running",
+      phaseIndex: 0,
+      started: true,
+      pauseReason: null,
+      waiting: false,
+      timeoutPending: true,
+      timedOutPhase: -1,
+      reports: new Map(),
+      target,
+    };
+    expect(created.number).toBe(d.number);
+    expect(created.targeted).toBe(total);
+    m.deployments.push(d);
+    supersedeOlder(m, d);
+  }
+  toString() {
+    return `retryFailed(#${this.which})`;
   }
 }
 
@@ -466,21 +594,29 @@ class RetireRadio implements Cmd {
   }
 }
 
-/** A radio's attributes change (what rules read): a change to deploy, never a different revision now. */
+/**
+ * A radio's attributes change (what rules read): a change to deploy, never a different revision
+ * now; and it moves to a site (or none): into or out of a site's deployment mid-rollout.
+ */
 class MoveRadio implements Cmd {
-  constructor(readonly radio: number) {}
+  constructor(
+    readonly radio: number,
+    readonly site: 0 | 1 | null = null,
+  ) {}
   check(m: Readonly<Model>) {
     return m.radios.some((r) => r.present);
   }
-  async run(m: Model) {
+  async run(m: Model, real: Real) {
     const present = m.radios.filter((r) => r.present);
     const r = present[this.radio % present.length] as ModelRadio;
-    await env.DB.prepare("UPDATE devices SET tags = ?, attributes_changed_at = ? WHERE uid = ?")
-      .bind(JSON.stringify([`moved-${this.radio}`]), new Date().toISOString(), r.uid)
+    const site = this.site === null ? null : real.sites[this.site];
+    await env.DB.prepare("UPDATE devices SET tags = ?, site_id = ?, attributes_changed_at = ? WHERE uid = ?")
+      .bind(JSON.stringify([`moved-${this.radio}`]), site, new Date().toISOString(), r.uid)
       .run();
+    r.site = site;
   }
   toString() {
-    return `move(radio ${this.radio})`;
+    return `move(radio ${this.radio}, site ${this.site})`;
   }
 }
 
@@ -512,9 +648,10 @@ class ClockStep implements Cmd {
   }
 }
 
+const siteArbitrary = fc.constantFrom<0 | 1 | null>(null, null, 0, 1);
 const confirmArbitrary = fc
-  .tuple(planArbitrary, fc.integer({ min: 1, max: 4 }), fc.boolean(), fc.boolean())
-  .map(([plan, version, scheduled, later]) => new Confirm(plan, version, scheduled && later, null));
+  .tuple(planArbitrary, fc.integer({ min: 1, max: 4 }), fc.boolean(), fc.boolean(), siteArbitrary)
+  .map(([plan, version, scheduled, later, site]) => new Confirm(plan, version, scheduled && later, null, site));
 const reportToldArbitrary = fc
   .tuple(fc.nat(20), fc.constantFrom(...reportStates))
   .map(([radio, state]) => new Report(radio, "told", state));
@@ -544,7 +681,9 @@ export const commandArbitraries = [
     .map(([radio, which, state]) => new Report(radio, which, state)),
   fc.constant(new AddRadio()),
   fc.nat(20).map((radio) => new RetireRadio(radio)),
-  fc.nat(20).map((radio) => new MoveRadio(radio)),
+  fc.tuple(fc.nat(20), siteArbitrary).map(([radio, site]) => new MoveRadio(radio, site)),
+  fc.tuple(fc.nat(20), siteArbitrary).map(([radio, site]) => new MoveRadio(radio, site)),
+  fc.nat(20).map((which) => new RetryFailed(which)),
   fc.constant(new ClockStep()),
 ];
 
@@ -558,7 +697,8 @@ export async function checkInvariants(m: Model, real: Real): Promise<void> {
   expect(
     rows.map((row) => ({ number: row.number, state: row.state, phase: row.phaseIndex, timedOut: row.timedOutPhase })).reverse(),
   ).toEqual(m.deployments.map((d) => ({ number: d.number, state: d.state, phase: d.phaseIndex, timedOut: d.timedOutPhase })));
-  expect(m.deployments.filter((d) => d.state === "running" || d.state === "paused").length).toBeLessThanOrEqual(1);
+  const live = m.deployments.filter((d) => d.state === "running" || d.state === "paused").map((d) => targetKey(d.target));
+  expect(live.length, "one running or paused deployment per target").toBe(new Set(live).size);
 
   // Reports as the model has them: none lost, none moved backwards.
   const { results: stored } = await env.DB.prepare(
@@ -584,10 +724,14 @@ export async function checkInvariants(m: Model, real: Real): Promise<void> {
     const before = m.told.get(r.uid);
     if (before && want && before !== want.id) {
       const old = m.deployments.find((d) => d.id === before) as ModelDeployment;
-      // Only a pause or a cancel withdraws a decision, and only from radios that had not started.
+      // Only a pause or a cancel withdraws a decision, and only from radios that had not started;
+      // or the radio left its target before it started (moved away, or no longer failed).
       const withdrawn =
         !old.reports.has(r.uid) &&
-        (old.state === "paused" || old.state === "cancelled" || (old.state === "superseded" && old.pauseReason !== null));
+        (old.state === "paused" ||
+          old.state === "cancelled" ||
+          (old.state === "superseded" && old.pauseReason !== null) ||
+          !inModelTarget(old, r));
       expect(
         want.number > old.number || withdrawn,
         `${r.uid} sent back from #${old.number} to #${want.number} while #${old.number} still gives it`,
@@ -631,10 +775,13 @@ export async function freshWorld(initial = 6, pool = 9): Promise<{ model: Model;
   const orgId = await createOrganization(`Model ${runs}`);
   const accountId = await createAccount(orgId, `Model fleet ${runs}`);
   await giveSeats(orgId, accountId, 50);
-  const real: Real = { orgId, accountId, clock: { offsetMs: 0 } };
+  const sites: [string, string] = [`site_${runs}_a`, `site_${runs}_b`];
+  for (const [i, site] of sites.entries())
+    await env.DB.prepare("INSERT INTO sites (id, account_id, name) VALUES (?, ?, ?)").bind(site, accountId, `Site ${i}`).run();
+  const real: Real = { orgId, accountId, clock: { offsetMs: 0 }, sites };
   const radios: ModelRadio[] = Array.from({ length: pool }, (_, i) => {
     const uid = `MDL${runs}-${i}`;
-    return { uid, bucket: bucketOf(uid), present: false, added: false, reported: null, seen: false };
+    return { uid, bucket: bucketOf(uid), present: false, added: false, reported: null, seen: false, site: null };
   });
   for (const r of radios.slice(0, initial)) {
     await registerRadio(real, r.uid);
@@ -659,3 +806,39 @@ export async function runModel(commands: Iterable<Cmd>): Promise<number> {
 }
 
 export const modelCommands = (maxCommands: number) => fc.commands(commandArbitraries, { maxCommands, size: "max" });
+
+/**
+ * Targets (issue 25) under pressure: rollouts to a site or to every radio, radios moving between
+ * sites mid-rollout, failures and rejections, timeouts, and retries of the failed radios.
+ */
+const failingReportArbitrary = fc
+  .tuple(fc.nat(20), fc.constantFrom<ReportState>("failed", "rejected", "applied", "delivered"))
+  .map(([radio, state]) => new Report(radio, "told", state));
+const wideConfirmArbitrary = fc
+  .tuple(
+    fc.oneof(planArbitrary, fc.constant(allAtOnce()), fc.constant(allAtOnce())),
+    fc.integer({ min: 1, max: 4 }),
+    siteArbitrary,
+  )
+  .map(([plan, version, site]) => new Confirm(plan, version, false, null, site));
+export const targetCommands = (maxCommands: number) =>
+  fc.commands(
+    [
+      wideConfirmArbitrary,
+      wideConfirmArbitrary,
+      failingReportArbitrary,
+      failingReportArbitrary,
+      failingReportArbitrary,
+      fc.tuple(fc.nat(20), siteArbitrary).map(([radio, site]) => new MoveRadio(radio, site)),
+      fc.tuple(fc.nat(20), siteArbitrary).map(([radio, site]) => new MoveRadio(radio, site)),
+      fc.nat(20).map((which) => new RetryFailed(which)),
+      fc.nat(20).map((which) => new RetryFailed(which)),
+      fc.nat(20).map((which) => new RetryFailed(which)),
+      fc
+        .tuple(fc.nat(20), fc.constantFrom("nothing" as const, "told" as const))
+        .map(([radio, claims]) => new CheckIn(radio, claims)),
+      fc.constant(new ClockStep()),
+      fc.constant(new AddRadio()),
+    ],
+    { maxCommands, size: "max" },
+  );

@@ -282,6 +282,19 @@ describe("the account's other paths take only the account's ids", () => {
     }
     await refusedWithoutWriting("deployments.create", { accountId: away.accountId, note: "x" }, "NOT_FOUND");
     await refusedWithoutWriting("deployments.act", { id: away.deploymentId, action: "pause" }, "NOT_FOUND");
+    await refusedWithoutWriting("deployments.retryFailed", { id: away.deploymentId }, "NOT_FOUND");
+    // A target naming another tenant's site, location or deployment, from home's own account.
+    for (const filter of [{ siteId: away.siteId }, { locationId: away.locationId }])
+      await refusedWithoutWriting(
+        "deployments.create",
+        { accountId: home.accountId, note: "x", target: { kind: "filter", filter } },
+        "BAD_REQUEST",
+      );
+    await refusedWithoutWriting(
+      "deployments.create",
+      { accountId: home.accountId, note: "x", target: { kind: "failedOf", deploymentId: away.deploymentId } },
+      "BAD_REQUEST",
+    );
     await refusedWithoutWriting(
       "subscriptions.allocate",
       { subscriptionId: home.subscriptionId, accountId: away.accountId, quantity: 1 },

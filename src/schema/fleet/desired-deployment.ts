@@ -1,4 +1,5 @@
 import { type DeploymentState, type ReportState, terminalStates } from "./deployment-plan";
+import { type DeploymentTarget, inTarget, type TargetRadio } from "./deployment-target";
 import { bucketRange } from "./rollout";
 
 /**
@@ -12,6 +13,8 @@ import { bucketRange } from "./rollout";
  *   keeps the last revision it was given, never an older one;
  * - paused or cancelled: no new radio starts, so only the radios that reported;
  * - scheduled: nobody yet.
+ * In each case only the radios its target holds now (deployment-target.ts); a radio that
+ * reported on it keeps it whatever its target says since.
  */
 export type DeploymentForRadio = {
   id: string;
@@ -22,6 +25,8 @@ export type DeploymentForRadio = {
   startedAt: string | null;
   /** Why it is (or was, when superseded) paused; null while it runs. */
   pauseReason: string | null;
+  /** The radios it is for (null: every radio of the account). */
+  target: DeploymentTarget | null;
 };
 
 export function phaseOfBucket(shares: readonly number[], bucket: number): number {
@@ -44,19 +49,24 @@ export function decidedBuckets(deployment: DeploymentForRadio): number {
   }
 }
 
-export function includes(deployment: DeploymentForRadio, bucket: number, report: ReportState | undefined): boolean {
-  return report !== undefined || bucket < decidedBuckets(deployment);
+export function includes(
+  deployment: DeploymentForRadio,
+  radio: TargetRadio,
+  reports: ReadonlyMap<string, { state: ReportState }>,
+): boolean {
+  if (reports.has(deployment.id)) return true;
+  return radio.bucket < decidedBuckets(deployment) && inTarget(deployment.target, radio, (id) => reports.get(id)?.state);
 }
 
 /** Newest first in, the one to follow (or null: keep what it has). */
 export function desiredDeployment<D extends DeploymentForRadio>(
   newestFirst: readonly D[],
-  bucket: number,
+  radio: TargetRadio,
   reports: ReadonlyMap<string, { state: ReportState }>,
 ): D | null {
   for (const deployment of newestFirst) {
     if (deployment.state === "scheduled") continue;
-    if (includes(deployment, bucket, reports.get(deployment.id)?.state)) return deployment;
+    if (includes(deployment, radio, reports)) return deployment;
   }
   return null;
 }

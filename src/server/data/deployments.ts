@@ -8,9 +8,11 @@ import {
   type Switchover,
   switchoverSchema,
 } from "@/schema/fleet/deployment-plan";
+import { type DeploymentTarget, parseDeploymentTarget } from "@/schema/fleet/deployment-target";
 import { BUCKETS, bucketRange } from "@/schema/fleet/rollout";
 import type { D1PreparedStatement } from "../cloudflare";
 import { all, type Bindable, type Db, first, jsonObjectOf, statement } from "./db";
+import { targetColumnsSql, targetMatchSql } from "./deployment-target-sql";
 
 /**
  * Deployments (DESIGN.md §7): rows of their own, and what radios reported about them. Counts
@@ -30,6 +32,8 @@ export type Deployment = {
   pauseReason: string | null;
   plan: Plan;
   switchover: Switchover;
+  /** The radios it is for, frozen at confirmation (null: every radio of the account). */
+  target: DeploymentTarget | null;
   phaseIndex: number;
   phaseStartedAt: string | null;
   nextStepAt: string | null;
@@ -60,6 +64,7 @@ type Row = {
   pause_reason: string | null;
   plan: string;
   switchover: string;
+  target: string | null;
   phase_index: number;
   phase_started_at: string | null;
   timed_out_phase: number;
@@ -76,7 +81,7 @@ type Row = {
 };
 
 const columns = `d.id, d.account_id, d.org_id, d.number, d.revision_id, r.number AS revision_number, d.previous_revision_id,
-  d.rollback_of, d.state, d.pause_reason, d.plan, d.switchover, d.phase_index, d.phase_started_at, d.next_step_at,
+  d.rollback_of, d.state, d.pause_reason, d.plan, d.switchover, d.target, d.phase_index, d.phase_started_at, d.next_step_at,
   d.timed_out_phase, d.timeout_at,
   d.targeted, d.note, d.created_by, d.created_at, d.started_at, d.ended_at, d.updated_at, d.version`;
 const from = "deployments d JOIN revisions r ON r.id = d.revision_id";
@@ -94,7 +99,7 @@ function parsed<T>(
   json: string,
   fallback: T,
 ): T {
-  const key = `${schema === planSchema ? "p" : "s"}${json}`;
+  const key = `${schema === planSchema ? "p" : schema === targetJson ? "t" : "s"}${json}`;
   if (parsedJson.has(key)) return parsedJson.get(key) as T;
   let value = fallback;
   try {
@@ -107,6 +112,13 @@ function parsed<T>(
   parsedJson.set(key, value);
   return value;
 }
+
+const NO_RADIO: DeploymentTarget = { kind: "filter", none: true };
+
+/** A stored target through `parsed`'s cache (unreadable: a target that holds no radio). */
+const targetJson = {
+  safeParse: (value: unknown) => ({ success: true as const, data: parseDeploymentTarget(JSON.stringify(value)) }),
+};
 
 const FALLBACK_PLAN: Plan = {
   phases: [
@@ -136,6 +148,7 @@ export function toDeployment(row: Row): Deployment {
     pauseReason: row.pause_reason,
     plan: parsed(planSchema, row.plan, FALLBACK_PLAN),
     switchover: parsed(switchoverSchema, row.switchover, { mode: "delivery" } as Switchover),
+    target: row.target === null ? null : parsed<DeploymentTarget | null>(targetJson, row.target, NO_RADIO),
     phaseIndex: row.phase_index,
     phaseStartedAt: row.phase_started_at,
     nextStepAt: row.next_step_at,
@@ -185,7 +198,7 @@ export async function listDeployments(db: Db, accountId: string, before: number 
  * running — or superseded while running — with its last phase open): nothing older can be what
  * a radio follows (desired-deployment.ts), so a radio's read stops there.
  */
-const coversEveryRadioSql = `(state = 'finished' OR (state IN ('running', 'superseded') AND started_at IS NOT NULL
+const coversEveryRadioSql = `target IS NULL AND (state = 'finished' OR (state IN ('running', 'superseded') AND started_at IS NOT NULL
   AND pause_reason IS NULL AND phase_index = json_array_length(plan, '$.phases') - 1))`;
 
 /** At most this many deployments concern a radio; past it, older ones are forgotten (the radio keeps what it has). */
@@ -197,7 +210,7 @@ export const DEPLOYMENTS_CONSIDERED = 50;
  * to (desired-deployment.ts decidedBuckets, in SQL: a share of s % is the buckets below 100·s).
  */
 export function deploymentsConcerningRadiosSql(accountId: string): string {
-  return `SELECT d.id, d.number, d.revision_id,
+  return `SELECT d.id, d.number, d.revision_id, ${targetColumnsSql},
        CASE WHEN d.state = 'finished' THEN ${BUCKETS}
          WHEN d.state = 'running' OR (d.state = 'superseded' AND d.started_at IS NOT NULL AND d.pause_reason IS NULL)
          THEN CAST(ifnull(json_extract(d.plan, '$.phases[' || d.phase_index || '].share'), 100) * ${BUCKETS / 100} AS INTEGER)
@@ -248,6 +261,10 @@ export type NewDeployment = {
   state: "scheduled" | "running";
   plan: Plan;
   switchover: Switchover;
+  /** Null: every radio of the account, counted by its seat counter. */
+  target: DeploymentTarget | null;
+  /** How many radios the target holds now (counted by the caller when there is a target). */
+  targetedCount: number | null;
   nextStepAt: string | null;
   note: string;
   createdBy: string;
@@ -257,17 +274,17 @@ export type NewDeployment = {
 };
 
 /**
- * The deployment row; its number follows the account's last, and its target is the account's
- * seat counter (devices_in_use, kept by triggers): no scan of the fleet.
+ * The deployment row; its number follows the account's last, and without a target its count of
+ * radios is the account's seat counter (devices_in_use, kept by triggers): no scan of the fleet.
  */
 export function insertDeploymentStatement(db: Db, d: NewDeployment): D1PreparedStatement {
   return statement(
     db,
     `INSERT INTO deployments (id, account_id, org_id, number, revision_id, previous_revision_id, rollback_of, state, plan,
-       switchover, phase_index, phase_started_at, next_step_at, timeout_at, targeted, note, created_by, created_at, started_at, updated_at,
-       idempotency_key)
-     SELECT ?, ?, ?, COALESCE((SELECT MAX(number) FROM deployments WHERE account_id = ?), 0) + 1, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?,
-       a.devices_in_use, ?, ?, ?, ?, ?, ?
+       switchover, target, phase_index, phase_started_at, next_step_at, timeout_at, targeted, note, created_by, created_at, started_at,
+       updated_at, idempotency_key)
+     SELECT ?, ?, ?, COALESCE((SELECT MAX(number) FROM deployments WHERE account_id = ?), 0) + 1, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?,
+       COALESCE(?, a.devices_in_use), ?, ?, ?, ?, ?, ?
      FROM accounts a WHERE a.id = ?`,
     d.id,
     d.accountId,
@@ -279,9 +296,11 @@ export function insertDeploymentStatement(db: Db, d: NewDeployment): D1PreparedS
     d.state,
     JSON.stringify(d.plan),
     JSON.stringify(d.switchover),
+    d.target === null ? null : JSON.stringify(d.target),
     d.state === "running" ? d.createdAt : null,
     d.nextStepAt,
     d.state === "running" ? timeoutFrom(d.plan, d.createdAt) : null,
+    d.target === null ? null : d.targetedCount,
     d.note,
     d.createdBy,
     d.createdAt,
@@ -310,14 +329,17 @@ export function timeoutFrom(plan: Plan, openedAt: string): string {
 
 /**
  * A deployment starting replaces the account's older active ones (a newer one scheduled for
- * later stays: it is a later decision).
+ * later stays: it is a later decision). One for every radio replaces them all; one with a target
+ * replaces only those with the same target: a rollout to one site leaves the rest of the
+ * fleet's rollout running (each radio follows the newest deployment that holds it).
  */
 export function supersedeOthersStatement(db: Db, accountId: string, keepId: string, at: string): D1PreparedStatement {
   return statement(
     db,
     `UPDATE deployments SET state = 'superseded', ended_at = ?1, next_step_at = NULL, timeout_at = NULL, updated_at = ?1, version = version + 1
      WHERE account_id = ?2 AND state IN ('scheduled', 'running', 'paused')
-       AND number < (SELECT number FROM deployments WHERE id = ?3)`,
+       AND number < (SELECT number FROM deployments WHERE id = ?3)
+       AND ((SELECT target FROM deployments WHERE id = ?3) IS NULL OR target = (SELECT target FROM deployments WHERE id = ?3))`,
     at,
     accountId,
     keepId,
@@ -493,29 +515,18 @@ export async function deploymentCounts(db: Db, deployment: Deployment): Promise<
   const shares = deployment.plan.phases.map((phase) => phase.share);
   const ranges = shares.map((_, i) => bucketRange(shares, i));
   const [grouped, targets, archived] = await db.batch([
-    // `targets` counts the account's active radios: of the reports, only theirs leave the pending
-    // ones (a radio that reported and was then retired or moved away is still listed by its report).
+    // `targets` counts the account's active radios its target holds now: of the reports, only
+    // theirs leave the pending ones (a radio that reported and was then retired or moved out of
+    // the target is still listed by its report).
     statement(
       db,
-      `SELECT x.phase, x.state, count(*) AS n, sum(ifnull(v.account_id = ?2 AND v.status = 'active', 0)) AS targeted
+      `SELECT x.phase, x.state, count(*) AS n,
+         sum(ifnull(v.account_id = ?2 AND v.status = 'active' AND ${targetMatchSql("v", deployment.target)}, 0)) AS targeted
        FROM deployment_devices x LEFT JOIN devices v ON v.uid = x.uid WHERE x.deployment_id = ?1 GROUP BY x.phase, x.state`,
       deployment.id,
       deployment.accountId,
     ),
-    // One range count per phase on the (account, status, bucket) index: the bucket is a
-    // generated column, so reading it from the index avoids computing it row by row.
-    statement(
-      db,
-      `SELECT ${ranges
-        .map(
-          (_, i) =>
-            `(SELECT count(*) FROM devices INDEXED BY devices_account_bucket WHERE account_id = ?1 AND status = 'active'
-               AND rollout_bucket >= ?${i * 2 + 2} AND rollout_bucket < ?${i * 2 + 3}) AS p${i}`,
-        )
-        .join(", ")}`,
-      deployment.accountId,
-      ...ranges.flatMap((range) => [range.from, range.to]),
-    ),
+    phaseTargetsStatement(db, deployment, ranges),
     // Once its outcomes moved to R2 (src/server/retention), the counts kept then.
     statement(db, "SELECT counts FROM deployment_archived_counts WHERE deployment_id = ?", deployment.id),
   ]);
@@ -545,6 +556,36 @@ export async function deploymentCounts(db: Db, deployment: Deployment): Promise<
   return { total, phases };
 }
 
+/**
+ * How many radios each range of buckets holds (columns p0, p1, …). Every radio: one range count
+ * per phase on the (account, status, bucket) index (the bucket is a generated column, so reading
+ * it from the index avoids computing it row by row). A target: one pass over the account's
+ * radios, each counted in its range when the target holds it.
+ */
+function phaseTargetsStatement(db: Db, deployment: Deployment, ranges: { from: number; to: number }[]): D1PreparedStatement {
+  if (deployment.target === null)
+    return statement(
+      db,
+      `SELECT ${ranges
+        .map(
+          (_, i) =>
+            `(SELECT count(*) FROM devices INDEXED BY devices_account_bucket WHERE account_id = ?1 AND status = 'active'
+               AND rollout_bucket >= ?${i * 2 + 2} AND rollout_bucket < ?${i * 2 + 3}) AS p${i}`,
+        )
+        .join(", ")}`,
+      deployment.accountId,
+      ...ranges.flatMap((range) => [range.from, range.to]),
+    );
+  const sums = ranges.map((range, i) => `sum(b >= ${range.from} AND b < ${range.to}) AS p${i}`);
+  return statement(
+    db,
+    `WITH t AS MATERIALIZED (SELECT d.rollout_bucket AS b FROM devices d
+       WHERE d.account_id = ?1 AND d.status = 'active' AND ${targetMatchSql("d", deployment.target)})
+     SELECT ${sums.join(", ")} FROM t`,
+    deployment.accountId,
+  );
+}
+
 /** Counts of one phase only (threshold checks after a report). */
 export async function phaseCounts(db: Db, deploymentId: string, phase: number): Promise<Partial<Record<ReportState, number>>> {
   const rows = await all<{ state: ReportState; n: number }>(
@@ -556,20 +597,14 @@ export async function phaseCounts(db: Db, deploymentId: string, phase: number): 
   return Object.fromEntries(rows.map((row) => [row.state, row.n]));
 }
 
-/** How many active radios of the account fall in a phase's buckets. */
+/** How many active radios of the account fall in a phase's buckets (and its target). */
 export async function phaseTargeted(db: Db, deployment: Deployment, phase: number): Promise<number> {
   const range = bucketRange(
     deployment.plan.phases.map((p) => p.share),
     phase,
   );
-  const row = await first<{ n: number }>(
-    db,
-    "SELECT count(*) AS n FROM devices INDEXED BY devices_account_bucket WHERE account_id = ? AND status = 'active' AND rollout_bucket >= ? AND rollout_bucket < ?",
-    deployment.accountId,
-    range.from,
-    range.to,
-  );
-  return row?.n ?? 0;
+  const row = await phaseTargetsStatement(db, deployment, [range]).first<{ p0: number | null }>();
+  return row?.p0 ?? 0;
 }
 
 export type DeploymentRadio = {
@@ -613,7 +648,7 @@ export async function listDeploymentRadios(
       db,
       `SELECT d.uid, d.name FROM devices d
        WHERE d.account_id = ? AND d.status = 'active' AND d.uid > ? AND d.rollout_bucket >= ? AND d.rollout_bucket < ?
-         AND NOT EXISTS (SELECT 1 FROM deployment_devices x WHERE x.deployment_id = ? AND x.uid = d.uid)
+         AND ${targetMatchSql("d", deployment.target)} AND NOT EXISTS (SELECT 1 FROM deployment_devices x WHERE x.deployment_id = ? AND x.uid = d.uid)
        ORDER BY d.uid LIMIT ?`,
       deployment.accountId,
       after,

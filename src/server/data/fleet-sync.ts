@@ -2,6 +2,7 @@ import { decidedBuckets } from "@/schema/fleet/desired-deployment";
 import { BUCKETS } from "@/schema/fleet/rollout";
 import { type ContactState, emptySyncCounts, overdueBefore, type SyncCounts, type SyncState } from "@/schema/fleet/sync-state";
 import { all, type Db, first } from "./db";
+import { targetColumnsMatchSql, targetMatchSql } from "./deployment-target-sql";
 import {
   type Deployment,
   type DeploymentRow,
@@ -41,7 +42,9 @@ function reported(alias: string, deploymentId: string, states?: readonly string[
 export function syncSqlOf(deployments: readonly Deployment[], alias: string, now: Date, stored?: SyncSql["stored"]): SyncSql {
   const branches = deployments.map((d) => {
     const buckets = decidedBuckets({ ...d, shares: d.plan.phases.map((p) => p.share) });
-    const decided = buckets >= BUCKETS ? "1" : buckets > 0 ? `${alias}.rollout_bucket < ${buckets}` : "0";
+    const inBuckets = buckets >= BUCKETS ? "1" : buckets > 0 ? `${alias}.rollout_bucket < ${buckets}` : "0";
+    const held = targetMatchSql(alias, d.target);
+    const decided = inBuckets === "0" || held === "0" ? "0" : held === "1" ? inBuckets : `(${inBuckets} AND ${held})`;
     const covers = decided === "1" ? "1" : `(${decided} OR ${reported(alias, d.id)})`;
     return `WHEN ${covers} THEN CASE WHEN ${reported(alias, d.id, ["failed", "rejected"])} THEN 'failed'
       WHEN ${alias}.reported_revision = ${literal(d.revisionId)} THEN 'inSync' ELSE 'pending' END`;
@@ -120,7 +123,7 @@ function statesSql(key: string, where: string, account = "?1"): string {
      followed AS MATERIALIZED (
        SELECT v.uid, v.reported_revision, CASE WHEN v.last_seen_at IS NULL THEN 'neverSeen'
            WHEN v.last_seen_at < ?2 THEN 'overdue' ELSE 'recent' END AS contact, ${key} AS key,
-         (SELECT p.id FROM deps p WHERE v.rollout_bucket < p.decided_to
+         (SELECT p.id FROM deps p WHERE (v.rollout_bucket < p.decided_to AND ${targetColumnsMatchSql("p", "v")})
             OR EXISTS (SELECT 1 FROM deployment_devices x WHERE x.deployment_id = p.id AND x.uid = v.uid)
           ORDER BY p.number DESC LIMIT 1) AS deployment_id
        FROM devices v WHERE v.account_id = ${account} AND v.status = 'active'${where}

@@ -1,7 +1,9 @@
+import type { DeploymentTarget } from "@/schema/fleet/deployment-target";
 import { bucketRange } from "@/schema/fleet/rollout";
 import type { SyncState } from "@/schema/fleet/sync-state";
 import { type GroupFilter, groupFilterSchema, normalTarget, type Target } from "@/schema/fleet/target";
 import { type Bindable, type Db, first } from "./db";
+import { targetMatchSql } from "./deployment-target-sql";
 import { type Deployment, findDeployment } from "./deployments";
 import type { SyncSql } from "./fleet-sync";
 import { syncSqlFor } from "./fleet-sync";
@@ -19,12 +21,12 @@ import { phaseSizes } from "./phase-sizes";
 export type ResolvedTarget =
   | { kind: "all" }
   /** Every filter holds (a saved group's conditions and the target's own, ANDed). */
-  | { kind: "filter"; filters: GroupFilter[] }
+  | { kind: "filter"; filters: GroupFilter[]; groupName?: string }
   | { kind: "failedOf"; deployment: Deployment };
 
-export type TargetRefusal = { field: "siteId" | "locationId" | "groupId" | "deploymentId"; message: string };
+export type TargetRefusal = { field: "siteId" | "locationId" | "groupId" | "deploymentId" | "sync"; message: string };
 
-type Checked = { site: number; location: number; group: string | null; group_found: number };
+type Checked = { site: number; location: number; group: string | null; group_name: string | null; group_found: number };
 
 /** The target with its ids checked against the account, or the field that names something not its. */
 export async function resolveTarget(
@@ -48,6 +50,7 @@ export async function resolveTarget(
        (?2 IS NULL OR EXISTS (SELECT 1 FROM sites WHERE id = ?2 AND account_id = ?1)) AS site,
        (?3 IS NULL OR EXISTS (SELECT 1 FROM locations WHERE id = ?3 AND account_id = ?1 AND (?2 IS NULL OR site_id = ?2))) AS location,
        (SELECT filter FROM radio_groups WHERE id = ?4 AND account_id = ?1) AS "group",
+       (SELECT name FROM radio_groups WHERE id = ?4 AND account_id = ?1) AS group_name,
        (?4 IS NULL OR EXISTS (SELECT 1 FROM radio_groups WHERE id = ?4 AND account_id = ?1)) AS group_found`,
     accountId,
     own.siteId ?? null,
@@ -59,7 +62,55 @@ export async function resolveTarget(
   if (!row.group_found) return { ok: false, refusal: { field: "groupId", message: "validation.GroupNotInAccount" } };
   const filters: GroupFilter[] = [own];
   if (row.group) filters.push(storedGroupFilter(row.group));
-  return { ok: true, target: { kind: "filter", filters } };
+  return { ok: true, target: { kind: "filter", filters, ...(row.group_name ? { groupName: row.group_name } : {}) } };
+}
+
+/**
+ * What a deployment keeps of its target (schema/fleet/deployment-target.ts): the conditions
+ * ANDed into one set, frozen now (a later edit of the group does not move a running rollout),
+ * or the failed radios of a deployment with its timed-out buckets as of now. A sync state is no
+ * condition a deployment can follow: deploying changes it, so the target would empty itself.
+ */
+export function deploymentTargetOf(
+  target: ResolvedTarget,
+): { ok: true; target: DeploymentTarget | null } | { ok: false; refusal: TargetRefusal } {
+  if (target.kind === "all") return { ok: true, target: null };
+  if (target.kind === "failedOf") {
+    const { deployment } = target;
+    const ended = deployment.state === "cancelled" || deployment.state === "superseded";
+    const shares = deployment.plan.phases.map((phase) => phase.share);
+    const timedOutTo = !ended && deployment.timedOutPhase >= 0 ? bucketRange(shares, deployment.timedOutPhase).to : 0;
+    // A retry of a retry retries the radios that reported a failure on it (its timed-out ones
+    // are judged by their own deployment's target, which is no set of conditions).
+    const within = deployment.target?.kind === "filter" ? conditionsOf(deployment.target) : {};
+    const timedOut = deployment.target?.kind === "failedOf" ? 0 : timedOutTo;
+    return {
+      ok: true,
+      target: { kind: "failedOf", deploymentId: deployment.id, number: deployment.number, timedOutTo: timedOut, ...within },
+    };
+  }
+  if (target.filters.some((filter) => filter.sync !== undefined))
+    return { ok: false, refusal: { field: "sync", message: "validation.SyncNotForDeployments" } };
+  const merged: DeploymentConditions = {};
+  const tags = new Set<string>();
+  for (const filter of target.filters) {
+    for (const field of ["siteId", "locationId", "model", "firmware"] as const) {
+      const value = filter[field];
+      if (value === undefined) continue;
+      if (merged[field] !== undefined && merged[field] !== value) merged.none = true;
+      merged[field] = value;
+    }
+    if (filter.tag !== undefined) tags.add(filter.tag.toLowerCase());
+  }
+  if (tags.size > 0) merged.tags = [...tags].sort();
+  return { ok: true, target: { kind: "filter", ...merged, ...(target.groupName ? { groupName: target.groupName } : {}) } };
+}
+
+type DeploymentConditions = Omit<Extract<DeploymentTarget, { kind: "filter" }>, "kind" | "groupName">;
+
+function conditionsOf(target: Extract<DeploymentTarget, { kind: "filter" }>): DeploymentConditions {
+  const { kind: _kind, groupName: _name, ...conditions } = target;
+  return conditions;
 }
 
 /**
@@ -161,4 +212,31 @@ export async function targetPhaseSizes(
     ...params,
   );
   return shares.map((_, i) => row?.[`p${i}`] ?? 0);
+}
+
+/**
+ * How many radios a deployment's (frozen) target holds now, and how many each phase of a plan
+ * would: what the confirm page shows before anything is confirmed. Every radio: the seat counter
+ * and the bucket index's range counts; a target: one pass over the account's radios.
+ */
+export async function deploymentTargetSizes(
+  db: Db,
+  accountId: string,
+  target: DeploymentTarget | null,
+  shares: readonly number[],
+): Promise<{ total: number; phases: number[] }> {
+  if (target === null) {
+    const phases = await phaseSizes(db, accountId, shares);
+    return { total: phases.reduce((sum, n) => sum + n, 0), phases };
+  }
+  const ranges = shares.map((_, i) => bucketRange(shares, i));
+  const sums = ranges.map((range, i) => `sum(b >= ${range.from} AND b < ${range.to}) AS p${i}`);
+  const row = await first<Record<string, number | null>>(
+    db,
+    `WITH t AS MATERIALIZED (SELECT d.rollout_bucket AS b FROM devices d
+       WHERE d.account_id = ? AND d.status = 'active' AND ${targetMatchSql("d", target)})
+     SELECT count(*) AS n, ${sums.join(", ")} FROM t`,
+    accountId,
+  );
+  return { total: row?.n ?? 0, phases: shares.map((_, i) => row?.[`p${i}`] ?? 0) };
 }

@@ -8,6 +8,7 @@ import {
   type Switchover,
   successStates,
 } from "@/schema/fleet/deployment-plan";
+import type { DeploymentTarget } from "@/schema/fleet/deployment-target";
 import { bucketRange } from "@/schema/fleet/rollout";
 import type { D1PreparedStatement } from "../cloudflare";
 import { activityStatement } from "../data/activity-logs";
@@ -97,6 +98,10 @@ export type ConfirmInput = {
   /** Roll back: deploy this earlier revision instead of the account's configuration now. */
   revisionId?: string;
   rollbackOf?: string;
+  /** The radios it is for, frozen (data/targets.ts deploymentTargetOf); none: every radio. */
+  target?: DeploymentTarget | null;
+  /** How many radios the target holds now (with a target). */
+  targetedCount?: number;
   /** The request's key: confirming again with it answers the deployment it made. */
   idempotencyKey?: string;
 };
@@ -155,6 +160,8 @@ async function confirmOnce({ db, env }: Deps, input: ConfirmInput): Promise<Depl
       state: scheduled ? "scheduled" : "running",
       plan: input.plan,
       switchover: input.switchover,
+      target: input.target ?? null,
+      targetedCount: input.targetedCount ?? null,
       nextStepAt: scheduled && startAt ? startAt.toISOString() : null,
       note: input.note,
       createdBy: input.actor.email,

@@ -37,7 +37,7 @@ import {
 } from "./config-token";
 import { evaluateThresholds } from "./deployment-engine";
 import { forgetCheckIn, shardOf } from "./live";
-import { loadRadio, type RadioState, radioState } from "./radio-state";
+import { loadRadio, type RadioState, radioState, targetRadioOf } from "./radio-state";
 
 /**
  * The device protocol, /device/v1 (docs/device-protocol.md): JSON over HTTPS, Bearer
@@ -295,7 +295,7 @@ deviceProtocol.post("/deployments/:id/status", async (c) => {
   const answered = answerToRepeat(deployment.id, previous?.state, report.state);
   if (answered) return answered;
   const shares = deployment.plan.phases.map((p) => p.share);
-  if (!previous && !includes({ ...deployment, shares }, state.radio.rollout_bucket, undefined)) {
+  if (!previous && !includes({ ...deployment, shares }, targetRadioOf(state.radio), state.reports)) {
     return failure({
       status: 409,
       code: "CONFLICT",

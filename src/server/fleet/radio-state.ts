@@ -1,3 +1,4 @@
+import type { TargetRadio } from "@/schema/fleet/deployment-target";
 import { attributesKey, fingerprint } from "@/schema/fleet/desired-config";
 import { desiredDeployment } from "@/schema/fleet/desired-deployment";
 import type { MatchableDevice } from "@/schema/rules";
@@ -24,7 +25,7 @@ export type RadioState = {
   commands: Command[];
 };
 
-function tagsOf(json: string): string[] {
+export function tagsOf(json: string): string[] {
   try {
     const value: unknown = JSON.parse(json);
     return Array.isArray(value) ? value.filter((tag): tag is string => typeof tag === "string") : [];
@@ -73,6 +74,18 @@ export async function loadRadio(
   };
 }
 
+/** The radio as deployment targets judge it: its row as it is now (not its deployed attributes). */
+export function targetRadioOf(radio: RadioRow): TargetRadio {
+  return {
+    bucket: radio.rollout_bucket,
+    siteId: radio.site_id,
+    locationId: radio.location_id,
+    model: radio.model,
+    firmware: radio.firmware,
+    tags: tagsOf(radio.tags),
+  };
+}
+
 export function radioState(
   radio: RadioRow,
   deployments: Deployment[],
@@ -82,7 +95,7 @@ export function radioState(
   const candidates = radio.account_id ? deployments.filter((d) => d.accountId === radio.account_id) : [];
   const desired = desiredDeployment(
     candidates.map((d) => ({ ...d, shares: d.plan.phases.map((p) => p.share) })),
-    radio.rollout_bucket,
+    targetRadioOf(radio),
     reports,
   );
   const current: MatchableDevice = {

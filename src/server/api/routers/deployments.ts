@@ -9,6 +9,8 @@ import {
   shownStates,
   switchoverSchema,
 } from "@/schema/fleet/deployment-plan";
+import type { DeploymentTarget } from "@/schema/fleet/deployment-target";
+import { type Target, targetSchema } from "@/schema/fleet/target";
 import { listChangesToDeploy } from "@/server/data/activity-logs";
 import { deploymentArchives } from "@/server/data/archives";
 import {
@@ -22,11 +24,14 @@ import {
   radiosOfAccount,
 } from "@/server/data/deployments";
 import { sampleRadios } from "@/server/data/device-checkins";
-import { phaseSizes } from "@/server/data/phase-sizes";
+import { placeOptions } from "@/server/data/devices";
+import { listGroups } from "@/server/data/radio-groups";
 import { findRevision, snapshotAccountConfig } from "@/server/data/revisions";
 import { accountSyncCounts } from "@/server/data/sync-snapshots";
+import { deploymentTargetOf, deploymentTargetSizes, resolveTarget } from "@/server/data/targets";
 import { actOnDeployment, confirmDeployment, TransitionConflict } from "@/server/fleet/deployment-engine";
 import { previewSamples } from "@/server/fleet/preview-samples";
+import { refuse } from "../refusal";
 import { accountInScope } from "../tenancy";
 import { type ApiContext, procedureWith, router, signedInProcedure } from "../trpc";
 
@@ -58,6 +63,19 @@ async function deploymentInScope(ctx: Ctx, deploymentId: string): Promise<Deploy
     }
   }
   throw new TRPCError({ code: "NOT_FOUND", message: String(ctx.t("errors.deploymentNotFound")) });
+}
+
+/**
+ * A target as a deployment keeps it (frozen: data/targets.ts deploymentTargetOf), its ids
+ * checked against the account; a refusal names the field to fix.
+ */
+async function deploymentTarget(ctx: Ctx, accountId: string, target: Target | undefined): Promise<DeploymentTarget | null> {
+  if (!target) return null;
+  const resolved = await resolveTarget(ctx.db, accountId, target);
+  if (!resolved.ok) refuse(ctx, "BAD_REQUEST", resolved.refusal.message, resolved.refusal.field);
+  const frozen = deploymentTargetOf(resolved.target);
+  if (!frozen.ok) refuse(ctx, "BAD_REQUEST", frozen.refusal.message, frozen.refusal.field);
+  return frozen.target;
 }
 
 function conflict(ctx: Ctx, error: unknown): never {
@@ -126,13 +144,15 @@ export const deploymentsRouter = router({
     .input(z.object({ accountId: id }))
     .query(async ({ ctx, input }) => {
       const account = await accountInScope(ctx, input.accountId);
-      const [changes, content, currentId, radios, targeted, nextNumber] = await Promise.all([
+      const [changes, content, currentId, radios, targeted, nextNumber, groups, places] = await Promise.all([
         listChangesToDeploy(ctx.db, account._id, 50),
         snapshotAccountConfig(ctx.db, account._id),
         currentRevisionId(ctx.db, account._id),
         sampleRadios(ctx.db, account._id, SAMPLE_RADIOS),
         radiosOfAccount(ctx.db, account._id),
         nextDeploymentNumber(ctx.db, account._id),
+        listGroups(ctx.db, account._id),
+        placeOptions(ctx.db, account._id),
       ]);
       const { samples, unreadable } = await previewSamples(ctx.db, currentId, content, radios);
       return {
@@ -141,16 +161,30 @@ export const deploymentsRouter = router({
         samples,
         unreadable,
         nextNumber,
+        /** What a target can name: the account's saved groups and places. */
+        groups: groups.map((group) => ({ id: group.id, name: group.name })),
+        places,
         currentRevision: currentId ? await findRevision(ctx.db, currentId) : null,
       };
     }),
 
-  /** How many radios each phase of a plan would hold (cumulative shares, as the plan's phases), before confirming. */
+  /**
+   * How many radios a target holds and each phase of a plan would hold (cumulative shares, as
+   * the plan's phases), before confirming. No target: every radio of the account.
+   */
   phaseSizes: procedureWith("create-deployments")
-    .input(z.object({ accountId: id, shares: z.array(phaseSchema.shape.share).min(1).max(MAX_PHASES) }))
+    .input(
+      z.object({
+        accountId: id,
+        shares: z.array(phaseSchema.shape.share).min(1).max(MAX_PHASES),
+        target: targetSchema.optional(),
+      }),
+    )
     .query(async ({ ctx, input }) => {
       const account = await accountInScope(ctx, input.accountId);
-      return { sizes: await phaseSizes(ctx.db, account._id, input.shares) };
+      const target = await deploymentTarget(ctx, account._id, input.target);
+      const { total, phases } = await deploymentTargetSizes(ctx.db, account._id, target, input.shares);
+      return { sizes: phases, total };
     }),
 
   create: procedureWith("create-deployments")
@@ -160,11 +194,16 @@ export const deploymentsRouter = router({
         plan: planSchema.default(allAtOnce()),
         switchover: switchoverSchema.default({ mode: "delivery" }),
         note: z.string().trim().max(500, "validation.NoteTooLong").default(""),
+        /** The radios it is for (none: every radio of the account). */
+        target: targetSchema.optional(),
         idempotencyKey,
       }),
     )
     .mutation(async ({ ctx, input }) => {
       const account = await accountInScope(ctx, input.accountId);
+      const target = await deploymentTarget(ctx, account._id, input.target);
+      const shares = input.plan.phases.map((phase) => phase.share);
+      const targetedCount = target ? (await deploymentTargetSizes(ctx.db, account._id, target, shares)).total : undefined;
       const deployment = await confirmDeployment(ctx, {
         accountId: account._id,
         orgId: account.orgId,
@@ -172,6 +211,8 @@ export const deploymentsRouter = router({
         plan: input.plan,
         switchover: input.switchover,
         note: input.note,
+        target,
+        ...(targetedCount !== undefined ? { targetedCount } : {}),
         ...keyOf(ctx, input.idempotencyKey),
       });
       return { id: deployment.id, number: deployment.number, state: deployment.state, timeoutAt: deployment.timeoutAt };
@@ -216,9 +257,39 @@ export const deploymentsRouter = router({
         note: input.note,
         revisionId: deployment.previousRevisionId,
         rollbackOf: deployment.id,
+        // The radios it was for go back; the others never had it.
+        target: deployment.target,
+        ...(deployment.target ? { targetedCount: deployment.targeted } : {}),
         ...keyOf(ctx, input.idempotencyKey),
       });
       return { id: created.id, number: created.number, state: created.state };
+    }),
+
+  /**
+   * Retry the failed radios: a new deployment of the same revision, all at once, whose target
+   * is this deployment's radios that failed, rejected it or timed out (a filter the engine
+   * evaluates, so still one row whatever their number).
+   */
+  retryFailed: procedureWith("create-deployments")
+    .input(z.object({ id, note: z.string().trim().max(500, "validation.NoteTooLong").default(""), idempotencyKey }))
+    .mutation(async ({ ctx, input }) => {
+      const deployment = await deploymentInScope(ctx, input.id);
+      const target = await deploymentTarget(ctx, deployment.accountId, { kind: "failedOf", deploymentId: deployment.id });
+      const { total } = await deploymentTargetSizes(ctx.db, deployment.accountId, target, [100]);
+      if (total === 0) refuse(ctx, "PRECONDITION_FAILED", "errors.nothingToRetry");
+      const created = await confirmDeployment(ctx, {
+        accountId: deployment.accountId,
+        orgId: deployment.orgId,
+        actor: { id: ctx.user.id, email: ctx.user.email },
+        plan: allAtOnce(),
+        switchover: { mode: "delivery" },
+        note: input.note,
+        revisionId: deployment.revisionId,
+        target,
+        targetedCount: total,
+        ...keyOf(ctx, input.idempotencyKey),
+      });
+      return { id: created.id, number: created.number, state: created.state, targeted: total };
     }),
 
   /** An account's radios by sync state and by contact (schema/fleet/sync-state.ts). */
