@@ -1,9 +1,10 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
+import { planDefaults } from "@/routes/deployments/plan-form";
 import { type Answer, call, data } from "./api-calls";
 import { createAccount, createUser, sessionCookie } from "./fixtures";
 import { bearer, giveSeats, registerRadios } from "./fleet-fixtures";
-import { request } from "./helpers";
+import { postForm, request } from "./helpers";
 
 // Deployment targets (issue 25): a deployment for a site, a saved group or the failed radios of
 // another is a filter the engine evaluates whenever a radio checks in: radios moved into the
@@ -194,5 +195,52 @@ describe("retry the failed radios", () => {
     // The retry itself had no failure: nothing to retry, said plainly.
     const again: Answer = await call("deployments.retryFailed", { id: retry.id }, cookie, "POST");
     expect(again.error?.data.code).toBe("PRECONDITION_FAILED");
+  });
+});
+
+describe("the pages, without JavaScript", () => {
+  it("the confirm form counts a place's radios per phase, deploys to them, and the deployment page offers the retry", async () => {
+    const acc = await createAccount(orgId, "Pages");
+    await giveSeats(orgId, acc, 10);
+    await env.DB.prepare("INSERT INTO sites (id, account_id, name) VALUES ('site_pg_n', ?, 'North garage')").bind(acc).run();
+    const uids = await registerRadios(orgId, acc, "PGS", 4);
+    await place(uids[0] ?? "", "site_pg_n");
+    await place(uids[1] ?? "", "site_pg_n");
+    const path = `/accounts/${acc}/confirm-deployment`;
+    const page = await (await request(path, { headers: { Cookie: cookie } })).text();
+    expect(page).toContain('name="targetPlace"');
+    expect(page).toMatch(/<option value="site_pg_n">North garage<\/option>/);
+
+    const fields = { ...planDefaults, planKind: "all", targetPlace: "site_pg_n" };
+    const counted = await postForm(path, { ...fields, intent: "count" }, { Cookie: cookie });
+    expect(counted.status).toBe(200);
+    const countedHtml = await counted.text();
+    expect(countedHtml).toContain("Radios in this target now: 2");
+    expect(countedHtml).toContain("Phase 1: 2 radios");
+
+    const foreign = await postForm(path, { ...fields, targetPlace: "site_tgt_north" }, { Cookie: cookie });
+    expect(foreign.status).toBe(400);
+    expect(data(await call<{ items: unknown[] }>("deployments.list", { accountId: acc }, cookie, "GET")).items).toEqual([]);
+
+    const confirmed = await postForm(path, { ...fields, idempotencyKey: "next-1" }, { Cookie: cookie });
+    expect(confirmed.status).toBe(303);
+    const id = decodeURIComponent(confirmed.headers.get("location")?.split("/").pop()?.split("?")[0] ?? "");
+    expect((await get(id)).deployment.targeted).toBe(2);
+    expect(await report(uids[0] ?? "", id, "failed")).toBe(200);
+
+    const view = await (await request(`/accounts/${acc}/deployments/${id}`, { headers: { Cookie: cookie } })).text();
+    expect(view).toContain("at North garage");
+    expect(view).toContain("Retry the failed radios (1)");
+    const retried = await postForm(
+      `/accounts/${acc}/deployments/${id}`,
+      { do: "retryFailed", idempotencyKey: "next-2-retry" },
+      { Cookie: cookie },
+    );
+    expect(retried.status).toBe(303);
+    const retryId = decodeURIComponent(retried.headers.get("location")?.split("/").pop()?.split("?")[0] ?? "");
+    expect(retryId).not.toBe(id);
+    const retryView = await (await request(`/accounts/${acc}/deployments/${retryId}`, { headers: { Cookie: cookie } })).text();
+    expect(retryView).toContain(`The radios that failed, rejected or timed out in deployment #1`);
+    expect((await get(retryId)).deployment.targeted).toBe(1);
   });
 });

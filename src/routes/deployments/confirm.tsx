@@ -17,6 +17,7 @@ import { changesHref, confirmDeploymentHref, deploymentHref } from "./paths";
 import { parsePlanForm, planDefaults, planFields } from "./plan-form";
 import { requestKey } from "./request-key";
 import { sampleLines } from "./sample-lines";
+import { targetConditionFields, targetDefaults, targetFields, targetOfFields } from "./target-form";
 
 const CHANGES_SHOWN = 10;
 
@@ -29,8 +30,17 @@ type Preview = {
   /** The number this deployment will get (the form's idempotency key). */
   nextNumber: number;
   currentRevision: { number: number } | null;
+  groups: { id: string; name: string }[];
+  places: { siteId: string; locationId: string | null; label: string }[];
 };
-type Data = { account: AccountDetails; preview: Preview; phaseSizes: number[] };
+type Data = {
+  account: AccountDetails;
+  preview: Preview;
+  phaseSizes: number[];
+  /** With a target named in the address (?group=…): how many radios it holds, and the fields it fills. */
+  targetTotal: string | null;
+  values: Record<string, string> | null;
+};
 
 function SampleDiff({ uid, lines }: { uid: string; lines: ConfigDiffLine[] }) {
   const { t, language } = usePage();
@@ -73,10 +83,15 @@ function SampleDiff({ uid, lines }: { uid: string; lines: ConfigDiffLine[] }) {
 }
 
 /** How many radios each phase holds, for the plan as submitted (a "count" post) or the default plan. */
-function PhaseSizes({ sizes }: { sizes: number[] }) {
+function PhaseSizes({ sizes, total }: { sizes: number[]; total: number | null }) {
   const { t, language } = usePage();
   return (
     <div className="space-y-2" data-slot="phase-sizes">
+      {total !== null && (
+        <p className="text-sm text-slate-900" data-slot="target-total">
+          {t("confirmDeployment.targetTotal", { formatted: formatNumber(language, total) })}
+        </p>
+      )}
       <p className="text-sm font-medium text-slate-900">{t("confirmDeployment.phaseSizes")}</p>
       <ol className="flex flex-wrap gap-x-4 gap-y-1 text-sm text-slate-700">
         {sizes.map((size, i) => (
@@ -93,23 +108,90 @@ function PhaseSizes({ sizes }: { sizes: number[] }) {
   );
 }
 
+/**
+ * Which radios: a saved group, a place, a model, a firmware and a tag, each narrowing (none:
+ * every radio). Plain fields, so it works without JavaScript; "count" shows what it holds.
+ */
+function TargetFields({
+  preview,
+  values,
+  error,
+}: {
+  preview: Preview;
+  values: Record<string, string>;
+  error: (field: string) => string | undefined;
+}) {
+  const { t } = usePage();
+  const any = { value: "", label: String(t("confirmDeployment.anyRadio")) };
+  return (
+    <fieldset className="space-y-2">
+      <legend className="font-semibold text-slate-900">{t("confirmDeployment.radios")}</legend>
+      <p className="text-sm text-slate-700">{t("confirmDeployment.radiosHint")}</p>
+      <div className="grid gap-3 sm:grid-cols-2">
+        <SelectField
+          label={String(t("confirmDeployment.targetGroup"))}
+          name="targetGroup"
+          defaultValue={values.targetGroup}
+          error={error("groupId")}
+          options={[any, ...preview.groups.map((group) => ({ value: group.id, label: group.name }))]}
+        />
+        <SelectField
+          label={String(t("confirmDeployment.targetPlace"))}
+          name="targetPlace"
+          defaultValue={values.targetPlace}
+          error={error("siteId") ?? error("locationId")}
+          options={[
+            any,
+            ...preview.places.map((option) => ({
+              value: option.locationId ? `${option.siteId}/${option.locationId}` : option.siteId,
+              label: option.label,
+            })),
+          ]}
+        />
+        <Field
+          label={String(t("confirmDeployment.targetModel"))}
+          name="targetModel"
+          defaultValue={values.targetModel}
+          error={error("model")}
+        />
+        <Field
+          label={String(t("confirmDeployment.targetFirmware"))}
+          name="targetFirmware"
+          defaultValue={values.targetFirmware}
+          error={error("firmware")}
+        />
+        <Field
+          label={String(t("confirmDeployment.targetTag"))}
+          name="targetTag"
+          defaultValue={values.targetTag}
+          error={error("tag")}
+        />
+      </div>
+    </fieldset>
+  );
+}
+
 function PlanForm({
   accountId,
   timeZone,
   nextNumber,
   form,
   sizes,
+  total,
+  preview,
 }: {
   accountId: string;
   timeZone: string;
   nextNumber: number;
   form?: PageProps<Data>["form"];
   sizes: number[] | null;
+  total: number | null;
+  preview: Preview;
 }) {
   const { t, language } = usePage();
   // Times are typed on the account's wall clock, and the labels say which one.
   const zone = timeZoneLabel(language, timeZone);
-  const values = { ...planDefaults, ...form?.values };
+  const values: Record<string, string> = { ...planDefaults, ...targetDefaults, ...form?.values };
   const error = (field: string) => (form?.errors[field] ? String(t(form.errors[field])) : undefined);
   const radio = (name: string, value: string, label: string) => (
     <label className="flex items-center gap-2 text-sm">
@@ -126,6 +208,7 @@ function PlanForm({
       <FormAlert message={error("form")} />
       {/* One key per rendering: a double click, a retried post or a second tab's copy makes one deployment. */}
       <input type="hidden" name="idempotencyKey" value={form?.values.idempotencyKey || requestKey(nextNumber)} />
+      <TargetFields preview={preview} values={values} error={error} />
       <fieldset className="space-y-2">
         <legend className="font-semibold text-slate-900">{t("confirmDeployment.plan")}</legend>
         {radio("planKind", "all", String(t("confirmDeployment.allAtOnce")))}
@@ -206,7 +289,7 @@ function PlanForm({
             error={error("errorPerPhase")}
           />
         </div>
-        {sizes ? <PhaseSizes sizes={sizes} /> : null}
+        {sizes ? <PhaseSizes sizes={sizes} total={total} /> : null}
       </fieldset>
       <fieldset className="space-y-2">
         <legend className="font-semibold text-slate-900">{t("confirmDeployment.timing")}</legend>
@@ -278,6 +361,8 @@ function ConfirmDeployment({ data, form }: PageProps<Data>) {
   const { account, preview } = data;
   // A "count" post brings the sizes of the plan as typed; the first view, those of the default plan.
   const sizes = form ? (form.values.phaseSizes ? (JSON.parse(form.values.phaseSizes) as number[]) : null) : data.phaseSizes;
+  const counted = form ? form.values.targetTotal : data.targetTotal;
+  const total = counted === undefined || counted === "" || counted === null ? null : Number(counted);
   const text = textOf(t);
   return (
     <AccountLayout account={account}>
@@ -326,26 +411,41 @@ function ConfirmDeployment({ data, form }: PageProps<Data>) {
             </div>
           )}
         </section>
-        <PlanForm accountId={account._id} timeZone={account.timezone} nextNumber={preview.nextNumber} form={form} sizes={sizes} />
+        <PlanForm
+          accountId={account._id}
+          timeZone={account.timezone}
+          nextNumber={preview.nextNumber}
+          form={form ?? (data.values ? { values: data.values, errors: {} } : undefined)}
+          sizes={sizes}
+          total={total}
+          preview={preview}
+        />
       </div>
     </AccountLayout>
   );
 }
 
+/** The fields a refusal may name: the plan's, and the target's conditions. */
+const refusalFields = [...planFields, ...targetConditionFields];
+
 async function confirm(c: RouteContext): Promise<ActionResult> {
   const accountId = c.req.param("accountId") ?? "";
   const posted = await postedValues(c);
-  const values = Object.fromEntries([...planFields, "idempotencyKey"].map((field) => [field, posted[field] ?? ""]));
+  const values = Object.fromEntries(
+    [...planFields, ...targetFields, "idempotencyKey"].map((field) => [field, posted[field] ?? ""]),
+  );
   const account = await accountDetails(c, accountId);
   const parsed = parsePlanForm(values, account.timezone);
   if (!parsed.ok) return { ok: false, status: 400, form: { values, errors: parsed.errors } };
+  const target = targetOfFields(values);
   if (posted.intent === "count") {
     const shares = parsed.plan.phases.map((phase) => phase.share);
     try {
-      const { sizes } = await api(c).deployments.phaseSizes({ accountId, shares });
-      return { ok: false, status: 200, form: { values: { ...values, phaseSizes: JSON.stringify(sizes) }, errors: {} } };
+      const { sizes, total } = await api(c).deployments.phaseSizes({ accountId, shares, ...target });
+      const counted = { ...values, phaseSizes: JSON.stringify(sizes), targetTotal: String(total) };
+      return { ok: false, status: 200, form: { values: counted, errors: {} } };
     } catch (error) {
-      return formRefusal(error, values, { fields: planFields });
+      return formRefusal(error, values, { fields: refusalFields });
     }
   }
   try {
@@ -354,6 +454,7 @@ async function confirm(c: RouteContext): Promise<ActionResult> {
       plan: parsed.plan,
       switchover: parsed.switchover,
       note: parsed.note,
+      ...target,
       ...(values.idempotencyKey ? { idempotencyKey: values.idempotencyKey } : {}),
     });
     return {
@@ -362,7 +463,7 @@ async function confirm(c: RouteContext): Promise<ActionResult> {
       flash: { type: "success", key: "deployments.created", values: { number: created.number } },
     };
   } catch (error) {
-    return formRefusal(error, values, { fields: planFields });
+    return formRefusal(error, values, { fields: refusalFields });
   }
 }
 
@@ -377,12 +478,26 @@ export const confirmDeploymentPage = definePage<Data>({
   load: async (c) => {
     const accountId = c.req.param("accountId") ?? "";
     const shares = defaultShares();
-    const [account, preview, { sizes }] = await Promise.all([
+    // "Deploy to this group" links here with ?group=…: the form opens with it chosen and counted.
+    const group = (c.req.query("group") ?? "").slice(0, 64);
+    const values = group ? { ...targetDefaults, targetGroup: group } : null;
+    const target = values ? targetOfFields(values) : {};
+    const [account, preview, counted] = await Promise.all([
       accountDetails(c, accountId),
       api(c).deployments.preview({ accountId }),
-      api(c).deployments.phaseSizes({ accountId, shares }),
+      api(c)
+        .deployments.phaseSizes({ accountId, shares, ...target })
+        .catch(() => null),
     ]);
-    return { account, preview, phaseSizes: sizes };
+    // A group that is not this account's: the form opens for every radio.
+    const sizes = counted ?? (await api(c).deployments.phaseSizes({ accountId, shares }));
+    return {
+      account,
+      preview,
+      phaseSizes: sizes.sizes,
+      targetTotal: counted && values ? String(counted.total) : null,
+      values: counted ? values : null,
+    };
   },
   Component: ConfirmDeployment,
   action: confirm,

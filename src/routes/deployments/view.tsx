@@ -37,9 +37,47 @@ type Data = {
   archives: Archive[];
   nextAfter: string | null;
   canAct: boolean;
+  /** The place its target names, by name (null: it names none). */
+  targetPlace: string | null;
 };
 
-function Facts({ deployment, timeZone }: { deployment: Deployment; timeZone: string }) {
+/** Which radios it is for, in words: every radio, a saved group's conditions, or the failed of another. */
+function TargetWords({ accountId, deployment, place }: { accountId: string; deployment: Deployment; place: string | null }) {
+  const { t } = usePage();
+  const target = deployment.target;
+  if (target === null) return <>{t("deployments.target.all")}</>;
+  const conditions = [
+    place && t("deployments.target.place", { place }),
+    target.model && t("deployments.target.model", { model: target.model }),
+    target.firmware && t("deployments.target.firmware", { firmware: target.firmware }),
+    ...(target.tags ?? []).map((tag) => t("deployments.target.tag", { tag })),
+  ].filter(Boolean);
+  if (target.kind === "failedOf")
+    return (
+      <a className="text-brand-700 hover:underline" href={deploymentHref(accountId, target.deploymentId)}>
+        {t("deployments.target.failedOf", { number: target.number })}
+      </a>
+    );
+  const words = target.none ? [String(t("deployments.target.none"))] : conditions.map(String);
+  return (
+    <>
+      {target.groupName ? `${t("deployments.target.group", { name: target.groupName })}: ` : ""}
+      {words.join(" · ")}
+    </>
+  );
+}
+
+function Facts({
+  accountId,
+  deployment,
+  timeZone,
+  place,
+}: {
+  accountId: string;
+  deployment: Deployment;
+  timeZone: string;
+  place: string | null;
+}) {
   const { t, language } = usePage();
   const s = deployment.switchover;
   const switchover =
@@ -61,6 +99,7 @@ function Facts({ deployment, timeZone }: { deployment: Deployment; timeZone: str
         String(t("deployments.columns.phase")),
         t("deployments.phaseOf", { phase: deployment.phaseIndex + 1, phases: deployment.plan.phases.length }),
       )}
+      {row(String(t("deployments.target.label")), <TargetWords accountId={accountId} deployment={deployment} place={place} />)}
       {row(String(t("deployments.targeted")), deployment.targeted.toLocaleString(language))}
       {row(String(t("deployments.switchover")), switchover)}
       {row(
@@ -99,8 +138,23 @@ function Facts({ deployment, timeZone }: { deployment: Deployment; timeZone: str
   );
 }
 
-function Actions({ account, deployment, nextNumber }: { account: AccountDetails; deployment: Deployment; nextNumber: number }) {
-  const { t } = usePage();
+/** The radios a retry would be for: those that failed, rejected it or timed out. */
+function failedRadios(counts: DeploymentCounts): number {
+  return (counts.total.failed ?? 0) + (counts.total.rejected ?? 0) + (counts.total.timed_out ?? 0);
+}
+
+function Actions({
+  account,
+  deployment,
+  nextNumber,
+  failed,
+}: {
+  account: AccountDetails;
+  deployment: Deployment;
+  nextNumber: number;
+  failed: number;
+}) {
+  const { t, language } = usePage();
   const href = deploymentHref(account._id, deployment.id);
   const possible = actions.filter((action) => allowedFrom[action].includes(deployment.state));
   return (
@@ -122,6 +176,15 @@ function Actions({ account, deployment, nextNumber }: { account: AccountDetails;
           <input type="hidden" name="idempotencyKey" value={requestKey(nextNumber)} />
           <Button type="submit" size="sm" variant="white">
             {t("deployments.actions.rollback")}
+          </Button>
+        </form>
+      )}
+      {failed > 0 && deployment.state !== "scheduled" && (
+        <form method="post" action={href}>
+          <input type="hidden" name="do" value="retryFailed" />
+          <input type="hidden" name="idempotencyKey" value={`${requestKey(nextNumber)}-retry`} />
+          <Button type="submit" size="sm" variant="white">
+            {t("deployments.actions.retryFailed", { formatted: failed.toLocaleString(language) })}
           </Button>
         </form>
       )}
@@ -155,10 +218,12 @@ function DeploymentView({ data }: PageProps<Data>) {
           )}
         </LivePart>
         <LivePart name="deployment-facts" block>
-          <Facts deployment={deployment} timeZone={account.timezone} />
+          <Facts accountId={account._id} deployment={deployment} timeZone={account.timezone} place={data.targetPlace} />
         </LivePart>
         <LivePart name="deployment-actions" block>
-          {canAct && <Actions account={account} deployment={deployment} nextNumber={data.nextNumber} />}
+          {canAct && (
+            <Actions account={account} deployment={deployment} nextNumber={data.nextNumber} failed={failedRadios(counts)} />
+          )}
         </LivePart>
         <section aria-labelledby="counts-heading">
           <div className="mb-2 flex items-center justify-between">
@@ -235,6 +300,15 @@ async function act(c: RouteContext): Promise<ActionResult> {
   const here = deploymentHref(accountId, id);
   const what = posted.do ?? "";
   try {
+    if (what === "retryFailed") {
+      const key = posted.idempotencyKey ?? "";
+      const created = await api(c).deployments.retryFailed({ id, ...(key ? { idempotencyKey: key } : {}) });
+      return {
+        ok: true,
+        redirect: deploymentHref(accountId, created.id),
+        flash: { type: "success", key: "deployments.retried", values: { number: created.number } },
+      };
+    }
     if (what === "rollback") {
       const key = posted.idempotencyKey ?? "";
       const created = await api(c).deployments.rollback({ id, ...(key ? { idempotencyKey: key } : {}) });
@@ -258,7 +332,15 @@ async function act(c: RouteContext): Promise<ActionResult> {
       return {
         ok: true,
         redirect: here,
-        flash: { type: "error", key: error.code === "CONFLICT" ? "deployments.conflict" : "errors.nothingToRollBack" },
+        flash: {
+          type: "error",
+          key:
+            error.code === "CONFLICT"
+              ? "deployments.conflict"
+              : what === "retryFailed"
+                ? "errors.nothingToRetry"
+                : "errors.nothingToRollBack",
+        },
       };
     }
     throw error;
@@ -290,6 +372,7 @@ export const deploymentPage = definePage<Data>({
       nextAfter: radios.nextAfter,
       archives: got.archives,
       canAct: Boolean(c.get("user")?.permissions["create-deployments"]),
+      targetPlace: got.targetPlace,
     };
   },
   Component: DeploymentView,

@@ -240,3 +240,19 @@ export async function deploymentTargetSizes(
   );
   return { total: row?.n ?? 0, phases: shares.map((_, i) => row?.[`p${i}`] ?? 0) };
 }
+
+/** The place a deployment's target names, as people read it ("North garage › Bay 2"), or null. */
+export async function targetPlaceName(db: Db, deployment: Deployment): Promise<string | null> {
+  const target = deployment.target;
+  if (!target || (target.siteId === undefined && target.locationId === undefined)) return null;
+  const row = await first<{ site: string | null; location: string | null }>(
+    db,
+    `SELECT (SELECT name FROM sites WHERE id = ?2 AND account_id = ?1) AS site,
+       (SELECT name FROM locations WHERE id = ?3 AND account_id = ?1) AS location`,
+    deployment.accountId,
+    target.siteId ?? null,
+    target.locationId ?? null,
+  );
+  const names = [row?.site, row?.location].filter((name): name is string => Boolean(name));
+  return names.length > 0 ? names.join(" › ") : null;
+}

@@ -28,7 +28,7 @@ import { placeOptions } from "@/server/data/devices";
 import { listGroups } from "@/server/data/radio-groups";
 import { findRevision, snapshotAccountConfig } from "@/server/data/revisions";
 import { accountSyncCounts } from "@/server/data/sync-snapshots";
-import { deploymentTargetOf, deploymentTargetSizes, resolveTarget } from "@/server/data/targets";
+import { deploymentTargetOf, deploymentTargetSizes, resolveTarget, targetPlaceName } from "@/server/data/targets";
 import { actOnDeployment, confirmDeployment, TransitionConflict } from "@/server/fleet/deployment-engine";
 import { previewSamples } from "@/server/fleet/preview-samples";
 import { refuse } from "../refusal";
@@ -111,12 +111,13 @@ export const deploymentsRouter = router({
   /** One deployment with its per-state counts, overall and per phase. */
   get: signedInProcedure.input(z.object({ id })).query(async ({ ctx, input }) => {
     const deployment = await deploymentInScope(ctx, input.id);
-    const [counts, nextNumber, archives] = await Promise.all([
+    const [counts, nextNumber, archives, targetPlace] = await Promise.all([
       deploymentCounts(ctx.db, deployment),
       nextDeploymentNumber(ctx.db, deployment.accountId),
       deploymentArchives(ctx.db, deployment.accountId, deployment.id),
+      targetPlaceName(ctx.db, deployment),
     ]);
-    return { deployment, counts, nextNumber, archives };
+    return { deployment, counts, nextNumber, archives, targetPlace };
   }),
 
   /** The radios of a deployment in one state, by uid (keyset). */
