@@ -40,6 +40,8 @@ export default defineConfig(async () => {
         checkInsHours: Number(process.env.CHECKINS_HOURS ?? 1),
         // command-batches.bench.test.ts: the commands in the big batch (issue 25: 100,000).
         batchBig: Number(process.env.BATCH_BIG ?? 100_000),
+        // confirm-target.bench.test.ts: the radios of the big target (issue 25: 100,000 vs 100).
+        confirmTargetBig: Number(process.env.CONFIRM_TARGET_BIG ?? 100_000),
       },
       setupFiles: ["tests/worker/setup.ts"],
       testTimeout: 600_000,

@@ -229,6 +229,15 @@ export async function deploymentTargetSizes(
     const phases = await phaseSizes(db, accountId, shares);
     return { total: phases.reduce((sum, n) => sum + n, 0), phases };
   }
+  if (shares.length === 1 && shares[0] === 100) {
+    // Only the total (a confirm): no bucket to read at all.
+    const row = await first<{ n: number }>(
+      db,
+      `SELECT count(*) AS n FROM devices d WHERE d.account_id = ? AND d.status = 'active' AND ${targetMatchSql("d", target)}`,
+      accountId,
+    );
+    return { total: row?.n ?? 0, phases: [row?.n ?? 0] };
+  }
   const ranges = shares.map((_, i) => bucketRange(shares, i));
   const sums = ranges.map((range, i) => `sum(b >= ${range.from} AND b < ${range.to}) AS p${i}`);
   const row = await first<Record<string, number | null>>(

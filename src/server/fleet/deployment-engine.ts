@@ -100,8 +100,8 @@ export type ConfirmInput = {
   rollbackOf?: string;
   /** The radios it is for, frozen (data/targets.ts deploymentTargetOf); none: every radio. */
   target?: DeploymentTarget | null;
-  /** How many radios the target holds now (with a target). */
-  targetedCount?: number;
+  /** How many radios the target holds now (with a target): counted alongside the confirm's own reads. */
+  targetedCount?: number | (() => Promise<number>);
   /** The request's key: confirming again with it answers the deployment it made. */
   idempotencyKey?: string;
 };
@@ -130,10 +130,12 @@ async function confirmOnce({ db, env }: Deps, input: ConfirmInput): Promise<Depl
   const at = new Date();
   const createdAt = at.toISOString();
   // Independent reads side by side: every round trip here delays the radios' push.
-  const [previousRevisionId, number, content] = await Promise.all([
+  const counted = input.targetedCount;
+  const [previousRevisionId, number, content, targetedCount] = await Promise.all([
     currentRevisionId(db, input.accountId),
     nextDeploymentNumber(db, input.accountId),
     input.revisionId ? null : snapshotAccountConfig(db, input.accountId),
+    typeof counted === "function" ? counted() : (counted ?? null),
   ]);
   const statements: D1PreparedStatement[] = [];
   let revisionId = input.revisionId ?? "";
@@ -161,7 +163,7 @@ async function confirmOnce({ db, env }: Deps, input: ConfirmInput): Promise<Depl
       plan: input.plan,
       switchover: input.switchover,
       target: input.target ?? null,
-      targetedCount: input.targetedCount ?? null,
+      targetedCount,
       nextStepAt: scheduled && startAt ? startAt.toISOString() : null,
       note: input.note,
       createdBy: input.actor.email,
