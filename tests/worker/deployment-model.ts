@@ -13,6 +13,7 @@ import {
   terminalStates,
 } from "@/schema/fleet/deployment-plan";
 import { phaseOfBucket } from "@/schema/fleet/desired-deployment";
+import { paceOpening } from "@/schema/fleet/pace-and-retries";
 import { BUCKETS, bucketOf, bucketRange } from "@/schema/fleet/rollout";
 import { type ShownState, shownStates } from "@/schema/fleet/states";
 import { emptySyncCounts, type SyncCounts, type SyncState } from "@/schema/fleet/sync-state";
@@ -66,6 +67,8 @@ type ModelDeployment = {
   waiting: boolean;
   /** Its opened phases time out at the next clock step. */
   timeoutPending: boolean;
+  /** Its current phase is paced: the buckets offered so far (its first minute; the next clock step offers it all). */
+  pacedTo: number | null;
   timedOutPhase: number;
   reports: Map<string, { state: ReportState; phase: number }>;
   target: ModelTarget;
@@ -107,7 +110,8 @@ const ACTOR = { id: "model", email: "model@example.test" };
 const deps = () => ({ db: env.DB, env });
 
 function decidedTo(d: ModelDeployment): number {
-  const opened = bucketRange(d.shares, d.phaseIndex).to;
+  const range = bucketRange(d.shares, d.phaseIndex);
+  const opened = Math.min(range.to, d.pacedTo ?? BUCKETS);
   if (d.state === "finished") return BUCKETS;
   if (d.state === "running") return opened;
   if (d.state === "superseded") return d.started && d.pauseReason === null ? opened : 0;
@@ -150,10 +154,18 @@ function supersedeOlder(model: Model, d: ModelDeployment) {
   }
 }
 
-function openNextPhase(d: ModelDeployment) {
+function openNextPhase(m: Model, d: ModelDeployment) {
   d.phaseIndex += 1;
   d.waiting = false;
   d.timeoutPending = true;
+  d.pacedTo = firstMinute(m, d);
+}
+
+/** A paced phase opens with its first minute offered (schema/fleet/pace-and-retries.ts paceOpening). */
+function firstMinute(m: Model, d: ModelDeployment): number | null {
+  if (!d.plan.pace) return null;
+  const range = bucketRange(d.shares, d.phaseIndex);
+  return paceOpening(d.plan.pace, range, targetedInPhase(m, d, d.phaseIndex), new Date().toISOString()).pacedTo;
 }
 
 function targetedInPhase(model: Model, d: ModelDeployment, phase: number): number {
@@ -190,7 +202,7 @@ function afterFinalReport(model: Model, d: ModelDeployment, phase: number, repor
     d.state = "paused";
     d.pauseReason = "success-threshold";
   } else if (plan.waitMinutes > 0) d.waiting = true;
-  else openNextPhase(d);
+  else openNextPhase(model, d);
 }
 
 function shownStateOf(d: ModelDeployment, r: ModelRadio): ShownState | null {
@@ -252,8 +264,10 @@ const planArbitrary: fc.Arbitrary<Plan> = fc
     errorPercent: fc.constantFrom(20, 50),
     errorMinimum: fc.integer({ min: 0, max: 3 }),
     waitMinutes: fc.constantFrom(0, 0, 30),
+    paced: fc.boolean(),
   })
   .map((p) => ({
+    ...(p.paced ? { pace: { maximumPerMinute: 2 } } : {}),
     phases: [...p.cuts.sort((a, b) => a - b), 100].map((share) => ({
       share,
       successPercent: p.successPercent,
@@ -339,12 +353,14 @@ class Confirm implements Cmd {
       pauseReason: null,
       waiting: false,
       timeoutPending: !this.scheduled,
+      pacedTo: null,
       timedOutPhase: -1,
       reports: new Map(),
       target: aimed.model,
     };
     expect(created.number).toBe(d.number);
     expect(created.revisionId).toBe(d.revisionId);
+    if (!this.scheduled) d.pacedTo = firstMinute(m, d);
     m.deployments.push(d);
     if (!this.scheduled) supersedeOlder(m, d);
   }
@@ -414,6 +430,7 @@ class RetryFailed implements Cmd {
       pauseReason: null,
       waiting: false,
       timeoutPending: true,
+      pacedTo: null,
       timedOutPhase: -1,
       reports: new Map(),
       target,
@@ -474,7 +491,7 @@ class Act implements Cmd {
     } else {
       d.state = "running";
       d.pauseReason = null;
-      openNextPhase(d);
+      openNextPhase(m, d);
       supersedeOlder(m, d);
     }
   }
@@ -639,8 +656,14 @@ class ClockStep implements Cmd {
         d.state = "running";
         d.started = true;
         d.timeoutPending = true;
+        d.pacedTo = firstMinute(m, d);
         supersedeOlder(m, d);
-      } else if (d.state === "running" && d.waiting) openNextPhase(d);
+      } else if (d.state === "running" && d.waiting) openNextPhase(m, d);
+      else if (d.state === "running" && d.pacedTo !== null) {
+        // Days of a pace's minutes: the whole phase is offered, and its radios' timeout starts again.
+        d.pacedTo = null;
+        d.timeoutPending = true;
+      }
     }
   }
   toString() {

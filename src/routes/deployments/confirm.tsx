@@ -313,6 +313,43 @@ function PlanForm({
         </div>
       </fieldset>
       <fieldset className="space-y-2">
+        <legend className="font-semibold text-slate-900">{t("confirmDeployment.pace")}</legend>
+        <p className="text-sm text-slate-700">{t("confirmDeployment.paceHint")}</p>
+        {radio("paceKind", "none", String(t("confirmDeployment.paceNone")))}
+        {radio("paceKind", "fixed", String(t("confirmDeployment.paceFixed")))}
+        {radio("paceKind", "exponential", String(t("confirmDeployment.paceExponential")))}
+        {error("paceKind") && (
+          <p role="alert" className="text-sm text-red-700">
+            {error("paceKind")}
+          </p>
+        )}
+        <div className="grid gap-3 sm:grid-cols-3">
+          <Field
+            label={String(t("confirmDeployment.pacePerMinute"))}
+            name="pacePerMinute"
+            inputMode="numeric"
+            defaultValue={values.pacePerMinute}
+            hint={String(t("confirmDeployment.pacePerMinuteHint"))}
+            error={error("pacePerMinute")}
+          />
+          <Field
+            label={String(t("confirmDeployment.paceStart"))}
+            name="paceStart"
+            inputMode="numeric"
+            defaultValue={values.paceStart}
+            error={error("paceStart")}
+          />
+          <Field
+            label={String(t("confirmDeployment.paceFactor"))}
+            name="paceFactor"
+            inputMode="decimal"
+            defaultValue={values.paceFactor}
+            hint={String(t("confirmDeployment.paceFactorHint"))}
+            error={error("paceFactor")}
+          />
+        </div>
+      </fieldset>
+      <fieldset className="space-y-2">
         <legend className="font-semibold text-slate-900">{t("confirmDeployment.switchover")}</legend>
         {radio("switchover", "delivery", String(t("confirmDeployment.onDelivery")))}
         {radio("switchover", "at", String(t("confirmDeployment.atTime")))}

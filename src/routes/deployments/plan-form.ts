@@ -6,6 +6,7 @@ import {
   MAX_USER_DELAY_MINUTES,
   MAX_WAIT_MINUTES,
 } from "@/schema/fleet/deployment-plan";
+import { MAX_FACTOR, MAX_PER_MINUTE, type Pace } from "@/schema/fleet/pace-and-retries";
 import { instantOfWallClock } from "@/schema/zoned-date";
 
 /**
@@ -28,6 +29,10 @@ export const planFields = [
   "errorPerPhase",
   "startAt",
   "timeoutMinutes",
+  "paceKind",
+  "pacePerMinute",
+  "paceStart",
+  "paceFactor",
   "switchover",
   "switchoverAt",
   "maxDelayMinutes",
@@ -47,6 +52,10 @@ export const planDefaults: Record<string, string> = {
   errorPerPhase: "",
   startAt: "",
   timeoutMinutes: String(DEFAULT_TIMEOUT_MINUTES),
+  paceKind: "none",
+  pacePerMinute: "",
+  paceStart: "",
+  paceFactor: "2",
   switchover: "delivery",
   switchoverAt: "",
   maxDelayMinutes: "60",
@@ -133,6 +142,8 @@ export function parsePlanForm(values: Record<string, string>, timeZone: string):
   const timeout = whole(values.timeoutMinutes || String(DEFAULT_TIMEOUT_MINUTES), 5, MAX_WAIT_MINUTES);
   if (timeout === null) errors.timeoutMinutes = "validation.TimeoutMinutes";
   else plan = { ...plan, timeoutMinutes: timeout };
+  const pace = parsePace(values, errors);
+  if (pace) plan = { ...plan, pace };
   let switchover: Switchover = { mode: "delivery" };
   if (values.switchover === "at") {
     const at = instantOfWallClock(values.switchoverAt ?? "", timeZone);
@@ -144,4 +155,27 @@ export function parsePlanForm(values: Record<string, string>, timeZone: string):
     else switchover = { mode: "user-delay", maxMinutes: max };
   } else if (values.switchover !== "delivery") errors.switchover = "validation.Invalid";
   return Object.keys(errors).length ? { ok: false, errors } : { ok: true, plan, switchover, note };
+}
+
+/**
+ * The pace fields: none; at most N radios a minute; or exponential, starting at N a minute and
+ * multiplied by F each minute while the phase's successes hold (capped by the maximum, if given).
+ */
+function parsePace(values: Record<string, string>, errors: Record<string, string>): Pace | undefined {
+  const kind = values.paceKind || "none";
+  if (kind === "none") return undefined;
+  const maximum = values.pacePerMinute ? whole(values.pacePerMinute, 1, MAX_PER_MINUTE) : undefined;
+  if (maximum === null || (kind === "fixed" && maximum === undefined)) errors.pacePerMinute = "validation.PaceRate";
+  if (kind === "fixed") return maximum ? { maximumPerMinute: maximum } : undefined;
+  if (kind !== "exponential") {
+    errors.paceKind = "validation.Invalid";
+    return undefined;
+  }
+  const start = whole(values.paceStart, 1, MAX_PER_MINUTE);
+  if (start === null) errors.paceStart = "validation.PaceRate";
+  const factor = Number((values.paceFactor ?? "").replace(",", "."));
+  const factorOk = /^\d+([.,]\d+)?$/.test((values.paceFactor ?? "").trim()) && factor >= 1.1 && factor <= MAX_FACTOR;
+  if (!factorOk) errors.paceFactor = "validation.PaceFactor";
+  if (start === null || !factorOk || maximum === null) return undefined;
+  return { exponential: { start, factor }, ...(maximum ? { maximumPerMinute: maximum } : {}) };
 }

@@ -67,6 +67,28 @@ function TargetWords({ accountId, deployment, place }: { accountId: string; depl
   );
 }
 
+/** The plan's pace in words, and how far the current phase has been offered. */
+function PaceWords({ deployment }: { deployment: Deployment }) {
+  const { t, language } = usePage();
+  const pace = deployment.plan.pace;
+  if (!pace) return null;
+  const n = (value: number) => value.toLocaleString(language);
+  const rule = pace.exponential
+    ? t("deployments.pace.exponential", {
+        start: n(pace.exponential.start),
+        factor: pace.exponential.factor.toLocaleString(language),
+        maximum: pace.maximumPerMinute ? n(pace.maximumPerMinute) : "—",
+      })
+    : t("deployments.pace.fixed", { maximum: n(pace.maximumPerMinute ?? 0) });
+  const offering = deployment.state === "running" && deployment.paceAt !== null;
+  return (
+    <>
+      {rule}
+      {offering && ` · ${t("deployments.pace.offered", { offered: n(deployment.paceOffered) })}`}
+    </>
+  );
+}
+
 function Facts({
   accountId,
   deployment,
@@ -102,6 +124,7 @@ function Facts({
       {row(String(t("deployments.target.label")), <TargetWords accountId={accountId} deployment={deployment} place={place} />)}
       {row(String(t("deployments.targeted")), deployment.targeted.toLocaleString(language))}
       {row(String(t("deployments.switchover")), switchover)}
+      {deployment.plan.pace && row(String(t("deployments.pace.label")), <PaceWords deployment={deployment} />)}
       {row(
         String(t("deployments.columns.created")),
         `${formatDateTime(language, deployment.createdAt, timeZone)} · ${deployment.createdBy}`,

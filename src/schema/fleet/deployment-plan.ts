@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { paceSchema } from "./pace-and-retries";
 
 /**
  * A deployment's plan and switchover (DESIGN.md §7), shared by the confirm form, the
@@ -43,6 +44,8 @@ export const planSchema = z
       .min(5, "validation.TimeoutMinutes")
       .max(MAX_WAIT_MINUTES, "validation.TimeoutMinutes")
       .optional(),
+    /** Each phase offered at a pace rather than at once (issue 25). */
+    pace: paceSchema.optional(),
   })
   .refine((plan) => plan.phases.every((phase, i) => i === 0 || phase.share > (plan.phases[i - 1]?.share ?? 0)), {
     message: "validation.PhaseOrder",

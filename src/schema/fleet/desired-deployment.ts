@@ -1,12 +1,12 @@
 import { type DeploymentState, type ReportState, terminalStates } from "./deployment-plan";
 import { type DeploymentTarget, inTarget, type TargetRadio } from "./deployment-target";
-import { bucketRange } from "./rollout";
+import { BUCKETS, bucketRange } from "./rollout";
 
 /**
  * Which deployment a radio should follow (DESIGN.md §7): the newest one whose decision covers
  * it. What a radio is told is a function of the decisions made, never of which radios happened
  * to report — except that a radio that reported on a deployment has started it and keeps it:
- * - running: the radios of its opened phases;
+ * - running: the radios of its opened phases (of a paced phase, those offered so far);
  * - finished: every radio (all its phases opened);
  * - superseded: the radios of the phases it had opened when a newer one replaced it, if it was
  *   running then (not paused, not still scheduled): outside the newer one's open phases a radio
@@ -27,6 +27,8 @@ export type DeploymentForRadio = {
   pauseReason: string | null;
   /** The radios it is for (null: every radio of the account). */
   target: DeploymentTarget | null;
+  /** A paced phase: the buckets offered so far, [0, pacedTo) (null: the opened phases whole). */
+  pacedTo: number | null;
 };
 
 export function phaseOfBucket(shares: readonly number[], bucket: number): number {
@@ -36,7 +38,7 @@ export function phaseOfBucket(shares: readonly number[], bucket: number): number
 
 /** The buckets [0, to) a deployment's decision gives its revision to, whatever radios reported. */
 export function decidedBuckets(deployment: DeploymentForRadio): number {
-  const opened = bucketRange(deployment.shares, deployment.phaseIndex).to;
+  const opened = Math.min(bucketRange(deployment.shares, deployment.phaseIndex).to, deployment.pacedTo ?? BUCKETS);
   switch (deployment.state) {
     case "finished":
       return bucketRange(deployment.shares, deployment.shares.length - 1).to;

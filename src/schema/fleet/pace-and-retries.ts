@@ -2,8 +2,9 @@ import { z } from "zod";
 
 /**
  * Two optional parts of a deployment's plan (issue 25), after AWS IoT Jobs' retry config and
- * rollout rate (research/fleet-anchors.md). Pure rules only, not yet part of planSchema: a plan field
- * that the engine ignored would promise retries and a pace nobody applies.
+ * rollout rate (research/fleet-anchors.md). The pace is part of planSchema and run by the engine's
+ * clock (one step a minute: `paceSteps`); the retries are pure rules, not yet in planSchema: a plan
+ * field that the engine ignored would promise retries nobody applies.
  */
 export const MAX_RETRY_ATTEMPTS = 5;
 export const MAX_BACKOFF_MINUTES = 24 * 60;
@@ -91,4 +92,52 @@ export function pacedOpenedTo(
   if (pace === undefined || targeted <= 0 || minutesSinceOpen < 0) return minutesSinceOpen < 0 ? range.from : range.to;
   const allowed = Math.min(targeted, pacedAllowance(pace, Math.floor(minutesSinceOpen)));
   return range.from + Math.floor(((range.to - range.from) * allowed) / targeted);
+}
+
+/** A paced phase as the deployment row keeps it: radios offered so far, and the rate a minute now. */
+export type PaceState = { offered: number; rate: number };
+
+/** Where a phase's pace starts: nothing offered, at the first minute's rate. */
+export function paceStart(pace: Pace): PaceState {
+  return { offered: 0, rate: pace.exponential?.start ?? pace.maximumPerMinute ?? 1 };
+}
+
+/**
+ * `minutes` minutes of a paced phase of `targeted` radios: each offers the rate (never more than
+ * the maximum), and an exponential rate grows by its factor only while the phase's reports hold
+ * its success rate (`holds`); otherwise it stays where it is.
+ */
+export function paceSteps(pace: Pace, state: PaceState, minutes: number, targeted: number, holds: boolean): PaceState {
+  const cap = pace.maximumPerMinute ?? Number.POSITIVE_INFINITY;
+  let { offered, rate } = state;
+  for (let m = 0; m < minutes && offered < targeted; m++) {
+    offered = Math.min(targeted, offered + Math.min(cap, Math.floor(rate)));
+    if (pace.exponential && holds) rate = Math.min(cap, rate * pace.exponential.factor);
+  }
+  return { offered, rate };
+}
+
+/**
+ * The bucket bound a phase's buckets [from, to) are offered up to, for `offered` of its
+ * `targeted` radios (radios spread evenly over buckets, so the bound follows the share; rounded
+ * down, so never more than the pace allows): `to` once all are offered.
+ */
+export function pacedBucket(range: { from: number; to: number }, offered: number, targeted: number): number {
+  if (targeted <= 0 || offered >= targeted) return range.to;
+  return range.from + Math.floor(((range.to - range.from) * offered) / targeted);
+}
+
+/** A paced phase as it opens: its first minute offered at once, the clock's next step a minute on. */
+export type PaceOpening = { pacedTo: number | null; offered: number; rate: number; paceAt: string | null };
+
+export function paceOpening(pace: Pace, range: { from: number; to: number }, targeted: number, at: string): PaceOpening {
+  const first = paceSteps(pace, paceStart(pace), 1, targeted, true);
+  const reach = pacedBucket(range, first.offered, targeted);
+  const done = reach >= range.to;
+  return {
+    pacedTo: done ? null : reach,
+    offered: first.offered,
+    rate: first.rate,
+    paceAt: done ? null : new Date(Date.parse(at) + 60_000).toISOString(),
+  };
 }

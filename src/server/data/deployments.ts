@@ -9,6 +9,7 @@ import {
   switchoverSchema,
 } from "@/schema/fleet/deployment-plan";
 import { type DeploymentTarget, parseDeploymentTarget } from "@/schema/fleet/deployment-target";
+import type { PaceOpening } from "@/schema/fleet/pace-and-retries";
 import { BUCKETS, bucketRange } from "@/schema/fleet/rollout";
 import type { D1PreparedStatement } from "../cloudflare";
 import { all, type Bindable, type Db, first, jsonObjectOf, statement } from "./db";
@@ -41,6 +42,12 @@ export type Deployment = {
   timedOutPhase: number;
   /** When the radios of the phases opened so far time out (the clock's alarm), if still ahead. */
   timeoutAt: string | null;
+  /** A paced phase: the buckets [0, pacedTo) offered so far (null: the opened phases whole). */
+  pacedTo: number | null;
+  paceOffered: number;
+  paceRate: number | null;
+  /** When the clock next widens a paced phase. */
+  paceAt: string | null;
   targeted: number;
   note: string;
   createdBy: string;
@@ -69,6 +76,10 @@ type Row = {
   phase_started_at: string | null;
   timed_out_phase: number;
   timeout_at: string | null;
+  paced_to: number | null;
+  pace_offered: number;
+  pace_rate: number | null;
+  pace_at: string | null;
   next_step_at: string | null;
   targeted: number;
   note: string;
@@ -82,7 +93,7 @@ type Row = {
 
 const columns = `d.id, d.account_id, d.org_id, d.number, d.revision_id, r.number AS revision_number, d.previous_revision_id,
   d.rollback_of, d.state, d.pause_reason, d.plan, d.switchover, d.target, d.phase_index, d.phase_started_at, d.next_step_at,
-  d.timed_out_phase, d.timeout_at,
+  d.timed_out_phase, d.timeout_at, d.paced_to, d.pace_offered, d.pace_rate, d.pace_at,
   d.targeted, d.note, d.created_by, d.created_at, d.started_at, d.ended_at, d.updated_at, d.version`;
 const from = "deployments d JOIN revisions r ON r.id = d.revision_id";
 
@@ -154,6 +165,10 @@ export function toDeployment(row: Row): Deployment {
     nextStepAt: row.next_step_at,
     timedOutPhase: row.timed_out_phase,
     timeoutAt: row.timeout_at,
+    pacedTo: row.paced_to,
+    paceOffered: row.pace_offered,
+    paceRate: row.pace_rate,
+    paceAt: row.pace_at,
     targeted: row.targeted,
     note: row.note,
     createdBy: row.created_by,
@@ -198,8 +213,8 @@ export async function listDeployments(db: Db, accountId: string, before: number 
  * running — or superseded while running — with its last phase open): nothing older can be what
  * a radio follows (desired-deployment.ts), so a radio's read stops there.
  */
-const coversEveryRadioSql = `target IS NULL AND (state = 'finished' OR (state IN ('running', 'superseded') AND started_at IS NOT NULL
-  AND pause_reason IS NULL AND phase_index = json_array_length(plan, '$.phases') - 1))`;
+const coversEveryRadioSql = `target IS NULL AND (state = 'finished' OR (paced_to IS NULL AND (state IN ('running', 'superseded') AND started_at IS NOT NULL
+  AND pause_reason IS NULL AND phase_index = json_array_length(plan, '$.phases') - 1)))`;
 
 /** At most this many deployments concern a radio; past it, older ones are forgotten (the radio keeps what it has). */
 export const DEPLOYMENTS_CONSIDERED = 50;
@@ -213,7 +228,8 @@ export function deploymentsConcerningRadiosSql(accountId: string): string {
   return `SELECT d.id, d.number, d.revision_id, ${targetColumnsSql},
        CASE WHEN d.state = 'finished' THEN ${BUCKETS}
          WHEN d.state = 'running' OR (d.state = 'superseded' AND d.started_at IS NOT NULL AND d.pause_reason IS NULL)
-         THEN CAST(ifnull(json_extract(d.plan, '$.phases[' || d.phase_index || '].share'), 100) * ${BUCKETS / 100} AS INTEGER)
+         THEN min(CAST(ifnull(json_extract(d.plan, '$.phases[' || d.phase_index || '].share'), 100) * ${BUCKETS / 100} AS INTEGER),
+           ifnull(d.paced_to, ${BUCKETS}))
          ELSE 0 END AS decided_to
      FROM deployments d WHERE d.account_id = ${accountId} AND d.state <> 'scheduled'
        AND d.number >= (SELECT ifnull(max(number), 0) FROM deployments WHERE account_id = ${accountId} AND ${coversEveryRadioSql})
@@ -263,6 +279,8 @@ export type NewDeployment = {
   switchover: Switchover;
   /** Null: every radio of the account, counted by its seat counter. */
   target: DeploymentTarget | null;
+  /** Its first phase's pace as it opens (running with a pace), else null. */
+  pace: PaceOpening | null;
   /** How many radios the target holds now (counted by the caller when there is a target). */
   targetedCount: number | null;
   nextStepAt: string | null;
@@ -282,9 +300,9 @@ export function insertDeploymentStatement(db: Db, d: NewDeployment): D1PreparedS
     db,
     `INSERT INTO deployments (id, account_id, org_id, number, revision_id, previous_revision_id, rollback_of, state, plan,
        switchover, target, phase_index, phase_started_at, next_step_at, timeout_at, targeted, note, created_by, created_at, started_at,
-       updated_at, idempotency_key)
+       updated_at, idempotency_key, paced_to, pace_offered, pace_rate, pace_at)
      SELECT ?, ?, ?, COALESCE((SELECT MAX(number) FROM deployments WHERE account_id = ?), 0) + 1, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?,
-       COALESCE(?, a.devices_in_use), ?, ?, ?, ?, ?, ?
+       COALESCE(?, a.devices_in_use), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?
      FROM accounts a WHERE a.id = ?`,
     d.id,
     d.accountId,
@@ -307,8 +325,15 @@ export function insertDeploymentStatement(db: Db, d: NewDeployment): D1PreparedS
     d.state === "running" ? d.createdAt : null,
     d.createdAt,
     d.idempotencyKey,
+    ...paceColumns(d.state === "running" ? d.pace : null),
     d.accountId,
   );
+}
+
+/** paced_to, pace_offered, pace_rate and pace_at of a phase opening with a pace (none: all empty). */
+export function paceColumns(opening: PaceOpening | null): [number | null, number, number | null, string | null] {
+  if (!opening) return [null, 0, null, null];
+  return [opening.pacedTo, opening.offered, opening.rate, opening.paceAt];
 }
 
 /** The deployment an earlier request with this key confirmed, if any. */
@@ -330,16 +355,20 @@ export function timeoutFrom(plan: Plan, openedAt: string): string {
 /**
  * A deployment starting replaces the account's older active ones (a newer one scheduled for
  * later stays: it is a later decision). One for every radio replaces them all; one with a target
- * replaces only those with the same target: a rollout to one site leaves the rest of the
- * fleet's rollout running (each radio follows the newest deployment that holds it).
+ * replaces only those with the same target (a retry, those retrying the same deployment): a
+ * rollout to one site leaves the rest of the fleet's rollout running (each radio follows the
+ * newest deployment that holds it).
  */
 export function supersedeOthersStatement(db: Db, accountId: string, keepId: string, at: string): D1PreparedStatement {
   return statement(
     db,
-    `UPDATE deployments SET state = 'superseded', ended_at = ?1, next_step_at = NULL, timeout_at = NULL, updated_at = ?1, version = version + 1
+    `UPDATE deployments SET state = 'superseded', ended_at = ?1, next_step_at = NULL, timeout_at = NULL, pace_at = NULL, updated_at = ?1,
+       version = version + 1
      WHERE account_id = ?2 AND state IN ('scheduled', 'running', 'paused')
        AND number < (SELECT number FROM deployments WHERE id = ?3)
-       AND ((SELECT target FROM deployments WHERE id = ?3) IS NULL OR target = (SELECT target FROM deployments WHERE id = ?3))`,
+       AND EXISTS (SELECT 1 FROM deployments n WHERE n.id = ?3 AND (n.target IS NULL OR n.target = deployments.target
+         OR (json_extract(n.target, '$.kind') = 'failedOf' AND json_extract(deployments.target, '$.kind') = 'failedOf'
+           AND json_extract(n.target, '$.deploymentId') = json_extract(deployments.target, '$.deploymentId'))))`,
     at,
     accountId,
     keepId,
@@ -363,6 +392,8 @@ export type Transition = {
   nextStepAt?: string | null;
   /** A phase opens: when its radios time out (null: no more timeouts, as on cancel). */
   timeoutAt?: string | null;
+  /** A phase opens with a pace: where it starts (paceColumns). */
+  pace?: PaceOpening;
 };
 
 /**
@@ -394,6 +425,12 @@ export function transitionStatement(
   if (input.to === "running") {
     sets.push("started_at = COALESCE(started_at, ?)");
     params.push(input.at);
+  }
+  if (input.pace) {
+    sets.push("paced_to = ?", "pace_offered = ?", "pace_rate = ?", "pace_at = ?");
+    params.push(...paceColumns(input.pace));
+  } else if (input.to !== "running" && input.to !== "paused") {
+    sets.push("pace_at = NULL");
   }
   if (input.to === "finished" || input.to === "cancelled") {
     sets.push("ended_at = ?");
@@ -428,12 +465,43 @@ export async function timeOutDue(db: Db, at: string): Promise<number> {
  * a newer one starting supersedes an older one before the older's own step could run.
  */
 export async function dueDeployments(db: Db, at: string): Promise<string[]> {
+  // A pace steps only while its deployment runs (a paused one resumes where it was).
   const rows = await all<{ id: string }>(
     db,
-    "SELECT id FROM deployments WHERE next_step_at IS NOT NULL AND next_step_at <= ? ORDER BY number DESC LIMIT 100",
+    `SELECT id FROM deployments WHERE id IN (
+       SELECT id FROM deployments WHERE next_step_at IS NOT NULL AND next_step_at <= ?1
+       UNION SELECT id FROM deployments WHERE pace_at IS NOT NULL AND pace_at <= ?1 AND state = 'running')
+     ORDER BY number DESC LIMIT 100`,
     at,
   );
   return rows.map((row) => row.id);
+}
+
+/**
+ * One step of a paced phase (the clock's): the radios offered so far and the bucket bound they
+ * reach, the rate for the next minute, when the next step is due (null: all offered), and the
+ * radios' timeout pushed on, so the last ones offered get the plan's whole timeout. Only from
+ * the step it was computed on (pace_at) and the phase it was for.
+ */
+export function paceStepStatement(
+  db: Db,
+  d: Deployment,
+  step: { pacedTo: number | null; offered: number; rate: number; nextAt: string | null; timeoutAt: string; at: string },
+): D1PreparedStatement {
+  return statement(
+    db,
+    `UPDATE deployments SET paced_to = ?, pace_offered = ?, pace_rate = ?, pace_at = ?, timeout_at = ?, updated_at = ?
+     WHERE id = ? AND state = 'running' AND phase_index = ? AND pace_at = ?`,
+    step.pacedTo,
+    step.offered,
+    step.rate,
+    step.nextAt,
+    step.timeoutAt,
+    step.at,
+    d.id,
+    d.phaseIndex,
+    d.paceAt,
+  );
 }
 
 // ---- What radios report ----
@@ -562,7 +630,11 @@ export async function deploymentCounts(db: Db, deployment: Deployment): Promise<
  * it from the index avoids computing it row by row). A target: one pass over the account's
  * radios, each counted in its range when the target holds it.
  */
-function phaseTargetsStatement(db: Db, deployment: Deployment, ranges: { from: number; to: number }[]): D1PreparedStatement {
+function phaseTargetsStatement(
+  db: Db,
+  deployment: Pick<Deployment, "accountId" | "target">,
+  ranges: { from: number; to: number }[],
+): D1PreparedStatement {
   if (deployment.target === null)
     return statement(
       db,
@@ -598,7 +670,11 @@ export async function phaseCounts(db: Db, deploymentId: string, phase: number): 
 }
 
 /** How many active radios of the account fall in a phase's buckets (and its target). */
-export async function phaseTargeted(db: Db, deployment: Deployment, phase: number): Promise<number> {
+export async function phaseTargeted(
+  db: Db,
+  deployment: Pick<Deployment, "accountId" | "target" | "plan">,
+  phase: number,
+): Promise<number> {
   const range = bucketRange(
     deployment.plan.phases.map((p) => p.share),
     phase,
@@ -691,7 +767,8 @@ export async function nextStepDue(db: Db): Promise<string | null> {
     db,
     `SELECT min(at) AS at FROM (
        SELECT min(next_step_at) AS at FROM deployments WHERE next_step_at IS NOT NULL
-       UNION ALL SELECT min(timeout_at) FROM deployments WHERE timeout_at IS NOT NULL)`,
+       UNION ALL SELECT min(timeout_at) FROM deployments WHERE timeout_at IS NOT NULL
+       UNION ALL SELECT min(pace_at) FROM deployments WHERE pace_at IS NOT NULL AND state = 'running')`,
   );
   return row?.at ?? null;
 }

@@ -9,6 +9,7 @@ import {
   successStates,
 } from "@/schema/fleet/deployment-plan";
 import type { DeploymentTarget } from "@/schema/fleet/deployment-target";
+import { pacedBucket, paceOpening, paceStart, paceSteps } from "@/schema/fleet/pace-and-retries";
 import { bucketRange } from "@/schema/fleet/rollout";
 import type { D1PreparedStatement } from "../cloudflare";
 import { activityStatement } from "../data/activity-logs";
@@ -25,6 +26,7 @@ import {
   linkPendingChangesStatement,
   nextDeploymentNumber,
   nextStepDue,
+  paceStepStatement,
   phaseCounts,
   phaseTargeted,
   supersedeOthersStatement,
@@ -131,11 +133,16 @@ async function confirmOnce({ db, env }: Deps, input: ConfirmInput): Promise<Depl
   const createdAt = at.toISOString();
   // Independent reads side by side: every round trip here delays the radios' push.
   const counted = input.targetedCount;
-  const [previousRevisionId, number, content, targetedCount] = await Promise.all([
+  const startAt = input.plan.startAt ? new Date(input.plan.startAt) : null;
+  const scheduled = startAt !== null && startAt.getTime() > at.getTime();
+  const target = input.target ?? null;
+  const paced = input.plan.pace && !scheduled ? input.plan.pace : null;
+  const [previousRevisionId, number, content, targetedCount, firstPhase] = await Promise.all([
     currentRevisionId(db, input.accountId),
     nextDeploymentNumber(db, input.accountId),
     input.revisionId ? null : snapshotAccountConfig(db, input.accountId),
     typeof counted === "function" ? counted() : (counted ?? null),
+    paced ? phaseTargeted(db, { accountId: input.accountId, target, plan: input.plan }, 0) : 0,
   ]);
   const statements: D1PreparedStatement[] = [];
   let revisionId = input.revisionId ?? "";
@@ -149,8 +156,7 @@ async function confirmOnce({ db, env }: Deps, input: ConfirmInput): Promise<Depl
       );
   }
   const id = newId("dep");
-  const startAt = input.plan.startAt ? new Date(input.plan.startAt) : null;
-  const scheduled = startAt !== null && startAt.getTime() > at.getTime();
+  const shares = input.plan.phases.map((p) => p.share);
   statements.push(
     insertDeploymentStatement(db, {
       id,
@@ -162,8 +168,9 @@ async function confirmOnce({ db, env }: Deps, input: ConfirmInput): Promise<Depl
       state: scheduled ? "scheduled" : "running",
       plan: input.plan,
       switchover: input.switchover,
-      target: input.target ?? null,
+      target,
       targetedCount,
+      pace: paced ? paceOpening(paced, bucketRange(shares, 0), firstPhase, createdAt) : null,
       nextStepAt: scheduled && startAt ? startAt.toISOString() : null,
       note: input.note,
       createdBy: input.actor.email,
@@ -193,6 +200,7 @@ async function confirmOnce({ db, env }: Deps, input: ConfirmInput): Promise<Depl
   if (scheduled && startAt) await armClock(env, startAt);
   else await announce(env, deployment, "deployment");
   if (deployment.timeoutAt) await armClock(env, new Date(deployment.timeoutAt));
+  if (deployment.paceAt) await armClock(env, new Date(deployment.paceAt));
   if (input.rollbackOf) await deploymentEvent(env, deployment, "deployment.rolled-back", { rollbackOf: input.rollbackOf });
   return deployment;
 }
@@ -231,6 +239,8 @@ export async function actOnDeployment(
   if (!moved) throw new TransitionConflict((await findDeployment(db, d.id))?.state ?? d.state);
   const after = (await findDeployment(db, d.id)) ?? d;
   if (after.timeoutAt && after.timeoutAt !== d.timeoutAt) await armClock(env, new Date(after.timeoutAt));
+  // A paced phase opened, or resumed: its next step is due now (or was due while it was paused).
+  if (after.state === "running" && after.paceAt) await armClock(env, new Date(after.paceAt));
   if (action === "resume" || action === "advance") {
     if (after.state === "running") await supersedeIfStarting(db, after);
     await announce(env, after, "deployment");
@@ -243,8 +253,8 @@ async function supersedeIfStarting(db: Db, d: Deployment) {
   await batch(db, [supersedeOthersStatement(db, d.accountId, d.id, new Date().toISOString())]);
 }
 
-/** A transition that happened; `timeoutAt` when it opened a phase (its radios time out then). */
-type Moved = { timeoutAt: string | null };
+/** A transition that happened; `timeoutAt` when it opened a phase (its radios time out then), `paceAt` when a pace starts. */
+type Moved = { timeoutAt: string | null; paceAt: string | null };
 
 async function applyTransition(
   db: Db,
@@ -257,7 +267,27 @@ async function applyTransition(
   const at = new Date().toISOString();
   // A phase opening (or a scheduled start) starts the clock on its radios' reports.
   const opens = transition.phaseIndex !== undefined || (d.state === "scheduled" && transition.to === "running");
-  const step = opens && transition.timeoutAt === undefined ? { ...transition, timeoutAt: timeoutFrom(d.plan, at) } : transition;
+  const phase = transition.phaseIndex ?? d.phaseIndex;
+  // A paced phase opens with its first minute offered; the clock offers the rest a minute at a time.
+  const pace =
+    opens && d.plan.pace
+      ? paceOpening(
+          d.plan.pace,
+          bucketRange(
+            d.plan.phases.map((p) => p.share),
+            phase,
+          ),
+          await phaseTargeted(db, d, phase),
+          at,
+        )
+      : undefined;
+  const step: Transition = opens
+    ? {
+        ...transition,
+        timeoutAt: transition.timeoutAt === undefined ? timeoutFrom(d.plan, at) : transition.timeoutAt,
+        ...(pace ? { pace } : {}),
+      }
+    : transition;
   const diff: Record<string, { before?: unknown; after?: unknown }> = { state: { before: d.state, after: transition.to } };
   if (transition.phaseIndex !== undefined) diff.phase = { before: d.phaseIndex + 1, after: transition.phaseIndex + 1 };
   if (transition.pauseReason) diff.reason = { after: transition.pauseReason };
@@ -265,7 +295,7 @@ async function applyTransition(
     transitionStatement(db, { id: d.id, from, version, at, ...step }),
     logStatement(db, d, actor, "update", diff),
   ]);
-  return (results[0]?.meta.changes ?? 0) > 0 ? { timeoutAt: step.timeoutAt ?? null } : null;
+  return (results[0]?.meta.changes ?? 0) > 0 ? { timeoutAt: step.timeoutAt ?? null, paceAt: step.pace?.paceAt ?? null } : null;
 }
 
 /**
@@ -344,8 +374,42 @@ async function openNextPhase({ db, env }: Deps, d: Deployment): Promise<string |
     "running",
   ]);
   if (!moved) return null;
+  if (moved.paceAt) await armClock(env, new Date(moved.paceAt));
   await announce(env, { ...d, phaseIndex: d.phaseIndex + 1 }, "deployment");
   return moved.timeoutAt;
+}
+
+/**
+ * One step of a paced phase: the minutes since the last step (one, or more when the clock ran
+ * late) each offer the rate; an exponential rate grows only while the phase's reports hold its
+ * success rate. One row written, then the connected radios of the account are told.
+ */
+async function stepPace({ db, env }: Deps, d: Deployment, now: Date): Promise<void> {
+  const pace = d.plan.pace;
+  const phase = d.plan.phases[d.phaseIndex];
+  if (!pace || !phase || !d.paceAt) return;
+  const [targeted, counts] = await Promise.all([phaseTargeted(db, d, d.phaseIndex), phaseCounts(db, d.id, d.phaseIndex)]);
+  const reported = Object.values(counts).reduce((sum, n) => sum + (n ?? 0), 0);
+  const successes = successStates.reduce((sum, s) => sum + (counts[s] ?? 0), 0);
+  const holds = reported === 0 || successes * 100 >= phase.successPercent * reported;
+  const minutes = 1 + Math.floor((now.getTime() - Date.parse(d.paceAt)) / 60_000);
+  const next = paceSteps(pace, { offered: d.paceOffered, rate: d.paceRate ?? paceStart(pace).rate }, minutes, targeted, holds);
+  const range = bucketRange(
+    d.plan.phases.map((p) => p.share),
+    d.phaseIndex,
+  );
+  const reach = pacedBucket(range, next.offered, targeted);
+  const done = reach >= range.to;
+  const at = now.toISOString();
+  const result = await paceStepStatement(db, d, {
+    pacedTo: done ? null : reach,
+    offered: next.offered,
+    rate: next.rate,
+    nextAt: done ? null : new Date(Date.parse(d.paceAt) + minutes * 60_000).toISOString(),
+    timeoutAt: timeoutFrom(d.plan, at),
+    at,
+  }).run();
+  if ((result.meta.changes ?? 0) > 0 && reach > (d.pacedTo ?? 0)) await announce(env, d, "deployment");
 }
 
 /**
@@ -363,9 +427,11 @@ export async function stepDueDeployments(env: Env, now = new Date()): Promise<nu
         await supersedeIfStarting(db, d);
         await announce(env, { ...d, state: "running" }, "deployment");
       }
-    } else if (d.state === "running") {
+    } else if (d.state === "running" && d.nextStepAt && d.nextStepAt <= now.toISOString()) {
       // Its timeout is in the next due time this returns (the alarm and the cron arm the clock with it).
       await openNextPhase({ db, env }, d);
+    } else if (d.state === "running" && d.paceAt && d.paceAt <= now.toISOString()) {
+      await stepPace({ db, env }, d, now);
     }
   }
   const next = await nextStepDue(db);
