@@ -70,7 +70,8 @@ type ModelDeployment = {
   /** Its current phase is paced: the buckets offered so far (its first minute; the next clock step offers it all). */
   pacedTo: number | null;
   timedOutPhase: number;
-  reports: Map<string, { state: ReportState; phase: number }>;
+  /** Each radio's report; `attempts`: failures it was told to retry (the plan's retries). */
+  reports: Map<string, { state: ReportState; phase: number; attempts?: number }>;
   target: ModelTarget;
 };
 
@@ -265,9 +266,11 @@ const planArbitrary: fc.Arbitrary<Plan> = fc
     errorMinimum: fc.integer({ min: 0, max: 3 }),
     waitMinutes: fc.constantFrom(0, 0, 30),
     paced: fc.boolean(),
+    retried: fc.boolean(),
   })
   .map((p) => ({
     ...(p.paced ? { pace: { maximumPerMinute: 2 } } : {}),
+    ...(p.retried ? { retries: { attempts: 1, backoffMinutes: 5 } } : {}),
     phases: [...p.cuts.sort((a, b) => a - b), 100].map((share) => ({
       share,
       successPercent: p.successPercent,
@@ -565,7 +568,14 @@ class Report implements Cmd {
     );
     if (!expected.changed) return;
     const phase = previous?.phase ?? phaseOfBucket(d.shares, r.bucket);
-    d.reports.set(r.uid, { state: this.state, phase });
+    const attempts = previous?.attempts ?? 0;
+    if (this.state === "failed" && attempts < (d.plan.retries?.attempts ?? 0)) {
+      // An attempt left: kept in progress, told to try again after the backoff (no failure yet).
+      expect((body as { retry?: { attempt: number } }).retry?.attempt, `${this} is a retry`).toBe(attempts + 1);
+      d.reports.set(r.uid, { state: "delivered", phase, attempts: attempts + 1 });
+      return;
+    }
+    d.reports.set(r.uid, { state: this.state, phase, attempts });
     // An applied report is the radio's revision and a contact; progress reports are neither.
     if (successStates.includes(this.state)) {
       r.reported = d.revisionId;

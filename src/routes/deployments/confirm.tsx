@@ -350,6 +350,27 @@ function PlanForm({
         </div>
       </fieldset>
       <fieldset className="space-y-2">
+        <legend className="font-semibold text-slate-900">{t("confirmDeployment.retries")}</legend>
+        <div className="grid gap-3 sm:grid-cols-2">
+          <Field
+            label={String(t("confirmDeployment.retryAttempts"))}
+            name="retryAttempts"
+            inputMode="numeric"
+            defaultValue={values.retryAttempts}
+            hint={String(t("confirmDeployment.retryAttemptsHint"))}
+            error={error("retryAttempts")}
+          />
+          <Field
+            label={String(t("confirmDeployment.retryBackoff"))}
+            name="retryBackoffMinutes"
+            inputMode="numeric"
+            defaultValue={values.retryBackoffMinutes}
+            hint={String(t("confirmDeployment.retryBackoffHint"))}
+            error={error("retryBackoffMinutes")}
+          />
+        </div>
+      </fieldset>
+      <fieldset className="space-y-2">
         <legend className="font-semibold text-slate-900">{t("confirmDeployment.switchover")}</legend>
         {radio("switchover", "delivery", String(t("confirmDeployment.onDelivery")))}
         {radio("switchover", "at", String(t("confirmDeployment.atTime")))}

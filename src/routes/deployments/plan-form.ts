@@ -6,7 +6,7 @@ import {
   MAX_USER_DELAY_MINUTES,
   MAX_WAIT_MINUTES,
 } from "@/schema/fleet/deployment-plan";
-import { MAX_FACTOR, MAX_PER_MINUTE, type Pace } from "@/schema/fleet/pace-and-retries";
+import { MAX_BACKOFF_MINUTES, MAX_FACTOR, MAX_PER_MINUTE, MAX_RETRY_ATTEMPTS, type Pace } from "@/schema/fleet/pace-and-retries";
 import { instantOfWallClock } from "@/schema/zoned-date";
 
 /**
@@ -33,6 +33,8 @@ export const planFields = [
   "pacePerMinute",
   "paceStart",
   "paceFactor",
+  "retryAttempts",
+  "retryBackoffMinutes",
   "switchover",
   "switchoverAt",
   "maxDelayMinutes",
@@ -56,6 +58,8 @@ export const planDefaults: Record<string, string> = {
   pacePerMinute: "",
   paceStart: "",
   paceFactor: "2",
+  retryAttempts: "0",
+  retryBackoffMinutes: "5",
   switchover: "delivery",
   switchoverAt: "",
   maxDelayMinutes: "60",
@@ -144,6 +148,11 @@ export function parsePlanForm(values: Record<string, string>, timeZone: string):
   else plan = { ...plan, timeoutMinutes: timeout };
   const pace = parsePace(values, errors);
   if (pace) plan = { ...plan, pace };
+  const attempts = whole(values.retryAttempts || "0", 0, MAX_RETRY_ATTEMPTS);
+  if (attempts === null) errors.retryAttempts = "validation.RetryAttempts";
+  const backoff = whole(values.retryBackoffMinutes || "5", 1, MAX_BACKOFF_MINUTES);
+  if (backoff === null) errors.retryBackoffMinutes = "validation.RetryBackoff";
+  if (attempts && backoff) plan = { ...plan, retries: { attempts, backoffMinutes: backoff } };
   let switchover: Switchover = { mode: "delivery" };
   if (values.switchover === "at") {
     const at = instantOfWallClock(values.switchoverAt ?? "", timeZone);

@@ -125,6 +125,14 @@ function Facts({
       {row(String(t("deployments.targeted")), deployment.targeted.toLocaleString(language))}
       {row(String(t("deployments.switchover")), switchover)}
       {deployment.plan.pace && row(String(t("deployments.pace.label")), <PaceWords deployment={deployment} />)}
+      {deployment.plan.retries &&
+        row(
+          String(t("deployments.retries.label")),
+          t("deployments.retries.rule", {
+            attempts: deployment.plan.retries.attempts,
+            minutes: deployment.plan.retries.backoffMinutes,
+          }),
+        )}
       {row(
         String(t("deployments.columns.created")),
         `${formatDateTime(language, deployment.createdAt, timeZone)} · ${deployment.createdBy}`,

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { paceSchema } from "./pace-and-retries";
+import { paceSchema, retriesSchema } from "./pace-and-retries";
 
 /**
  * A deployment's plan and switchover (DESIGN.md §7), shared by the confirm form, the
@@ -46,6 +46,8 @@ export const planSchema = z
       .optional(),
     /** Each phase offered at a pace rather than at once (issue 25). */
     pace: paceSchema.optional(),
+    /** A radio that reports failed tries again after a backoff, up to this many times (issue 25). */
+    retries: retriesSchema.optional(),
   })
   .refine((plan) => plan.phases.every((phase, i) => i === 0 || phase.share > (plan.phases[i - 1]?.share ?? 0)), {
     message: "validation.PhaseOrder",

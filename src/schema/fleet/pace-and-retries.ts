@@ -2,9 +2,9 @@ import { z } from "zod";
 
 /**
  * Two optional parts of a deployment's plan (issue 25), after AWS IoT Jobs' retry config and
- * rollout rate (research/fleet-anchors.md). The pace is part of planSchema and run by the engine's
- * clock (one step a minute: `paceSteps`); the retries are pure rules, not yet in planSchema: a plan
- * field that the engine ignored would promise retries nobody applies.
+ * rollout rate (research/fleet-anchors.md). Both are part of planSchema: the pace is run by the
+ * engine's clock (one step a minute: `paceSteps`), the retries by the device protocol when a radio
+ * reports a failure (`afterFailure`).
  */
 export const MAX_RETRY_ATTEMPTS = 5;
 export const MAX_BACKOFF_MINUTES = 24 * 60;

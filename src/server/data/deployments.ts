@@ -513,9 +513,12 @@ export type DeviceReport = {
   code: string;
   detail: string;
   updatedAt: string;
+  /** Failures retried so far (the plan's retries), and when the radio may try again. */
+  attempts: number;
+  retryAt: string | null;
 };
 
-const reportColumns = "deployment_id, state, phase, code, detail, updated_at";
+const reportColumns = "deployment_id, state, phase, code, detail, updated_at, attempts, retry_at";
 
 /** The radio's reports as one JSON array of rows (for `toReports`); `uid` is the outer query's column. */
 export function deviceReportsJsonSql(uid: string): string {
@@ -524,13 +527,67 @@ export function deviceReportsJsonSql(uid: string): string {
 }
 
 export function toReports(
-  rows: { deployment_id: string; state: ReportState; phase: number; code: string; detail: string; updated_at: string }[],
+  rows: {
+    deployment_id: string;
+    state: ReportState;
+    phase: number;
+    code: string;
+    detail: string;
+    updated_at: string;
+    attempts?: number;
+    retry_at?: string | null;
+  }[],
 ): Map<string, DeviceReport> {
   return new Map(
     rows.map((r) => [
       r.deployment_id,
-      { deploymentId: r.deployment_id, state: r.state, phase: r.phase, code: r.code, detail: r.detail, updatedAt: r.updated_at },
+      {
+        deploymentId: r.deployment_id,
+        state: r.state,
+        phase: r.phase,
+        code: r.code,
+        detail: r.detail,
+        updatedAt: r.updated_at,
+        attempts: r.attempts ?? 0,
+        retryAt: r.retry_at ?? null,
+      },
     ]),
+  );
+}
+
+/**
+ * A failure with an attempt left (the plan's retries): the radio's row is kept in progress
+ * ("delivered"), not failed, with one more attempt used and when it may try again; only from
+ * an in-progress row at the attempts the caller read (two reports at once: one wins).
+ */
+export function retryReportStatement(
+  db: Db,
+  input: {
+    deploymentId: string;
+    uid: string;
+    phase: number;
+    code: string;
+    detail: string;
+    at: string;
+    retryAt: string;
+    attempts: number;
+  },
+): D1PreparedStatement {
+  return statement(
+    db,
+    `INSERT INTO deployment_devices (deployment_id, uid, phase, state, code, detail, updated_at, attempts, retry_at)
+     VALUES (?, ?, ?, 'delivered', ?, ?, ?, 1, ?)
+     ON CONFLICT (deployment_id, uid) DO UPDATE SET state = 'delivered', code = excluded.code, detail = excluded.detail,
+       updated_at = excluded.updated_at, attempts = deployment_devices.attempts + 1, retry_at = excluded.retry_at
+     WHERE deployment_devices.state IN ('delivered', 'applying') AND deployment_devices.attempts = ?`,
+    input.deploymentId,
+    input.uid,
+    input.phase,
+    input.code,
+    input.detail,
+    input.at,
+    input.retryAt,
+    input.attempts,
   );
 }
 

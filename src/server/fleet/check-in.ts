@@ -3,6 +3,7 @@ import { isFinal } from "@/schema/fleet/desired-deployment";
 import type { D1PreparedStatement } from "../cloudflare";
 import { markSentStatement } from "../data/commands";
 import { batch, type Db } from "../data/db";
+import type { DeviceReport } from "../data/deployments";
 import { checkInWrite, type RadioRow, type Reported, type StoredContact } from "../data/device-checkins";
 import { confirmRedirectStatements } from "../data/device-redirects";
 import { commandForRadio } from "./command-reports";
@@ -86,7 +87,14 @@ export function deploymentView(state: RadioState) {
     revision: { id: d.revisionId, number: d.revisionNumber },
     switchover: d.switchover,
     yourState: state.reports.get(d.id)?.state ?? "pending",
+    ...retryOf(state.reports.get(d.id)),
   };
+}
+
+/** After a failure with an attempt left: which attempt comes next, and not before when. */
+function retryOf(report: DeviceReport | undefined) {
+  if (!report?.retryAt || report.state !== "delivered") return {};
+  return { retry: { attempt: report.attempts, notBefore: report.retryAt } };
 }
 
 export function redirectOf(radio: RadioRow) {

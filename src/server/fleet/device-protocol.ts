@@ -3,9 +3,10 @@ import { z } from "zod";
 import { progressOf, type ReportState, reportStates, terminalStates } from "@/schema/fleet/deployment-plan";
 import { desiredConfig } from "@/schema/fleet/desired-config";
 import { includes, isFinal, phaseOfBucket } from "@/schema/fleet/desired-deployment";
+import { afterFailure } from "@/schema/fleet/pace-and-retries";
 import type { D1PreparedStatement } from "../cloudflare";
 import { batch } from "../data/db";
-import { findDeployment, nextStepDue, reportStateOf, upsertReportStatement } from "../data/deployments";
+import { findDeployment, nextStepDue, reportStateOf, retryReportStatement, upsertReportStatement } from "../data/deployments";
 import { copyDeployedAttributesStatement, reportedRevisionStatement } from "../data/device-checkins";
 import { revisionContent } from "../data/revisions";
 import type { AppEnv } from "../env";
@@ -303,17 +304,25 @@ deviceProtocol.post("/deployments/:id/status", async (c) => {
     });
   }
   const phase = previous?.phase ?? phaseOfBucket(shares, state.radio.rollout_bucket);
-  const at = new Date().toISOString();
+  const now = new Date();
+  const at = now.toISOString();
+  // A failure with an attempt left is a retry after a backoff, not a failure (the plan's retries).
+  const retry =
+    report.state === "failed"
+      ? afterFailure(deployment.plan.retries, previous?.attempts ?? 0, now)
+      : ({ kind: "failed" } as const);
+  const fields = {
+    deploymentId: deployment.id,
+    uid: state.radio.uid,
+    phase,
+    code: report.code ?? "",
+    detail: report.detail ?? "",
+    at,
+  };
   const writes: D1PreparedStatement[] = [
-    upsertReportStatement(db, {
-      deploymentId: deployment.id,
-      uid: state.radio.uid,
-      phase,
-      state: report.state,
-      code: report.code ?? "",
-      detail: report.detail ?? "",
-      at,
-    }),
+    retry.kind === "retry"
+      ? retryReportStatement(db, { ...fields, retryAt: retry.retryAt.toISOString(), attempts: previous?.attempts ?? 0 })
+      : upsertReportStatement(db, { ...fields, state: report.state }),
   ];
   if (report.state === "applied" || report.state === "already_in_sync") {
     writes.push(reportedRevisionStatement(db, state.radio.uid, deployment.id, report.state, deployment.revisionId, at));
@@ -330,6 +339,13 @@ deviceProtocol.post("/deployments/:id/status", async (c) => {
   // once, and the radio's shard answers its next check-in with the report in it.
   forgetRadioChanges();
   await forgetCheckIn(c.env, state.radio.uid);
+  if (retry.kind === "retry")
+    return json({
+      deploymentId: deployment.id,
+      state: report.state,
+      changed: true,
+      retry: { attempt: retry.attempt, notBefore: retry.retryAt.toISOString() },
+    });
   if (isFinal(report.state)) await evaluateThresholds({ db, env: c.env }, deployment, phase, report.state);
   return json({ deploymentId: deployment.id, state: report.state, changed: true });
 });

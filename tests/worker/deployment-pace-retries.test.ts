@@ -11,9 +11,11 @@ import { createAccount, createUser, sessionCookie } from "./fixtures";
 import { bearer, giveSeats, registerRadios } from "./fleet-fixtures";
 import { postForm, request } from "./helpers";
 
-// A deployment's pace (issue 25, AWS IoT Jobs' maximumPerMinute and exponential rate): each
-// phase is offered a few radios a minute by the clock (a simulated one here), one row written a
-// step; an exponential rate grows only while the phase's successes hold; a pause stops it.
+// Pace and automatic retries (issue 25, after AWS IoT Jobs' maximumPerMinute, exponential rate
+// and retry config). Each phase is offered a few radios a minute by the clock (a simulated one
+// here), one row written a step; an exponential rate grows only while the phase's successes
+// hold; a pause stops it. A radio's failure with attempts left is a retry after a doubling
+// backoff, and only its last failure counts against the thresholds.
 
 let cookie = "";
 let orgId = "";
@@ -158,5 +160,74 @@ describe("the confirm form, without JavaScript", () => {
     expect((await findDeployment(env.DB, id))?.plan.pace).toEqual({ maximumPerMinute: 25 });
     const page = await (await request(`/accounts/${accountId}/deployments/${id}`, { headers: { Cookie: cookie } })).text();
     expect(page).toContain("At most 25 radios a minute");
+  });
+});
+
+describe("automatic retries per radio", () => {
+  async function status(uid: string, id: string, state: string) {
+    const response = await request(`/device/v1/deployments/${id}/status`, {
+      method: "POST",
+      headers: { Authorization: bearer(uid), "Content-Type": "application/json" },
+      body: JSON.stringify({ state, code: "E42" }),
+    });
+    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+  }
+
+  it("a failure with attempts left is a retry after a doubling backoff, not a failure; the last one fails and counts", async () => {
+    const { accountId, uids } = await fleet("retrying", 3);
+    const plan = {
+      phases: [{ ...allAtOnce().phases[0], errorKind: "count", errorValue: 1 }],
+      retries: { attempts: 2, backoffMinutes: 5 },
+    };
+    const created = data(await call<{ id: string }>("deployments.create", { accountId, plan }, cookie, "POST"));
+    const uid = uids[0] ?? "";
+    await told([uid]);
+
+    const first = await status(uid, created.id, "failed");
+    expect(first).toMatchObject({ status: 200, body: { changed: true, retry: { attempt: 1 } } });
+    const notBefore = Date.parse((first.body.retry as { notBefore: string }).notBefore);
+    expect(notBefore - Date.now()).toBeGreaterThan(4 * 60_000);
+    // The radio's check-in says it may try again, and when; the deployment did not pause (error count 1).
+    const checkIn = (await (
+      await request("/device/v1/check-in", {
+        method: "POST",
+        headers: { Authorization: bearer(uid), "Content-Type": "application/json" },
+        body: "{}",
+      })
+    ).json()) as { deployment: { yourState: string; retry?: { attempt: number } } };
+    expect(checkIn.deployment).toMatchObject({ yourState: "delivered", retry: { attempt: 1 } });
+    expect((await findDeployment(env.DB, created.id))?.state).toBe("running");
+
+    // The same report twice changes nothing; the second failure doubles the backoff.
+    expect((await status(uid, created.id, "delivered")).body).toMatchObject({ changed: false });
+    const second = await status(uid, created.id, "failed");
+    expect(second.body).toMatchObject({ changed: true, retry: { attempt: 2 } });
+    expect(Date.parse((second.body.retry as { notBefore: string }).notBefore) - Date.now()).toBeGreaterThan(9 * 60_000);
+
+    // Out of attempts: failed, counted, and the error threshold pauses the deployment.
+    const last = await status(uid, created.id, "failed");
+    expect(last.body).toMatchObject({ changed: true, state: "failed" });
+    expect(last.body.retry).toBeUndefined();
+    expect((await findDeployment(env.DB, created.id))?.state).toBe("paused");
+    const got = data(
+      await call<{ counts: { total: Record<string, number> } }>("deployments.get", { id: created.id }, cookie, "GET"),
+    );
+    expect(got.counts.total.failed).toBe(1);
+  });
+
+  it("a radio that succeeds on a retry counts as applied", async () => {
+    const { accountId, uids } = await fleet("recovering", 2);
+    const plan = { ...allAtOnce(), retries: { attempts: 1, backoffMinutes: 1 } };
+    const created = data(await call<{ id: string }>("deployments.create", { accountId, plan }, cookie, "POST"));
+    const uid = uids[0] ?? "";
+    await told([uid]);
+    expect((await status(uid, created.id, "failed")).body).toMatchObject({ retry: { attempt: 1 } });
+    expect((await status(uid, created.id, "applying")).body).toMatchObject({ changed: true });
+    expect((await status(uid, created.id, "applied")).body).toMatchObject({ changed: true });
+    const got = data(
+      await call<{ counts: { total: Record<string, number> } }>("deployments.get", { id: created.id }, cookie, "GET"),
+    );
+    expect(got.counts.total).toMatchObject({ applied: 1 });
+    expect(got.counts.total.failed ?? 0).toBe(0);
   });
 });
