@@ -147,6 +147,20 @@ describe("saved groups", () => {
     ).toBe(4);
   });
 
+  it("counts a sync state and a tag live, as the inventory would", async () => {
+    // No deployment in this account yet: every active radio is "never deployed", none "in sync".
+    const never = data(
+      await call<Group>("radioGroups.create", { accountId, name: "Never deployed", sync: "neverDeployed" }, owner),
+    );
+    expect(never.count).toBe(10);
+    const synced = data(await call<Group>("radioGroups.create", { accountId, name: "In sync", sync: "inSync" }, owner));
+    expect(synced.count).toBe(0);
+    const tagged = data(await call<Group>("radioGroups.create", { accountId, name: "Night shift", tag: "Night" }, owner));
+    expect(tagged.count).toBe(0);
+    await env.DB.prepare("INSERT INTO device_tags (uid, tag) VALUES ('GRP-000002', 'night'), ('GRP-000003', 'night')").run();
+    expect(data(await call<Group>("radioGroups.get", { accountId, groupId: tagged.id }, viewer, "GET")).count).toBe(2);
+  });
+
   it("refuses another account's site, a location of another site, and bad input with a clear 4xx", async () => {
     const foreign = await call("radioGroups.create", { accountId, name: "Away", siteId: foreignSiteId }, owner);
     expect(foreign.error?.data.code).toBe("BAD_REQUEST");
