@@ -1,3 +1,4 @@
+import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page, test } from "./client-address";
 
 // Saved groups (issue 25) in a browser: a configurator saves "North garage, old firmware" (a
@@ -101,5 +102,36 @@ test("the create form posts without JavaScript, with errors on their fields", as
   await expect(page.getByRole("link", { name, exact: true })).toBeVisible();
   await deleteIfThere(page, name);
   await expect(page.getByRole("link", { name, exact: true })).toHaveCount(0);
+  await context.close();
+});
+
+test("the group screens pass axe and fit a 320 px phone, in every language's longest words too", async ({ browser, baseURL }) => {
+  test.setTimeout(120_000);
+  const context = await browser.newContext({ baseURL, viewport: { width: 320, height: 640 } });
+  const page = await context.newPage();
+  await signIn(page, baseURL);
+  const name = "Bus yard radios on a long-named phone check";
+  await deleteIfThere(page, name);
+  const created = await page.request.post("/api/radioGroups.create", {
+    data: { accountId: "acc_metro_bus", name, siteId: "site_mta_central", locationId: "loc_mta_central_yard", tag: "night" },
+    headers: { Origin: baseURL ?? "" },
+  });
+  const group = (await created.json()).result.data as { id: string; version: number };
+  for (const language of ["en", "fr-CA", "pt-BR", "es-MX"]) {
+    await context.addCookies([{ name: "lang", value: language, url: baseURL ?? "" }]);
+    for (const path of [GROUPS, `${GROUPS}/new`, `${GROUPS}/${group.id}`, `${GROUPS}/${group.id}/delete`]) {
+      await page.goto(path);
+      await page.waitForLoadState("networkidle");
+      expect(await page.evaluate(() => document.documentElement.scrollWidth), `${language} ${path}`).toBeLessThanOrEqual(320);
+      if (language !== "en") continue;
+      const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]).analyze();
+      expect(results.violations.map((v) => `${path}: ${v.id}`)).toEqual([]);
+    }
+  }
+  await context.clearCookies({ name: "lang" });
+  await page.request.post("/api/radioGroups.delete", {
+    data: { accountId: "acc_metro_bus", groupId: group.id, version: group.version },
+    headers: { Origin: baseURL ?? "" },
+  });
   await context.close();
 });
