@@ -40,6 +40,7 @@ import {
   templatesListPage,
   templatesRedirectPage,
 } from "./profiles/templates";
+import { radioGroupRoutes } from "./radio-groups/routes";
 import { reportRoutes } from "./reports/routes";
 import { resetPasswordPage } from "./reset-password";
 import { deleteRulePage } from "./rules/delete";
@@ -172,6 +173,8 @@ export const routes: RouteDefinition[] = [
   // The customer-care desk (issue 15): fc-cases tabs, sessions, customers, employees, radios' fc settings.
   ...fcCasesRoutes,
   // Commands to radios (issue 13): history, one command, send, bulk send and the connectivity test.
+  // Saved groups beside an account's inventory (issue 25), before the uid-shaped command paths.
+  ...radioGroupRoutes,
   ...deviceCommandRoutes,
   // The device inventory and an account's registry (spec §2); /devices/profiles below is apart.
   ...deviceRoutes,

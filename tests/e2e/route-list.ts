@@ -13,7 +13,8 @@ const ORG = "org_harbor";
 /** A simulator demo radio of acc_harbor_demo (scripts/demo-data.mjs), active and the owner's to manage. */
 const RADIO = "HD-0001";
 /** The uid pattern of the command screens (src/routes/commands/paths.ts RESERVED). */
-const UID = ":uid{(?!(?:add|edit|view|test|redirect|uid|profiles|send-command|batches|edit-fc-device-settings|list)$)[^/]+}";
+const UID =
+  ":uid{(?!(?:add|edit|view|test|redirect|uid|profiles|send-command|batches|groups|edit-fc-device-settings|list)$)[^/]+}";
 
 export type Ids = { site: string; location: string; profile: string; rule: string; template: string };
 
@@ -165,6 +166,20 @@ export const routeVisits: RouteVisit[] = [
     route: "/accounts/:accountId/registry/devices/batches/:batchId",
     url: () => acc("/registry/devices/batches/batch_missing"),
     note: "no batch sent yet: the not-found screen",
+    status: 404,
+  },
+  { route: "/accounts/:accountId/registry/devices/groups", url: () => acc("/registry/devices/groups") },
+  { route: "/accounts/:accountId/registry/devices/groups/new", url: () => acc("/registry/devices/groups/new") },
+  {
+    route: "/accounts/:accountId/registry/devices/groups/:groupId",
+    url: () => acc("/registry/devices/groups/grp_missing"),
+    note: "no group saved yet: the not-found screen",
+    status: 404,
+  },
+  {
+    route: "/accounts/:accountId/registry/devices/groups/:groupId/delete",
+    url: () => acc("/registry/devices/groups/grp_missing/delete"),
+    note: "no group saved yet: the not-found screen",
     status: 404,
   },
   { route: "/accounts/:accountId/registry/devices/test/:uid", url: () => acc(`/registry/devices/test/${RADIO}`) },

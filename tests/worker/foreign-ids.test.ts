@@ -32,7 +32,16 @@ async function call(path: string, input: unknown, cookie = owner): Promise<Answe
 
 /** What any of these paths would write: rows of every table they touch, and the radios' places. */
 async function written(): Promise<string> {
-  const tables = ["activity_logs", "commands", "fc_sessions", "fc_customers", "fc_customer_radios", "rules", "deployments"];
+  const tables = [
+    "activity_logs",
+    "commands",
+    "fc_sessions",
+    "fc_customers",
+    "fc_customer_radios",
+    "rules",
+    "deployments",
+    "radio_groups",
+  ];
   const counts = await Promise.all(
     tables.map(async (table) => (await env.DB.prepare(`SELECT count(*) AS n FROM ${table}`).first<{ n: number }>())?.n),
   );
@@ -305,6 +314,37 @@ describe("the account's other paths take only the account's ids", () => {
       { subscriptionId: away.subscriptionId, accountId: home.accountId, quantity: 1 },
       "NOT_FOUND",
     );
+  });
+
+  it("saved groups: another tenant's site or location is BAD_REQUEST on its field, another tenant's group NOT_FOUND", async () => {
+    const group = (name: string, place: Record<string, string>) => ({ accountId: home.accountId, name, ...place });
+    await refusedWithoutWriting("radioGroups.create", group("Away site", { siteId: away.siteId }), "BAD_REQUEST", /site/);
+    await refusedWithoutWriting(
+      "radioGroups.create",
+      group("Away place", { locationId: away.locationId }),
+      "BAD_REQUEST",
+      /location/,
+    );
+    await refusedWithoutWriting(
+      "radioGroups.create",
+      group("Other site's room", { siteId: home.siteId, locationId: otherSiteLocationId }),
+      "BAD_REQUEST",
+      /location/,
+    );
+    const awayGroup = `grp_away_${crypto.randomUUID().slice(0, 8)}`;
+    await env.DB.prepare(
+      `INSERT INTO radio_groups (id, account_id, name, filter, created_at, updated_at)
+       VALUES (?, ?, 'Theirs', '{}', '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z')`,
+    )
+      .bind(awayGroup, away.accountId)
+      .run();
+    await refusedWithoutWriting(
+      "radioGroups.update",
+      { accountId: home.accountId, groupId: awayGroup, version: 1, name: "Taken" },
+      "NOT_FOUND",
+    );
+    await refusedWithoutWriting("radioGroups.delete", { accountId: home.accountId, groupId: awayGroup, version: 1 }, "NOT_FOUND");
+    await refusedWithoutWriting("radioGroups.delete", { accountId: away.accountId, groupId: awayGroup, version: 1 }, "NOT_FOUND");
   });
 
   it("the desk: another tenant's radios and customers", async () => {

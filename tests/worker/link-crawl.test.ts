@@ -59,6 +59,10 @@ beforeAll(async () => {
     env.DB.prepare(
       "INSERT INTO identity_providers (id, org_id, name, issuer, client_id, email_domains) VALUES ('idp_crawl', ?, 'Crawl SSO', 'https://idp.crawl.test', 'crawl', '[\"crawl.test\"]')",
     ).bind(dealer),
+    env.DB.prepare(
+      `INSERT INTO radio_groups (id, account_id, name, filter, created_at, updated_at)
+       VALUES ('grp_crawl', ?, 'Crawl depot radios', '{"siteId":"site_crawl"}', '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z')`,
+    ).bind(accountId),
   ]);
   // A change in the activity log, so the log and the account home link to what it names.
   const renamed = await request("/api/sites.update", {

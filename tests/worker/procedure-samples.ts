@@ -82,6 +82,12 @@ export const procedureSamples: Record<string, (t: Tenant) => unknown> = {
   "commandBatches.radios": (t) => ({ accountId: t.accountId, batchId: "00000000-0000-4000-8000-000000000000", state: "failed" }),
   "commandBatches.cancel": (t) => ({ accountId: t.accountId, batchId: "00000000-0000-4000-8000-000000000000" }),
   "commandBatches.retry": (t) => ({ accountId: t.accountId, batchId: "00000000-0000-4000-8000-000000000000" }),
+  // Saved groups (a group id that is not there: the account is checked first).
+  "radioGroups.list": (t) => ({ accountId: t.accountId }),
+  "radioGroups.get": (t) => ({ accountId: t.accountId, groupId: "grp_missing" }),
+  "radioGroups.create": (t) => ({ accountId: t.accountId, name: "Matrix group", siteId: t.siteId, firmware: "1.0" }),
+  "radioGroups.update": (t) => ({ accountId: t.accountId, groupId: "grp_missing", version: 1, name: "Renamed group" }),
+  "radioGroups.delete": (t) => ({ accountId: t.accountId, groupId: "grp_missing", version: 1 }),
   "devices.seats": (t) => ({ accountId: t.accountId }),
   "devices.list": (t) => ({ accountId: t.accountId }),
   "devices.filterOptions": (t) => ({ accountId: t.accountId }),

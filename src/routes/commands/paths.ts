@@ -24,4 +24,4 @@ export const bulkHref = (scope: CommandScope, query = "") => `${devicesBase(scop
  * /devices/test/…): a radio with such a uid reaches its commands through the account registry.
  */
 export const RESERVED =
-  "(?!(?:add|edit|view|test|redirect|uid|profiles|send-command|batches|edit-fc-device-settings|list)$)[^/]+";
+  "(?!(?:add|edit|view|test|redirect|uid|profiles|send-command|batches|groups|edit-fc-device-settings|list)$)[^/]+";

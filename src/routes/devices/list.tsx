@@ -9,6 +9,7 @@ import { EmptyState } from "@/ui/empty-state";
 import { SelectField } from "@/ui/field";
 import { FormAlert } from "@/ui/form-alert";
 import { bulkHref } from "../commands/paths";
+import { groupsHref } from "../radio-groups/paths";
 import { type ActionResult, definePage, type PageProps, type RouteContext } from "../types";
 import { DriftCountsStrip } from "./drift-counts";
 import { DeviceFrame } from "./frame";
@@ -267,6 +268,11 @@ function DevicesList({ data, form }: PageProps<Data>) {
       {canManage ? (
         <ButtonLink href={importHref(frame)} variant="white">
           {t("devices.list.import")}
+        </ButtonLink>
+      ) : null}
+      {frame.accountId ? (
+        <ButtonLink href={groupsHref(frame.accountId)} variant="white">
+          {t("devices.list.groups")}
         </ButtonLink>
       ) : null}
       <a href={exportHref(frame, search)} className={buttonClass("white")} download>

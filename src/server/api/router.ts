@@ -12,6 +12,7 @@ import { locationsRouter } from "./routers/locations";
 import { notificationsRouter } from "./routers/notifications";
 import { organizationsRouter } from "./routers/organizations";
 import { profilesRouter } from "./routers/profiles";
+import { radioGroupsRouter } from "./routers/radio-groups";
 import { reportsRouter } from "./routers/reports";
 import { rulesRouter } from "./routers/rules";
 import { sitesRouter } from "./routers/sites";
@@ -35,6 +36,7 @@ export const appRouter = router({
   notifications: notificationsRouter,
   organizations: organizationsRouter,
   profiles: profilesRouter,
+  radioGroups: radioGroupsRouter,
   reports: reportsRouter,
   rules: rulesRouter,
   sites: sitesRouter,

@@ -14,6 +14,7 @@ export const accountEntityTypes = [
   "allocation",
   "deployment",
   "command",
+  "radioGroup",
   "fc-session",
   "fc-customer",
   "fc-settings",
