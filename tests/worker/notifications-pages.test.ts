@@ -144,6 +144,8 @@ describe("the organization's Webhooks pages", () => {
     const html = await http.text();
     expect(html).toContain("Use an https:// address.");
     expect(html).toMatch(/aria-describedby="[^"]*field-url-error/);
+    // The summary at the top links the message to its field.
+    expect(html).toContain('href="#field-url"');
     expect(html).not.toContain("whsec_forged");
     expect(html).toContain('value="http://hooks.example.com/x"');
     const none = await post(
@@ -155,7 +157,9 @@ describe("the organization's Webhooks pages", () => {
       adminCookie,
     );
     expect(none.status).toBe(400);
-    expect(await none.text()).toContain("Choose at least one event to send.");
+    const noneHtml = await none.text();
+    expect(noneHtml).toContain("Choose at least one event to send.");
+    expect(noneHtml).toContain('href="#field-events"');
     const privateAddress = await post(
       page(),
       [

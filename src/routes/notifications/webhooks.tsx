@@ -6,8 +6,8 @@ import type { Webhook } from "@/server/data/notifications";
 import { fleetEventNames } from "@/server/notifications/events";
 import { usePage } from "@/server/render/page-context";
 import { Button, ButtonLink } from "@/ui/button";
+import { ErrorSummary } from "@/ui/error-summary";
 import { Field } from "@/ui/field";
-import { FormAlert } from "@/ui/form-alert";
 import { SettingsLayout } from "@/ui/shell/settings-layout";
 import { type ActionResult, definePage, type FormState, type PageProps, type RouteContext } from "../types";
 import { deleteWebhookHref, webhookDeliveriesHref, webhooksHref } from "./paths";
@@ -104,7 +104,12 @@ function AddWebhook({ orgId, form }: { orgId: string; form: FormState | undefine
         {t("notifications.webhooks.addHeading")}
       </h2>
       <form method="post" action={webhooksHref(orgId)} className="flex flex-col gap-4">
-        {form?.errors.form ? <FormAlert message={message(form.errors.form)} /> : null}
+        {/* GOV.UK: after a refused post the summary takes the focus and links each message to its field. */}
+        <ErrorSummary
+          errors={Object.fromEntries(Object.entries(form?.errors ?? {}).map(([field, key]) => [field, message(key) ?? ""]))}
+          texts={{ title: String(t("errorSummary.title")), titlePrefix: String(t("errorSummary.titlePrefix")) }}
+          autoFocus
+        />
         <input type="hidden" name="do" value="add" />
         <Field
           label={String(t("notifications.webhooks.url"))}
