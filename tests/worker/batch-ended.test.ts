@@ -104,6 +104,18 @@ describe("the batch-ended event", () => {
     expect(await batchDeliveries(batchId)).toHaveLength(1);
   }, 30_000);
 
+  it("is raised at once when cancelling what was left ends a batch with failures", async () => {
+    const [a, b] = radios.slice(7, 9) as [string, string];
+    const batchId = await sendBatch([a, b]);
+    const e = testEnv();
+    await reportCommand(e.DB, a, await commandOf(batchId, a), { state: "failed", code: "E2" }, e);
+    const cancelled = await call("commandBatches.cancel", { accountId, batchId }, cookie, "POST");
+    expect(cancelled.error).toBeUndefined();
+    const mail = await batchMail(batchId);
+    expect(mail).toHaveLength(1);
+    expect(mail[0]?.body).toContain("1 of 2 radios");
+  }, 30_000);
+
   it("is not raised for a batch whose radios all succeeded", async () => {
     const [a, b] = radios.slice(5, 7) as [string, string];
     const batchId = await sendBatch([a, b]);
