@@ -87,6 +87,19 @@ describe("the batch-ended event", () => {
     expect(deliveries[0]?.event).toBe("command-batch.ended-with-failures");
     expect(JSON.parse(deliveries[0]?.body ?? "{}").data).toMatchObject({ subjectId: batchId, failed: 1, expired: 1, total: 3 });
     expect(sent.some((m) => m.deliveryId === deliveries[0]?.id)).toBe(true);
+    // The system's end of the batch is an activity entry under it, with how it ended.
+    const entries = await env.DB.prepare(
+      "SELECT actor_email, diff FROM activity_logs WHERE entity_type = 'command-batch' AND entity_id = ?",
+    )
+      .bind(batchId)
+      .all<{ actor_email: string; diff: string }>();
+    expect(entries.results).toHaveLength(1);
+    expect(entries.results[0]?.actor_email).toBe("system");
+    expect(JSON.parse(entries.results[0]?.diff ?? "{}")).toMatchObject({
+      failed: { after: 1 },
+      expired: { after: 1 },
+      succeeded: { after: 1 },
+    });
   }, 30_000);
 
   it("is raised by the report that makes the last command final, and never again", async () => {

@@ -1,3 +1,4 @@
+import { activityStatement } from "../data/activity-logs";
 import { batchCounts, findBatch } from "../data/command-batches";
 import { all, type Db, statement } from "../data/db";
 import type { Env } from "../env";
@@ -9,6 +10,9 @@ import { fleetEvent } from "../notifications/fleet-event";
  * that race for the same batch exactly one wins, and only the winner raises
  * command-batch.ended-with-failures, when some radios failed or their command expired.
  */
+
+/** Who ends a batch: nobody in particular (the deployment engine's SYSTEM_ACTOR, spelled alike). */
+const SYSTEM = { id: "system", email: "system" };
 
 const WAITING = "SELECT 1 FROM commands c WHERE c.batch_id = command_batches.id AND c.state IN ('queued', 'sent', 'delivered')";
 
@@ -27,8 +31,26 @@ async function markEnded(db: Db, batchId: string, at: string): Promise<boolean> 
 export async function endBatchIfDone(env: Env, batchId: string, at = new Date()): Promise<boolean> {
   if (!(await markEnded(env.DB, batchId, at.toISOString()))) return false;
   const [batch, counts] = await Promise.all([findBatch(env.DB, batchId), batchCounts(env.DB, batchId)]);
-  const failed = counts.failed + counts.expired;
-  if (!batch || failed === 0) return true;
+  if (!batch) return true;
+  // The system ended it: an activity entry under the batch says how it ended.
+  await activityStatement(env.DB, {
+    orgId: batch.orgId,
+    accountId: batch.accountId,
+    actor: SYSTEM,
+    action: "update",
+    entityType: "command-batch",
+    entityId: batch.id,
+    entityLabel: `${batch.type} × batch`,
+    diff: {
+      ended: { after: at.toISOString() },
+      succeeded: { after: counts.succeeded },
+      failed: { after: counts.failed },
+      expired: { after: counts.expired },
+      cancelled: { after: counts.cancelled },
+    },
+    deployable: false,
+  }).run();
+  if (counts.failed + counts.expired === 0) return true;
   await fleetEvent(env, {
     type: "command-batch.ended-with-failures",
     orgId: batch.orgId,
