@@ -49,7 +49,10 @@ test("a person chooses their email events; an admin adds a webhook, sees its sec
   await page.getByLabel("Address").fill("ftp://hooks.example.com/x");
   await page.getByRole("checkbox", { name: "A deployment pauses itself" }).check();
   await page.getByRole("button", { name: "Add webhook" }).click();
-  await expect(page.getByText("Use an https:// address.")).toBeVisible();
+  // The summary takes the focus and links to the field, which names the problem too.
+  await expect(page.locator("[data-error-summary]")).toBeFocused();
+  await expect(page.getByRole("link", { name: "Use an https:// address." })).toHaveAttribute("href", "#field-url");
+  await expect(page.getByLabel("Address")).toHaveAccessibleDescription(/Use an https:\/\/ address\./);
   await expect(page.getByLabel("Address")).toHaveValue("ftp://hooks.example.com/x");
 
   const receiver = `${baseURL}/e2e-webhook-receiver-${Date.now()}`;
