@@ -3,7 +3,7 @@ import { z } from "zod";
 import { formatUtcMinute } from "@/schema/format";
 import { api } from "@/server/api/procedures-route";
 import type { Webhook } from "@/server/data/notifications";
-import { fleetEventNames } from "@/server/notifications/events";
+import { type EventName, fleetEventNames } from "@/server/notifications/events";
 import { usePage } from "@/server/render/page-context";
 import { Button, ButtonLink } from "@/ui/button";
 import { ErrorSummary } from "@/ui/error-summary";
@@ -214,7 +214,8 @@ async function act(c: RouteContext): Promise<ActionResult> {
       // Only what the person typed goes back into the form: never a posted "secret".
       const values = { url: one("url"), events: events.join(",") };
       try {
-        const added = await caller.addWebhook({ orgId, url: values.url, events: events as never });
+        // The procedure checks each posted name against the events it knows.
+        const added = await caller.addWebhook({ orgId, url: values.url, events: events as EventName[] });
         return { ok: false, status: 200, form: { values: { [CREATED]: added.secret }, errors: {} } };
       } catch (error) {
         return refusedAdd(error, values);
