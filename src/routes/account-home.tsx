@@ -12,6 +12,7 @@ import { AccountLayout } from "../ui/shell/account-layout";
 import { type AccountSection, accountNavItems } from "../ui/shell/account-navigation";
 import { CountedAt } from "./devices/counted-at";
 import { radiosInStateHref, registryHref } from "./devices/paths";
+import { accountNotificationsHref } from "./notifications/paths";
 import { definePage, type PageProps } from "./types";
 
 type Data = {
@@ -96,7 +97,14 @@ function AccountHome({ data }: PageProps<Data>) {
   const devicesHref = isBuilt("devices") && permissions["view-devices-in-accounts"] ? registryHref(account._id, "devices") : null;
   return (
     <AccountLayout account={account}>
-      <PageHeader title={String(t("routes.accountHome"))} />
+      <PageHeader
+        title={String(t("routes.accountHome"))}
+        actions={
+          <a href={accountNotificationsHref(account._id)} className="text-sm font-medium text-brand-700 hover:underline">
+            {t("notifications.page.link")}
+          </a>
+        }
+      />
       <dl className="grid gap-4 sm:grid-cols-2">
         <Fact label={String(t("accountHome.level"))} value={String(t(`accountHome.levels.${account.subscriptionLevel}`))} />
         <Fact label={String(t("accountHome.timezone"))} value={timeZoneLabel(language, account.timezone)} />

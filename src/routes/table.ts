@@ -29,6 +29,9 @@ import { forgotPasswordPage } from "./forgot-password";
 import { gettingStartedPage } from "./getting-started";
 import { homePage } from "./home";
 import { mailboxPage } from "./mailbox";
+import { accountNotificationsPage } from "./notifications/account-notifications";
+import { deleteWebhookPage, webhookDeliveriesPage } from "./notifications/webhook-pages";
+import { webhooksPage } from "./notifications/webhooks";
 import { addProfilePage } from "./profiles/add";
 import { deleteProfilePage } from "./profiles/delete";
 import { editProfilePage } from "./profiles/edit";
@@ -134,6 +137,13 @@ export const routes: RouteDefinition[] = [
     title: "routes.accountHome",
     access: "signed-in",
     page: accountHomePage,
+  },
+  // Each person's own email choices for an account (issue 25).
+  {
+    path: "/accounts/:accountId/notifications",
+    title: "routes.notifications",
+    access: "signed-in",
+    page: accountNotificationsPage,
   },
   // An account's activity log, its CSV, and the changes waiting to be deployed.
   ...activityRoutes,
@@ -277,6 +287,28 @@ export const routes: RouteDefinition[] = [
     access: "signed-in",
     permission: "edit-accounts",
     page: organizationEditPage,
+  },
+  // Notifications (issue 25): an organization's webhooks, their delivery log and delete.
+  {
+    path: "/settings/organizations/webhooks/:orgId",
+    title: "routes.webhooks",
+    access: "signed-in",
+    permission: "edit-accounts",
+    page: webhooksPage,
+  },
+  {
+    path: "/settings/organizations/webhooks/:orgId/deliveries/:webhookId",
+    title: "routes.webhookDeliveries",
+    access: "signed-in",
+    permission: "edit-accounts",
+    page: webhookDeliveriesPage,
+  },
+  {
+    path: "/settings/organizations/webhooks/:orgId/delete/:webhookId",
+    title: "routes.deleteWebhook",
+    access: "signed-in",
+    permission: "edit-accounts",
+    page: deleteWebhookPage,
   },
   { path: "/settings/users", title: "routes.settingsUsers", access: "signed-in", permission: "edit-users", page: usersListPage },
   {

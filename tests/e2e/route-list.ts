@@ -74,6 +74,7 @@ export const routeVisits: RouteVisit[] = [
   },
   { route: "/accounts/:accountId/changes", url: () => acc("/changes") },
   { route: "/accounts/:accountId/confirm-deployment", url: () => acc("/confirm-deployment") },
+  { route: "/accounts/:accountId/notifications", url: () => acc("/notifications") },
   { route: "/accounts/:accountId/deployments", url: () => acc("/deployments") },
   {
     route: "/accounts/:accountId/deployments/:deploymentId",
@@ -250,6 +251,19 @@ export const routeVisits: RouteVisit[] = [
   { route: "/settings/organizations", url: () => "/settings/organizations" },
   { route: "/settings/organizations/add", url: () => "/settings/organizations/add" },
   { route: "/settings/organizations/edit/:orgId", url: () => "/settings/organizations/edit/org_metro" },
+  { route: "/settings/organizations/webhooks/:orgId", url: () => `/settings/organizations/webhooks/${ORG}` },
+  {
+    route: "/settings/organizations/webhooks/:orgId/deliveries/:webhookId",
+    url: () => `/settings/organizations/webhooks/${ORG}/deliveries/wh_missing`,
+    note: "no webhook in the demo seed: the not-found screen",
+    status: 404,
+  },
+  {
+    route: "/settings/organizations/webhooks/:orgId/delete/:webhookId",
+    url: () => `/settings/organizations/webhooks/${ORG}/delete/wh_missing`,
+    note: "no webhook in the demo seed: the not-found screen",
+    status: 404,
+  },
   { route: "/settings/users", url: () => "/settings/users" },
   { route: "/settings/users/invite", url: () => "/settings/users/invite" },
   { route: "/settings/users/edit/:userId", url: () => "/settings/users/edit/usr_viewer" },

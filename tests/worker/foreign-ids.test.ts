@@ -1,6 +1,7 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { assignStatement, bulkAssignStatements } from "@/server/data/devices";
+import { findWebhook, insertWebhook, listDeliveries } from "@/server/data/notifications";
 import { RADIO_SECRET, sha256Hex } from "./fleet-fixtures";
 import { ORIGIN, request } from "./helpers";
 import { makeTenant } from "./tenant";
@@ -345,6 +346,27 @@ describe("the account's other paths take only the account's ids", () => {
     );
     await refusedWithoutWriting("radioGroups.delete", { accountId: home.accountId, groupId: awayGroup, version: 1 }, "NOT_FOUND");
     await refusedWithoutWriting("radioGroups.delete", { accountId: away.accountId, groupId: awayGroup, version: 1 }, "NOT_FOUND");
+  });
+
+  it("webhooks: another tenant's webhook is NOT_FOUND on every path, and stays as it was", async () => {
+    const hookId = await insertWebhook(env.DB, {
+      orgId: away.childOrgId,
+      url: "https://hooks.example.com/away",
+      events: ["deployment.paused"],
+      secret: "whsec_away",
+    });
+    await env.DB.prepare("UPDATE webhooks SET enabled = 0, consecutive_failures = 5 WHERE id = ?").bind(hookId).run();
+    for (const path of ["notifications.enableWebhook", "notifications.sendTest", "notifications.deleteWebhook"]) {
+      await refusedWithoutWriting(path, { id: hookId }, "NOT_FOUND");
+    }
+    await refusedWithoutWriting(
+      "notifications.addWebhook",
+      { orgId: away.childOrgId, url: "https://hooks.example.com/x", events: ["deployment.paused"] },
+      "NOT_FOUND",
+    );
+    await refusedWithoutWriting("notifications.setPreferences", { accountId: away.accountId, events: [] }, "NOT_FOUND");
+    expect(await findWebhook(env.DB, hookId)).toMatchObject({ enabled: false, consecutiveFailures: 5 });
+    expect(await listDeliveries(env.DB, hookId)).toEqual([]);
   });
 
   it("the desk: another tenant's radios and customers", async () => {

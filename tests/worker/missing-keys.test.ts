@@ -1,6 +1,7 @@
 import { env } from "cloudflare:test";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { languages } from "@/schema/languages";
+import { insertDelivery, insertWebhook } from "@/server/data/notifications";
 import { createAccount, createUser, sessionCookie } from "./fixtures";
 import { giveSeats, registerRadios } from "./fleet-fixtures";
 import { ORIGIN, request } from "./helpers";
@@ -12,6 +13,7 @@ import { ORIGIN, request } from "./helpers";
 let owner = "";
 let accountId = "";
 let orgId = "";
+let webhookId = "";
 
 beforeAll(async () => {
   const user = await createUser({ role: "owner" });
@@ -20,6 +22,17 @@ beforeAll(async () => {
   await giveSeats(orgId, accountId, 3);
   await registerRadios(orgId, accountId, "KEYS", 2);
   owner = await sessionCookie(user.email);
+  // A disabled webhook with a failed delivery: every part of the webhook screens renders.
+  webhookId = await insertWebhook(env.DB, {
+    orgId,
+    url: "https://hooks.example.com/keys",
+    events: ["deployment.paused"],
+    secret: "whsec_keys",
+  });
+  await insertDelivery(env.DB, webhookId, "deployment.paused", "{}");
+  await env.DB.prepare("UPDATE webhooks SET enabled = 0, disabled_at = '2026-11-20T10:00:00.000Z' WHERE id = ?")
+    .bind(webhookId)
+    .run();
 });
 
 afterEach(() => vi.restoreAllMocks());
@@ -35,6 +48,10 @@ const pages = () => [
   "/security",
   "/settings/organizations",
   "/settings/users",
+  `/settings/organizations/webhooks/${orgId}`,
+  `/settings/organizations/webhooks/${orgId}/deliveries/${webhookId}`,
+  `/settings/organizations/webhooks/${orgId}/delete/${webhookId}`,
+  account("/notifications"),
   account(""),
   account("/sites"),
   account("/locations"),

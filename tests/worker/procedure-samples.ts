@@ -141,6 +141,7 @@ export const procedureSamples: Record<string, (t: Tenant) => unknown> = {
   "notifications.addWebhook": (t) => ({ orgId: t.childOrgId, url: "https://hooks.example.com/matrix", events: ["webhook.test"] }),
   "notifications.deleteWebhook": () => ({ id: "wh_matrix_missing" }),
   "notifications.sendTest": () => ({ id: "wh_matrix_missing" }),
+  "notifications.enableWebhook": () => ({ id: "wh_matrix_missing" }),
   "notifications.deliveries": () => ({ id: "wh_matrix_missing" }),
   "organizations.details": (t) => ({ id: t.childOrgId }),
   "organizations.add": (t) => ({ parentId: t.orgId, name: "Matrix organization", kind: "customer" }),

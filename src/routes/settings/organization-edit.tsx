@@ -1,7 +1,9 @@
 import { Island } from "@/islands/runtime/island";
 import { api } from "@/server/api/procedures-route";
 import { usePage } from "@/server/render/page-context";
+import { ButtonLink } from "@/ui/button";
 import { SettingsLayout } from "@/ui/shell/settings-layout";
+import { webhooksHref } from "../notifications/paths";
 import { type ActionResult, definePage, type PageProps, type RouteContext } from "../types";
 import { formRefusal, postedValues, translatedErrors } from "./procedure-refusal";
 
@@ -15,7 +17,15 @@ function EditOrganization({ data, form }: PageProps<Data>) {
   const { t } = usePage();
   const values = form?.values ?? {};
   return (
-    <SettingsLayout current="organizations" title={String(t("routes.editOrganization"))}>
+    <SettingsLayout
+      current="organizations"
+      title={String(t("routes.editOrganization"))}
+      actions={
+        <ButtonLink href={webhooksHref(data.id)} variant="white" size="sm">
+          {t("notifications.webhooks.link")}
+        </ButtonLink>
+      }
+    >
       <dl className="mb-6 grid max-w-xl grid-cols-[auto_1fr] gap-x-6 gap-y-2 text-sm">
         <dt className="font-medium text-slate-700">{t("organizations.fields.kind")}</dt>
         <dd className="text-slate-900">{t(`organizations.kinds.${data.kind}`)}</dd>

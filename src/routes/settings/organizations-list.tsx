@@ -5,6 +5,7 @@ import { Button, ButtonLink } from "@/ui/button";
 import { EmptyState } from "@/ui/empty-state";
 import { SettingsLayout } from "@/ui/shell/settings-layout";
 import { Table } from "@/ui/table";
+import { webhooksHref } from "../notifications/paths";
 import { definePage, type PageProps } from "../types";
 
 type Data = { search: string; organizations: OrganizationInTree[]; canEdit: boolean };
@@ -74,15 +75,21 @@ function OrganizationsList({ data }: PageProps<Data>) {
                 {
                   key: "actions",
                   header: String(t("settings.actions")),
-                  cell: (organization: OrganizationInTree) =>
-                    organization.kind === "customer" ? null : (
-                      <a
-                        href={`/settings/organizations/add?parentId=${encodeURIComponent(organization.id)}`}
-                        className="text-brand-700 hover:underline"
-                      >
-                        {t("organizations.addBelow", { name: organization.name })}
+                  cell: (organization: OrganizationInTree) => (
+                    <span className="flex flex-wrap gap-x-4 gap-y-1">
+                      <a href={webhooksHref(organization.id)} className="text-brand-700 hover:underline">
+                        {t("notifications.webhooks.linkOf", { name: organization.name })}
                       </a>
-                    ),
+                      {organization.kind === "customer" ? null : (
+                        <a
+                          href={`/settings/organizations/add?parentId=${encodeURIComponent(organization.id)}`}
+                          className="text-brand-700 hover:underline"
+                        >
+                          {t("organizations.addBelow", { name: organization.name })}
+                        </a>
+                      )}
+                    </span>
+                  ),
                 },
               ]
             : []),

@@ -191,6 +191,15 @@ export async function disableWebhook(db: Db, id: string): Promise<boolean> {
   return (result.meta.changes ?? 0) > 0;
 }
 
+/** Turns a webhook on again with a clean slate of failures (once: answers whether this call did it). */
+export function enableWebhookStatement(db: Db, id: string) {
+  return statement(
+    db,
+    "UPDATE webhooks SET enabled = 1, disabled_at = NULL, consecutive_failures = 0, version = version + 1 WHERE id = ? AND enabled = 0",
+    id,
+  );
+}
+
 /** The people to mail about an event of an account: they chose it and still see the account. */
 export async function emailRecipients(
   db: Db,

@@ -2,6 +2,7 @@ import type { MiddlewareHandler } from "hono";
 import { expireDue, nextExpiry } from "../data/commands";
 import type { AppEnv, Env } from "../env";
 import { AlarmClock, armAlarmClock } from "./alarm-clock";
+import { endFinishedBatches } from "./batch-end";
 
 /**
  * The timer that marks commands expired (DESIGN.md §7): a Durable Object alarm set for the
@@ -18,7 +19,8 @@ export class CommandClock extends AlarmClock {
 /** Marks every command past its expiry; answers when the next one expires (ms), or null. */
 export async function sweepExpiredCommands(env: Env, at = new Date()): Promise<number | null> {
   await expireDue(env.DB, at.toISOString());
-  // notify: command-batch.ended-with-failures (a batch whose last waiting command just expired)
+  // A batch whose last waiting command just expired (or was reported or cancelled meanwhile) ends now.
+  await endFinishedBatches(env, at);
   const next = await nextExpiry(env.DB);
   return next ? Date.parse(next) : null;
 }

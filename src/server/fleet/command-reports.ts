@@ -2,6 +2,8 @@ import { z } from "zod";
 import { commandReportStates, commandResults, isFinalCommand } from "@/schema/fleet/commands";
 import { type Command, findCommand, reportStatement } from "../data/commands";
 import type { Db } from "../data/db";
+import type { Env } from "../env";
+import { endBatchIfDone } from "./batch-end";
 
 /**
  * What the device protocol says about commands (issue 13): the shape a radio gets them in, and
@@ -33,7 +35,11 @@ type Answer = { ok: true; body: { id: string; state: string; changed: boolean } 
 
 const ID = /^[0-9a-f-]{36}$/;
 
-export async function reportCommand(db: Db, uid: string, id: string, body: unknown): Promise<Answer> {
+/**
+ * With `env`, a final report that leaves its batch with nothing waiting ends the batch at once
+ * (batch-end.ts); without it the next sweep does (the cron runs it every minute).
+ */
+export async function reportCommand(db: Db, uid: string, id: string, body: unknown, env?: Env): Promise<Answer> {
   const parsed = reportBody.safeParse(body);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -77,7 +83,10 @@ export async function reportCommand(db: Db, uid: string, id: string, body: unkno
     detail: report.detail ?? "",
     at,
   }).run();
-  if (written.meta.changes) return { ok: true, body: { id: command.id, state: report.state, changed: true } };
+  if (written.meta.changes) {
+    if (env && command.batchId && isFinalCommand(report.state)) await endBatchIfDone(env, command.batchId);
+    return { ok: true, body: { id: command.id, state: report.state, changed: true } };
+  }
   // Nothing changed: say why, from what the command is now.
   const now = (await findCommand(db, command.id)) ?? command;
   const unchanged = { ok: true as const, body: { id: now.id, state: now.state, changed: false } };

@@ -355,7 +355,7 @@ deviceProtocol.post("/commands/:id/status", async (c) => {
   if (!state) return unauthorized();
   const body = await jsonBody(c.req.raw);
   if (isFail(body)) return failure(body);
-  const answer = await reportCommand(c.env.DB, state.radio.uid, c.req.param("id"), body);
+  const answer = await reportCommand(c.env.DB, state.radio.uid, c.req.param("id"), body, c.env);
   if (answer.ok) await forgetCheckIn(c.env, state.radio.uid);
   return answer.ok ? json(answer.body) : failure(answer.fail);
 });

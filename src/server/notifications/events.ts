@@ -6,7 +6,8 @@
  * - deployment.threshold-failed: a phase crossed its error threshold.
  * - deployment.finished: the last phase succeeded.
  * - deployment.rolled-back: a rollback deployment was confirmed (rollbackOf set).
- * - command-batch.ended-with-failures: a bulk command batch ended with failed radios (wired by batches).
+ * - command-batch.ended-with-failures: a bulk command batch ended with failed or expired radios
+ *   (src/server/fleet/batch-end.ts: once per batch, from the expiry sweep or the last report).
  * - webhook.test: the "send a test event" button; webhooks only, never mail.
  */
 export const fleetEventNames = [

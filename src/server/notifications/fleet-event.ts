@@ -39,13 +39,41 @@ async function mailEvent(env: Env, event: FleetEvent): Promise<void> {
   for (const { email, language } of recipients) {
     const t = translatorFor(isLanguage(language) ? language : fallbackLanguage, brand);
     const what = String(t(`notifications.events.${event.type}`));
-    const href = `/accounts/${encodeURIComponent(event.accountId)}/deployments/${encodeURIComponent(event.subjectId)}`;
-    await sendMail(env, {
-      to: email,
-      subject: String(t("notifications.mail.subject", { label: event.label, what })),
-      body: String(t("notifications.mail.body", { label: event.label, what, href })),
-    });
+    const href = subjectHref(event);
+    await sendMail(
+      env,
+      event.type.startsWith("command-batch.")
+        ? batchMail(t, event, email, what, href)
+        : {
+            to: email,
+            subject: String(t("notifications.mail.subject", { label: event.label, what })),
+            body: String(t("notifications.mail.body", { label: event.label, what, href })),
+          },
+    );
   }
+}
+
+/** Where the mail's link leads: the batch page for a batch event, the deployment page otherwise. */
+export function subjectHref(event: FleetEvent): string {
+  const subject = encodeURIComponent(event.subjectId);
+  const account = encodeURIComponent(event.accountId);
+  if (event.type.startsWith("command-batch.")) {
+    return event.accountId ? `/accounts/${account}/registry/devices/batches/${subject}` : `/devices/batches/${subject}`;
+  }
+  return `/accounts/${account}/deployments/${subject}`;
+}
+
+/** A batch's mail names its command type in the reader's language, and how many radios failed. */
+function batchMail(t: ReturnType<typeof translatorFor>, event: FleetEvent, to: string, what: string, href: string) {
+  const type = String(t(`commands.types.${event.label}`));
+  const details = event.details ?? {};
+  const failed = Number(details.failed ?? 0) + Number(details.expired ?? 0);
+  const values = { type, what, href, failed, total: Number(details.total ?? 0) };
+  return {
+    to,
+    subject: String(t("notifications.mail.batchSubject", values)),
+    body: String(t("notifications.mail.batchBody", values)),
+  };
 }
 
 async function enqueueWebhooks(env: Env, event: FleetEvent): Promise<void> {

@@ -13,6 +13,7 @@ import {
   listBatches,
 } from "@/server/data/command-batches";
 import { bulkActivityStatement, uidsOfBatch } from "@/server/data/commands";
+import { endBatchIfDone } from "@/server/fleet/batch-end";
 import { armCommandClock } from "@/server/fleet/command-clock";
 import { wakeRadios } from "@/server/fleet/command-push";
 import { inventoryOrg } from "../device-scope";
@@ -108,6 +109,8 @@ export const commandBatchesRouter = router({
         cancelBatchStatement(ctx.db, { batchId: batch.id, email: ctx.user.email, at }),
         cancelBatchActivityStatement(ctx.db, batch, actor, at),
       ]);
+      // Cancelling what was left may be what ends the batch (and it may have failures to tell).
+      await endBatchIfDone(ctx.env, batch.id);
       return { batchId: batch.id, counts: await batchCounts(ctx.db, batch.id) };
     }),
 

@@ -4,6 +4,7 @@ import { activityStatement } from "@/server/data/activity-logs";
 import { newId } from "@/server/data/db";
 import {
   deleteWebhookStatement,
+  enableWebhookStatement,
   findWebhook,
   insertWebhookStatement,
   listDeliveries,
@@ -131,6 +132,29 @@ export const notificationsRouter = router({
         }),
       ]);
       return { id: hook.id };
+    }),
+
+  /** Turns a webhook that turned itself off on again, its failures reset; an enabled one stays as it is. */
+  enableWebhook: procedureWith("edit-accounts")
+    .input(z.object({ id }))
+    .mutation(async ({ ctx, input }) => {
+      const hook = await webhookInScope(ctx, input.id);
+      if (hook.enabled) return { id: hook.id, enabled: true };
+      await ctx.db.batch([
+        enableWebhookStatement(ctx.db, hook.id),
+        activityStatement(ctx.db, {
+          orgId: hook.orgId,
+          accountId: null,
+          actor: ctx.user,
+          action: "update",
+          entityType: "webhook",
+          entityId: hook.id,
+          entityLabel: hook.url,
+          diff: { enabled: { before: false, after: true } },
+          deployable: false,
+        }),
+      ]);
+      return { id: hook.id, enabled: true };
     }),
 
   /** Queues a signed webhook.test delivery (sent even when the webhook does not list it). */
