@@ -282,6 +282,13 @@ describe("the account's other paths take only the account's ids", () => {
     }
     await refusedWithoutWriting("deployments.create", { accountId: away.accountId, note: "x" }, "NOT_FOUND");
     await refusedWithoutWriting("deployments.act", { id: away.deploymentId, action: "pause" }, "NOT_FOUND");
+    await refusedWithoutWriting("deployments.approve", { id: away.deploymentId }, "NOT_FOUND");
+    await refusedWithoutWriting("deployments.reject", { id: away.deploymentId, note: "no" }, "NOT_FOUND");
+    await refusedWithoutWriting(
+      "accounts.setApproval",
+      { id: away.accountId, version: 1, required: true, expiryHours: 24 },
+      "NOT_FOUND",
+    );
     await refusedWithoutWriting(
       "subscriptions.allocate",
       { subscriptionId: home.subscriptionId, accountId: away.accountId, quantity: 1 },

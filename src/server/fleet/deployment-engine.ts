@@ -12,6 +12,7 @@ import { bucketRange } from "@/schema/fleet/rollout";
 import type { D1PreparedStatement } from "../cloudflare";
 import { activityStatement } from "../data/activity-logs";
 import { batch, type Db, newId } from "../data/db";
+import { awaitApprovalStatement } from "../data/deployment-approval";
 import {
   currentRevisionId,
   type Deployment,
@@ -35,6 +36,7 @@ import {
 import { contentHashOf, findRevisionByHash, insertRevisionStatement, snapshotAccountConfig } from "../data/revisions";
 import type { Env } from "../env";
 import { deploymentEvent } from "../notifications/deployment-events";
+import { heldForApproval } from "./approval-gate";
 import { armClock } from "./arm-deployment-clock";
 import { forgetFleetVersion } from "./config-token";
 import { notifyShards } from "./live";
@@ -99,6 +101,8 @@ export type ConfirmInput = {
   rollbackOf?: string;
   /** The request's key: confirming again with it answers the deployment it made. */
   idempotencyKey?: string;
+  /** The account asks for approval: the deployment waits (scheduled, pending) until then at most. */
+  approvalExpiresAt?: string;
 };
 
 /**
@@ -143,7 +147,9 @@ async function confirmOnce({ db, env }: Deps, input: ConfirmInput): Promise<Depl
   }
   const id = newId("dep");
   const startAt = input.plan.startAt ? new Date(input.plan.startAt) : null;
-  const scheduled = startAt !== null && startAt.getTime() > at.getTime();
+  const awaiting = input.approvalExpiresAt;
+  // Waiting for approval is scheduled too: radios are told nothing, the clock does not start it.
+  const scheduled = awaiting !== undefined || (startAt !== null && startAt.getTime() > at.getTime());
   statements.push(
     insertDeploymentStatement(db, {
       id,
@@ -162,6 +168,7 @@ async function confirmOnce({ db, env }: Deps, input: ConfirmInput): Promise<Depl
       idempotencyKey: input.idempotencyKey ?? null,
     }),
   );
+  if (awaiting) statements.push(awaitApprovalStatement(db, { id, authorId: input.actor.id, expiresAt: awaiting }));
   statements.push(
     activityStatement(db, {
       orgId: input.orgId,
@@ -171,7 +178,11 @@ async function confirmOnce({ db, env }: Deps, input: ConfirmInput): Promise<Depl
       entityType: "deployment",
       entityId: id,
       entityLabel: `#${number}`,
-      diff: { state: { after: scheduled ? "scheduled" : "running" }, ...(input.note ? { note: { after: input.note } } : {}) },
+      diff: {
+        state: { after: scheduled ? "scheduled" : "running" },
+        ...(awaiting ? { approval: { after: "pending" } } : {}),
+        ...(input.note ? { note: { after: input.note } } : {}),
+      },
       deployable: false,
     }),
   );
@@ -181,7 +192,10 @@ async function confirmOnce({ db, env }: Deps, input: ConfirmInput): Promise<Depl
   statements.push(deploymentStatement(db, id));
   const deployment = deploymentOf((await db.batch(statements)).at(-1));
   if (!deployment) throw new Error("deployment not written");
-  if (scheduled && startAt) await armClock(env, startAt);
+  if (awaiting) {
+    await armClock(env, new Date(awaiting));
+    await deploymentEvent(env, deployment, "deployment.awaiting-approval", { author: input.actor.email });
+  } else if (scheduled && startAt) await armClock(env, startAt);
   else await announce(env, deployment, "deployment");
   if (deployment.timeoutAt) await armClock(env, new Date(deployment.timeoutAt));
   if (input.rollbackOf) await deploymentEvent(env, deployment, "deployment.rolled-back", { rollbackOf: input.rollbackOf });
@@ -350,6 +364,8 @@ export async function stepDueDeployments(env: Env, now = new Date()): Promise<nu
     const d = await findDeployment(db, id);
     if (!d) continue;
     if (d.state === "scheduled") {
+      // Waiting for approval never starts: the clock expires it instead once nobody decided in time.
+      if (await heldForApproval(db, d, now)) continue;
       if (await applyTransition(db, d, { to: "running", nextStepAt: null }, SYSTEM_ACTOR, ["scheduled"])) {
         await supersedeIfStarting(db, d);
         await announce(env, { ...d, state: "running" }, "deployment");
