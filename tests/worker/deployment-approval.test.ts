@@ -7,7 +7,7 @@ import { stepDueDeployments } from "@/server/fleet/deployment-engine";
 import { type Answer, call, data } from "./api-calls";
 import { createAccount, createOrganization, createUser, sessionCookie } from "./fixtures";
 import { bearer, giveSeats, registerRadios } from "./fleet-fixtures";
-import { request } from "./helpers";
+import { postForm, request } from "./helpers";
 
 // Four-eyes approval of deployments (issue 25): an account that asks for it makes each deployment
 // wait, telling radios nothing, until a second person with create-deployments (never its author)
@@ -211,6 +211,60 @@ describe("a deployment waiting for approval", () => {
     expect(d.state).toBe("running");
     expect((await get(d.id)).approval.approval).toBe("none");
     expect(errorOf(await call("deployments.approve", { id: d.id }, second.cookie, "POST"))?.data.code).toBe("CONFLICT");
+  });
+});
+
+describe("the pages, without JavaScript", () => {
+  it("the account's settings turn approval on; the second person sees Approve and Reject, the author only the wait", async () => {
+    const accountId = await createAccount(orgId, "Pages");
+    const settings = `/accounts/edit/${accountId}/general`;
+    const page = await (await request(settings, { headers: { Cookie: author.cookie } })).text();
+    expect(page).toContain("Deployment approval");
+    const { version } = data(await call<{ version: number }>("accounts.details", { id: accountId }, author.cookie, "GET"));
+    const bad = await postForm(
+      settings,
+      { intent: "approval", version: String(version), required: "1", hours: "900" },
+      { Cookie: author.cookie },
+    );
+    expect(bad.status).toBe(400);
+    expect(await bad.text()).toContain("between 1 hour and 7 days");
+    const saved = await postForm(
+      settings,
+      { intent: "approval", version: String(version), required: "1", hours: "24" },
+      { Cookie: author.cookie },
+    );
+    expect(saved.status).toBe(303);
+
+    const d = data(await call<Created>("deployments.create", { accountId }, author.cookie, "POST"));
+    const href = `/accounts/${accountId}/deployments/${d.id}`;
+    const authorView = await (await request(href, { headers: { Cookie: author.cookie } })).text();
+    expect(authorView).toContain(`someone other than ${author.email}`);
+    expect(authorView).not.toContain('value="approve"');
+    const secondView = await (await request(href, { headers: { Cookie: second.cookie } })).text();
+    expect(secondView).toContain('value="approve"');
+    expect(secondView).toContain('value="reject"');
+    const list = await (await request(`/accounts/${accountId}/deployments`, { headers: { Cookie: second.cookie } })).text();
+    expect(list).toContain("Deployments waiting for approval: 1");
+    const home = await (await request(`/accounts/${accountId}`, { headers: { Cookie: second.cookie } })).text();
+    expect(home).toContain("Deployments waiting for approval: 1");
+
+    // A reject without a note comes back with the reason; the author's post is refused; the second person's approves.
+    const noNote = await postForm(href, { do: "reject", note: "" }, { Cookie: second.cookie });
+    expect(noNote.status).toBe(303);
+    expect((await get(d.id)).approval.approval).toBe("pending");
+    const own = await postForm(href, { do: "approve", note: "" }, { Cookie: author.cookie });
+    expect(own.status).toBe(303);
+    expect((await get(d.id)).approval.approval).toBe("pending");
+    const approved = await postForm(
+      href,
+      { do: "approve", note: "ok", version: String((await get(d.id)).deployment.version) },
+      { Cookie: second.cookie },
+    );
+    expect(approved.status).toBe(303);
+    expect(approved.headers.get("location")).toContain(href);
+    expect((await get(d.id)).deployment.state).toBe("running");
+    const after = await (await request(href, { headers: { Cookie: second.cookie } })).text();
+    expect(after).toContain(`Approved by ${second.email}`);
   });
 });
 

@@ -12,7 +12,7 @@ import {
 } from "@/schema/fleet/deployment-plan";
 import { listChangesToDeploy } from "@/server/data/activity-logs";
 import { deploymentArchives } from "@/server/data/archives";
-import { approvalSettingOf, approvalsOf, findApproval } from "@/server/data/deployment-approval";
+import { approvalSettingOf, approvalsOf, awaitingApprovalCount, findApproval } from "@/server/data/deployment-approval";
 import {
   currentRevisionId,
   type Deployment,
@@ -79,6 +79,7 @@ function refused(ctx: Ctx, error: unknown): never {
     throw new TRPCError({
       code: error.refusal === "author" ? "FORBIDDEN" : "CONFLICT",
       message: String(ctx.t(`errors.approval.${error.refusal}`)),
+      cause: error,
     });
   }
   throw error;
@@ -103,12 +104,15 @@ export const deploymentsRouter = router({
       const account = await accountInScope(ctx, input.accountId);
       const rows = await listDeployments(ctx.db, account._id, input.before ?? null, input.limit + 1);
       const page = rows.slice(0, input.limit);
-      const approvals = await approvalsOf(
-        ctx.db,
-        page.map((d) => d.id),
-      );
+      const [approvals, awaitingApproval] = await Promise.all([
+        approvalsOf(
+          ctx.db,
+          page.map((d) => d.id),
+        ),
+        awaitingApprovalCount(ctx.db, account._id),
+      ]);
       const items = page.map((d) => ({ ...d, approval: approvals.get(d.id) ?? "none" }));
-      return { items, nextBefore: rows.length > input.limit ? (items.at(-1)?.number ?? null) : null };
+      return { items, awaitingApproval, nextBefore: rows.length > input.limit ? (items.at(-1)?.number ?? null) : null };
     }),
 
   /** One deployment with its per-state counts, overall and per phase. */
