@@ -16,6 +16,7 @@ import { phaseOfBucket } from "@/schema/fleet/desired-deployment";
 import { BUCKETS, bucketOf, bucketRange } from "@/schema/fleet/rollout";
 import { type ShownState, shownStates } from "@/schema/fleet/states";
 import { emptySyncCounts, type SyncCounts, type SyncState } from "@/schema/fleet/sync-state";
+import { findApproval } from "@/server/data/deployment-approval";
 import {
   type Deployment,
   deploymentCounts,
@@ -24,6 +25,7 @@ import {
   listDeployments,
 } from "@/server/data/deployments";
 import { syncCounts } from "@/server/data/fleet-sync";
+import { ApprovalRefused, decideOnDeployment } from "@/server/fleet/approval-decision";
 import { actOnDeployment, confirmDeployment, stepDueDeployments, TransitionConflict } from "@/server/fleet/deployment-engine";
 import { loadRadio, radioState } from "@/server/fleet/radio-state";
 import { syncOfRadio } from "@/server/fleet/radio-sync";
@@ -66,6 +68,8 @@ type ModelDeployment = {
   timeoutPending: boolean;
   timedOutPhase: number;
   reports: Map<string, { state: ReportState; phase: number }>;
+  /** Four-eyes approval (see the approval block below); absent: the account did not ask for it. */
+  approval?: ModelApproval;
 };
 
 type ModelRadio = { uid: string; bucket: number; present: boolean; added: boolean; reported: string | null; seen: boolean };
@@ -238,6 +242,8 @@ class Confirm implements Cmd {
     readonly configVersion: number,
     readonly scheduled: boolean,
     readonly rollbackOf: number | null,
+    /** The account asks for approval: it waits, scheduled and pending (the approval block below). */
+    readonly awaitingApproval = false,
   ) {}
   check(m: Readonly<Model>) {
     if (this.rollbackOf === null) return true;
@@ -260,6 +266,7 @@ class Confirm implements Cmd {
       plan,
       switchover: { mode: "delivery" },
       note: "",
+      ...(this.awaitingApproval ? { approvalExpiresAt: new Date(Date.now() + APPROVAL_EXPIRY_MS).toISOString() } : {}),
       ...(target?.previousRevisionId ? { revisionId: target.previousRevisionId, rollbackOf: target.id } : {}),
     });
     if (!target) {
@@ -271,6 +278,7 @@ class Confirm implements Cmd {
       .reverse()
       .find((d) => d.state === "running" || d.state === "paused" || d.state === "finished");
     expect(created.previousRevisionId).toBe(current?.revisionId ?? null);
+    const waits = this.scheduled || this.awaitingApproval;
     const d: ModelDeployment = {
       id: created.id,
       number: (m.deployments.at(-1)?.number ?? 0) + 1,
@@ -278,24 +286,25 @@ class Confirm implements Cmd {
       previousRevisionId: current?.revisionId ?? null,
       plan,
       shares: plan.phases.map((p) => p.share),
-      state: this.scheduled ? "scheduled" : "running",
+      state: waits ? "scheduled" : "running",
       phaseIndex: 0,
-      started: !this.scheduled,
+      started: !waits,
       pauseReason: null,
       waiting: false,
-      timeoutPending: !this.scheduled,
+      timeoutPending: !waits,
       timedOutPhase: -1,
       reports: new Map(),
+      ...(this.awaitingApproval ? { approval: "pending" as const } : {}),
     };
     expect(created.number).toBe(d.number);
     expect(created.revisionId).toBe(d.revisionId);
     m.deployments.push(d);
-    if (!this.scheduled) supersedeOlder(m, d);
+    if (!waits) supersedeOlder(m, d);
   }
   toString() {
     const phases = this.plan.phases.map((p) => p.share).join("/");
     return this.rollbackOf === null
-      ? `confirm(v${this.configVersion}, ${phases}${this.scheduled ? ", scheduled" : ""})`
+      ? `confirm(v${this.configVersion}, ${phases}${this.scheduled ? ", scheduled" : ""}${this.awaitingApproval ? ", awaiting approval" : ""})`
       : `rollback(#${this.rollbackOf})`;
   }
 }
@@ -499,7 +508,11 @@ class ClockStep implements Cmd {
       }
     }
     for (const d of [...m.deployments].reverse()) {
-      if (d.state === "scheduled") {
+      if (d.state === "scheduled" && d.approval === "pending") {
+        // Nobody decided before the expiry (every clock step passes it): it ends, never started.
+        d.state = "cancelled";
+        d.approval = "expired";
+      } else if (d.state === "scheduled") {
         d.state = "running";
         d.started = true;
         d.timeoutPending = true;
@@ -509,6 +522,82 @@ class ClockStep implements Cmd {
   }
   toString() {
     return "clockStep";
+  }
+}
+
+// ── Approval (issue 25): confirmed while the account asks for it, decided by a second person ──
+
+type ModelApproval = "pending" | "approved" | "rejected" | "expired";
+/** Shorter than a clock step: every clock step expires what nobody decided. */
+const APPROVAL_EXPIRY_MS = 4 * DAY;
+const APPROVER = { id: "model-approver", email: "approver@example.test" };
+
+/** What a deployment's approval reads as: pending only while it is still scheduled (then withdrawn: none). */
+function approvalShown(d: ModelDeployment): string {
+  if (!d.approval) return "none";
+  return d.approval === "pending" && d.state !== "scheduled" ? "none" : d.approval;
+}
+
+/** A decision on a deployment: the second person approves or rejects; the author's own is always refused. */
+class Decide implements Cmd {
+  constructor(
+    readonly which: number,
+    readonly decision: "approve" | "reject" | "author-approves",
+  ) {}
+  check(m: Readonly<Model>) {
+    return m.deployments.length > 0;
+  }
+  async run(m: Model) {
+    const d = m.deployments[this.which % m.deployments.length] as ModelDeployment;
+    const waiting = d.state === "scheduled" && d.approval === "pending";
+    const outcome = await decideOnDeployment(deps(), await realDeployment(d.id), {
+      actor: this.decision === "author-approves" ? ACTOR : APPROVER,
+      approve: this.decision !== "reject",
+      note: this.decision === "reject" ? "no" : "",
+    }).then(
+      () => "decided",
+      (error: unknown) => {
+        if (error instanceof ApprovalRefused) return error.refusal;
+        throw error;
+      },
+    );
+    const expected = !waiting ? "not-awaiting" : this.decision === "author-approves" ? "author" : "decided";
+    expect(outcome, `${this} on #${d.number} (${d.state}, ${d.approval ?? "no approval"})`).toBe(expected);
+    if (outcome !== "decided") return;
+    if (this.decision === "reject") {
+      d.state = "cancelled";
+      d.approval = "rejected";
+      return;
+    }
+    d.approval = "approved";
+    // Approved with its start ahead, it waits for the clock like any scheduled deployment; else it starts now.
+    if (!d.plan.startAt) {
+      d.state = "running";
+      d.started = true;
+      d.timeoutPending = true;
+      supersedeOlder(m, d);
+    }
+  }
+  toString() {
+    return `${this.decision}(#${this.which})`;
+  }
+}
+
+const approvalArbitraries = [
+  fc
+    .tuple(planArbitrary, fc.integer({ min: 1, max: 4 }), fc.boolean())
+    .map(([plan, version, scheduled]) => new Confirm(plan, version, scheduled, null, true)),
+  ...Array.from({ length: 2 }, () =>
+    fc
+      .tuple(fc.nat(20), fc.constantFrom("approve" as const, "approve" as const, "reject" as const, "author-approves" as const))
+      .map(([which, decision]) => new Decide(which, decision)),
+  ),
+];
+
+/** Every deployment's approval as the model has it. */
+async function checkApprovals(m: Model): Promise<void> {
+  for (const d of m.deployments) {
+    expect((await findApproval(env.DB, d.id)).approval, `approval of #${d.number}`).toBe(approvalShown(d));
   }
 }
 
@@ -546,6 +635,7 @@ export const commandArbitraries = [
   fc.nat(20).map((radio) => new RetireRadio(radio)),
   fc.nat(20).map((radio) => new MoveRadio(radio)),
   fc.constant(new ClockStep()),
+  ...approvalArbitraries,
 ];
 
 // ── Invariants, after every step ──────────────────────────────────────────────────────────
@@ -559,6 +649,7 @@ export async function checkInvariants(m: Model, real: Real): Promise<void> {
     rows.map((row) => ({ number: row.number, state: row.state, phase: row.phaseIndex, timedOut: row.timedOutPhase })).reverse(),
   ).toEqual(m.deployments.map((d) => ({ number: d.number, state: d.state, phase: d.phaseIndex, timedOut: d.timedOutPhase })));
   expect(m.deployments.filter((d) => d.state === "running" || d.state === "paused").length).toBeLessThanOrEqual(1);
+  await checkApprovals(m);
 
   // Reports as the model has them: none lost, none moved backwards.
   const { results: stored } = await env.DB.prepare(

@@ -29,7 +29,12 @@ type Row = {
   approval_expires_at: string | null;
 };
 
-const columns = "approval, approval_author_id, approved_by, approval_note, decided_at, approval_expires_at";
+/**
+ * A pending approval counts only while the deployment is still scheduled: cancelled or superseded
+ * before anyone decided, it waits for nothing any more (it reads as 'none').
+ */
+const effectiveApproval = "CASE WHEN approval = 'pending' AND state <> 'scheduled' THEN 'none' ELSE approval END";
+const columns = `${effectiveApproval} AS approval, approval_author_id, approved_by, approval_note, decided_at, approval_expires_at`;
 
 function toApproval(row: Row): DeploymentApproval {
   return {
@@ -61,7 +66,7 @@ export async function approvalsOf(db: Db, ids: string[]): Promise<Map<string, Ap
   if (ids.length === 0) return new Map();
   const rows = await all<{ id: string; approval: ApprovalState }>(
     db,
-    `SELECT id, approval FROM deployments WHERE id IN (${ids.map(() => "?").join(", ")})`,
+    `SELECT id, ${effectiveApproval} AS approval FROM deployments WHERE id IN (${ids.map(() => "?").join(", ")})`,
     ...ids,
   );
   return new Map(rows.map((row) => [row.id, row.approval]));
@@ -71,7 +76,7 @@ export async function approvalsOf(db: Db, ids: string[]): Promise<Map<string, Ap
 export async function awaitingApprovalCount(db: Db, accountId: string): Promise<number> {
   const row = await first<{ n: number }>(
     db,
-    "SELECT count(*) AS n FROM deployments INDEXED BY deployments_awaiting_approval WHERE account_id = ? AND approval = 'pending'",
+    "SELECT count(*) AS n FROM deployments INDEXED BY deployments_awaiting_approval WHERE account_id = ? AND approval = 'pending' AND state = 'scheduled'",
     accountId,
   );
   return row?.n ?? 0;
