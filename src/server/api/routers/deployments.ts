@@ -272,6 +272,7 @@ export const deploymentsRouter = router({
   /**
    * Roll back: deploy again the revision the account had before this deployment, all at once,
    * on the same O(1) path as any deployment.
+   * Never held for approval: it returns the radios to what they had, an emergency undo.
    */
   rollback: procedureWith("create-deployments")
     .input(z.object({ id, note: z.string().trim().max(500, "validation.NoteTooLong").default(""), idempotencyKey }))
