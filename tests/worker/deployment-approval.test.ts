@@ -164,6 +164,7 @@ describe("a deployment waiting for approval", () => {
     expect(errorOf(await call("deployments.reject", { id: d.id, note: "mine" }, author.cookie, "POST"))?.data.code).toBe(
       "FORBIDDEN",
     );
+    expect(errorOf(await call("deployments.reject", { id: d.id, note: "no" }, technician, "POST"))?.data.code).toBe("FORBIDDEN");
     const rejected = data(
       await call<{ state: string }>("deployments.reject", { id: d.id, note: "Wrong channel plan" }, second.cookie, "POST"),
     );
@@ -265,6 +266,18 @@ describe("the pages, without JavaScript", () => {
     expect((await get(d.id)).deployment.state).toBe("running");
     const after = await (await request(href, { headers: { Cookie: second.cookie } })).text();
     expect(after).toContain(`Approved by ${second.email}`);
+  });
+
+  it("the Reject form with a note ends the deployment and says who rejected it and why", async () => {
+    const { accountId } = await approvingAccount("Rejected by form");
+    const d = data(await call<Created>("deployments.create", { accountId }, author.cookie, "POST"));
+    const href = `/accounts/${accountId}/deployments/${d.id}`;
+    const answer = await postForm(href, { do: "reject", note: "Not during the event" }, { Cookie: second.cookie });
+    expect(answer.status).toBe(303);
+    expect((await get(d.id)).deployment.state).toBe("cancelled");
+    const page = await (await request(href, { headers: { Cookie: author.cookie } })).text();
+    expect(page).toContain(`Rejected by ${second.email}`);
+    expect(page).toContain("Not during the event");
   });
 });
 
