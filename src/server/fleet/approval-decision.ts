@@ -63,8 +63,9 @@ export async function decideOnDeployment(
   // Someone decided (or the clock expired it) between the read and the write.
   if ((written?.meta.changes ?? 0) === 0) throw new ApprovalRefused("stale");
   if (decision.approve) {
-    if (verdict.state === "running") await stepDueDeployments(env, now);
-    else await armClock(env, new Date(startAt));
+    // Started here, the clock must still wake for its radios' timeout (the next due step).
+    const next = verdict.state === "running" ? await stepDueDeployments(env, now) : Date.parse(startAt);
+    if (next !== null) await armClock(env, new Date(next));
   }
   return (await findDeployment(db, d.id)) ?? d;
 }
