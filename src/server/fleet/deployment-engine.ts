@@ -108,7 +108,7 @@ export type ConfirmInput = {
 /**
  * Confirms a deployment: freezes the configuration as a revision (or reuses an equal one),
  * links the pending changes, supersedes older active deployments, and writes the deployment
- * and its log entry — one batch of at most six statements whatever the fleet size. With an
+ * and its log entry — one batch of at most seven statements (six without approval) whatever the fleet size. With an
  * idempotency key, the same key again answers the deployment it made.
  */
 export async function confirmDeployment({ db, env }: Deps, input: ConfirmInput): Promise<Deployment> {
