@@ -21,6 +21,8 @@ type Data = {
   lastActivity: ActivityEntry | null;
   /** The account's radios on both dimensions (the numbers of the report, the inventory and the API). */
   radios: SyncCounts;
+  /** The account's deployments waiting for a second person's approval. */
+  awaitingApproval: number;
 };
 
 function Fact({ label, value }: { label: string; value: string }) {
@@ -105,6 +107,13 @@ function AccountHome({ data }: PageProps<Data>) {
           </a>
         }
       />
+      {data.awaitingApproval > 0 && (
+        <p role="status" className="mb-4 rounded-md border border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-900">
+          <a href={`${base}/deployments`} className="font-medium underline">
+            {t("deployments.approval.listCount", { count: data.awaitingApproval })}
+          </a>
+        </p>
+      )}
       <dl className="grid gap-4 sm:grid-cols-2">
         <Fact label={String(t("accountHome.level"))} value={String(t(`accountHome.levels.${account.subscriptionLevel}`))} />
         <Fact label={String(t("accountHome.timezone"))} value={timeZoneLabel(language, account.timezone)} />
@@ -203,13 +212,15 @@ export const accountHomePage = definePage<Data>({
   load: async (c) => {
     const accountId = c.req.param("accountId") ?? "";
     const caller = api(c);
-    const [account, summary, lastActivity, counts] = await Promise.all([
+    const [account, summary, lastActivity, counts, deployments] = await Promise.all([
       accountDetails(c, accountId),
       caller.accounts.getConfiguredEntitiesSummary({ accountId }),
       caller.accounts.getLastConfigurationActivity({ accountId }),
       caller.devices.getConfiguredDeviceCounts({ accountId }),
+      // The count of deployments waiting for approval comes with the list's first row.
+      isBuilt("deployments") ? caller.deployments.list({ accountId, limit: 1 }) : null,
     ]);
-    return { account, summary, lastActivity, radios: counts.counts };
+    return { account, summary, lastActivity, radios: counts.counts, awaitingApproval: deployments?.awaitingApproval ?? 0 };
   },
   Component: AccountHome,
 });

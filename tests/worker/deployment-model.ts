@@ -17,6 +17,7 @@ import { paceOpening } from "@/schema/fleet/pace-and-retries";
 import { BUCKETS, bucketOf, bucketRange } from "@/schema/fleet/rollout";
 import { type ShownState, shownStates } from "@/schema/fleet/states";
 import { emptySyncCounts, type SyncCounts, type SyncState } from "@/schema/fleet/sync-state";
+import { findApproval } from "@/server/data/deployment-approval";
 import {
   type Deployment,
   deploymentCounts,
@@ -26,6 +27,7 @@ import {
 } from "@/server/data/deployments";
 import { syncCounts } from "@/server/data/fleet-sync";
 import { deploymentTargetOf, deploymentTargetSizes, resolveTarget } from "@/server/data/targets";
+import { ApprovalRefused, decideOnDeployment } from "@/server/fleet/approval-decision";
 import { actOnDeployment, confirmDeployment, stepDueDeployments, TransitionConflict } from "@/server/fleet/deployment-engine";
 import { loadRadio, radioState } from "@/server/fleet/radio-state";
 import { syncOfRadio } from "@/server/fleet/radio-sync";
@@ -73,6 +75,8 @@ type ModelDeployment = {
   /** Each radio's report; `attempts`: failures it was told to retry (the plan's retries). */
   reports: Map<string, { state: ReportState; phase: number; attempts?: number }>;
   target: ModelTarget;
+  /** Four-eyes approval (see the approval block below); absent: the account did not ask for it. */
+  approval?: ModelApproval;
 };
 
 /**
@@ -301,6 +305,8 @@ class Confirm implements Cmd {
     readonly scheduled: boolean,
     readonly rollbackOf: number | null,
     readonly site: 0 | 1 | null = null,
+    /** The account asks for approval: it waits, scheduled and pending (the approval block below). */
+    readonly awaitingApproval = false,
   ) {}
   check(m: Readonly<Model>) {
     if (this.rollbackOf === null) return true;
@@ -332,6 +338,7 @@ class Confirm implements Cmd {
       plan,
       switchover: { mode: "delivery" },
       note: "",
+      ...(this.awaitingApproval ? { approvalExpiresAt: new Date(Date.now() + APPROVAL_EXPIRY_MS).toISOString() } : {}),
       ...(target?.previousRevisionId ? { revisionId: target.previousRevisionId, rollbackOf: target.id } : {}),
     });
     if (!target) {
@@ -343,6 +350,7 @@ class Confirm implements Cmd {
       .reverse()
       .find((d) => d.state === "running" || d.state === "paused" || d.state === "finished");
     expect(created.previousRevisionId).toBe(current?.revisionId ?? null);
+    const waits = this.scheduled || this.awaitingApproval;
     const d: ModelDeployment = {
       id: created.id,
       number: (m.deployments.at(-1)?.number ?? 0) + 1,
@@ -350,28 +358,29 @@ class Confirm implements Cmd {
       previousRevisionId: current?.revisionId ?? null,
       plan,
       shares: plan.phases.map((p) => p.share),
-      state: this.scheduled ? "scheduled" : "running",
+      state: waits ? "scheduled" : "running",
       phaseIndex: 0,
-      started: !this.scheduled,
+      started: !waits,
       pauseReason: null,
       waiting: false,
-      timeoutPending: !this.scheduled,
+      timeoutPending: !waits,
       pacedTo: null,
       timedOutPhase: -1,
       reports: new Map(),
       target: aimed.model,
+      ...(this.awaitingApproval ? { approval: "pending" as const } : {}),
     };
     expect(created.number).toBe(d.number);
     expect(created.revisionId).toBe(d.revisionId);
-    if (!this.scheduled) d.pacedTo = firstMinute(m, d);
+    if (!waits) d.pacedTo = firstMinute(m, d);
     m.deployments.push(d);
-    if (!this.scheduled) supersedeOlder(m, d);
+    if (!waits) supersedeOlder(m, d);
   }
   toString() {
     const phases = this.plan.phases.map((p) => p.share).join("/");
     const site = this.site === null ? "" : `, site ${this.site}`;
     return this.rollbackOf === null
-      ? `confirm(v${this.configVersion}, ${phases}${this.scheduled ? ", scheduled" : ""}${site})`
+      ? `confirm(v${this.configVersion}, ${phases}${this.scheduled ? ", scheduled" : ""}${site}${this.awaitingApproval ? ", awaiting approval" : ""})`
       : `rollback(#${this.rollbackOf})`;
   }
 }
@@ -662,7 +671,11 @@ class ClockStep implements Cmd {
       }
     }
     for (const d of [...m.deployments].reverse()) {
-      if (d.state === "scheduled") {
+      if (d.state === "scheduled" && d.approval === "pending") {
+        // Nobody decided before the expiry (every clock step passes it): it ends, never started.
+        d.state = "cancelled";
+        d.approval = "expired";
+      } else if (d.state === "scheduled") {
         d.state = "running";
         d.started = true;
         d.timeoutPending = true;
@@ -682,6 +695,84 @@ class ClockStep implements Cmd {
 }
 
 const siteArbitrary = fc.constantFrom<0 | 1 | null>(null, null, 0, 1);
+
+// ── Approval (issue 25): confirmed while the account asks for it, decided by a second person ──
+
+type ModelApproval = "pending" | "approved" | "rejected" | "expired";
+/** Shorter than a clock step: every clock step expires what nobody decided. */
+const APPROVAL_EXPIRY_MS = 4 * DAY;
+const APPROVER = { id: "model-approver", email: "approver@example.test" };
+
+/** What a deployment's approval reads as: pending only while it is still scheduled (then withdrawn: none). */
+function approvalShown(d: ModelDeployment): string {
+  if (!d.approval) return "none";
+  return d.approval === "pending" && d.state !== "scheduled" ? "none" : d.approval;
+}
+
+/** A decision on a deployment: the second person approves or rejects; the author's own is always refused. */
+class Decide implements Cmd {
+  constructor(
+    readonly which: number,
+    readonly decision: "approve" | "reject" | "author-approves",
+  ) {}
+  check(m: Readonly<Model>) {
+    return m.deployments.length > 0;
+  }
+  async run(m: Model) {
+    const d = m.deployments[this.which % m.deployments.length] as ModelDeployment;
+    const waiting = d.state === "scheduled" && d.approval === "pending";
+    const outcome = await decideOnDeployment(deps(), await realDeployment(d.id), {
+      actor: this.decision === "author-approves" ? ACTOR : APPROVER,
+      approve: this.decision !== "reject",
+      note: this.decision === "reject" ? "no" : "",
+    }).then(
+      () => "decided",
+      (error: unknown) => {
+        if (error instanceof ApprovalRefused) return error.refusal;
+        throw error;
+      },
+    );
+    const expected = !waiting ? "not-awaiting" : this.decision === "author-approves" ? "author" : "decided";
+    expect(outcome, `${this} on #${d.number} (${d.state}, ${d.approval ?? "no approval"})`).toBe(expected);
+    if (outcome !== "decided") return;
+    if (this.decision === "reject") {
+      d.state = "cancelled";
+      d.approval = "rejected";
+      return;
+    }
+    d.approval = "approved";
+    // Approved with its start ahead, it waits for the clock like any scheduled deployment; else it starts now.
+    if (!d.plan.startAt) {
+      d.state = "running";
+      d.started = true;
+      d.timeoutPending = true;
+      d.pacedTo = firstMinute(m, d);
+      supersedeOlder(m, d);
+    }
+  }
+  toString() {
+    return `${this.decision}(#${this.which})`;
+  }
+}
+
+const approvalArbitraries = [
+  fc
+    .tuple(planArbitrary, fc.integer({ min: 1, max: 4 }), fc.boolean())
+    .map(([plan, version, scheduled]) => new Confirm(plan, version, scheduled, null, null, true)),
+  ...Array.from({ length: 2 }, () =>
+    fc
+      .tuple(fc.nat(20), fc.constantFrom("approve" as const, "approve" as const, "reject" as const, "author-approves" as const))
+      .map(([which, decision]) => new Decide(which, decision)),
+  ),
+];
+
+/** Every deployment's approval as the model has it. */
+async function checkApprovals(m: Model): Promise<void> {
+  for (const d of m.deployments) {
+    expect((await findApproval(env.DB, d.id)).approval, `approval of #${d.number}`).toBe(approvalShown(d));
+  }
+}
+
 const confirmArbitrary = fc
   .tuple(planArbitrary, fc.integer({ min: 1, max: 4 }), fc.boolean(), fc.boolean(), siteArbitrary)
   .map(([plan, version, scheduled, later, site]) => new Confirm(plan, version, scheduled && later, null, site));
@@ -718,6 +809,7 @@ export const commandArbitraries = [
   fc.tuple(fc.nat(20), siteArbitrary).map(([radio, site]) => new MoveRadio(radio, site)),
   fc.nat(20).map((which) => new RetryFailed(which)),
   fc.constant(new ClockStep()),
+  ...approvalArbitraries,
 ];
 
 // ── Invariants, after every step ──────────────────────────────────────────────────────────
@@ -732,6 +824,7 @@ export async function checkInvariants(m: Model, real: Real): Promise<void> {
   ).toEqual(m.deployments.map((d) => ({ number: d.number, state: d.state, phase: d.phaseIndex, timedOut: d.timedOutPhase })));
   const live = m.deployments.filter((d) => d.state === "running" || d.state === "paused").map((d) => targetKey(d.target));
   expect(live.length, "one running or paused deployment per target").toBe(new Set(live).size);
+  await checkApprovals(m);
 
   // Reports as the model has them: none lost, none moved backwards.
   const { results: stored } = await env.DB.prepare(

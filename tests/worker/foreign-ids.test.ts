@@ -305,6 +305,13 @@ describe("the account's other paths take only the account's ids", () => {
       { accountId: home.accountId, note: "x", target: { kind: "failedOf", deploymentId: away.deploymentId } },
       "BAD_REQUEST",
     );
+    await refusedWithoutWriting("deployments.approve", { id: away.deploymentId }, "NOT_FOUND");
+    await refusedWithoutWriting("deployments.reject", { id: away.deploymentId, note: "no" }, "NOT_FOUND");
+    await refusedWithoutWriting(
+      "accounts.setApproval",
+      { id: away.accountId, version: 1, required: true, expiryHours: 24 },
+      "NOT_FOUND",
+    );
     await refusedWithoutWriting(
       "subscriptions.allocate",
       { subscriptionId: home.subscriptionId, accountId: away.accountId, quantity: 1 },

@@ -32,6 +32,7 @@ export const procedureSamples: Record<string, (t: Tenant) => unknown> = {
   "accounts.publicList": () => ({ search: "" }),
   "accounts.add": (t) => ({ orgId: t.childOrgId, name: "Matrix account" }),
   "accounts.setRetention": (t) => ({ id: t.accountId, version: 1, months: 24 }),
+  "accounts.setApproval": (t) => ({ id: t.accountId, version: 1, required: true, expiryHours: 48 }),
   "accounts.update": (t) => ({
     id: t.accountId,
     version: 1,
@@ -131,6 +132,8 @@ export const procedureSamples: Record<string, (t: Tenant) => unknown> = {
   }),
   "deployments.create": (t) => ({ accountId: t.accountId, note: "matrix" }),
   "deployments.act": (t) => ({ id: t.deploymentId, action: "pause" }),
+  "deployments.approve": (t) => ({ id: t.deploymentId, note: "fine" }),
+  "deployments.reject": (t) => ({ id: t.deploymentId, note: "not now" }),
   "deployments.rollback": (t) => ({ id: t.deploymentId }),
   "deployments.retryFailed": (t) => ({ id: t.deploymentId }),
   "deployments.drift": (t) => ({ accountId: t.accountId }),

@@ -3,6 +3,7 @@ import { api } from "@/server/api/procedures-route";
 import type { Account } from "@/server/data/accounts";
 import { usePage } from "@/server/render/page-context";
 import { type ActionResult, definePage, type PageProps, type RouteContext, tabTitle } from "../types";
+import { ApprovalSection, saveApproval } from "./approval-section";
 import { EditAccountLayout, editHref } from "./edit-layout";
 import { postedValues, refusal, translatedErrors } from "./form-errors";
 import { RetentionSection, saveRetention } from "./retention-section";
@@ -42,7 +43,10 @@ function General({ data, form }: PageProps<Data>) {
   const { account } = data;
   const href = editHref(account._id, "general");
   // After a failed save the form shows what was typed (and the version it was typed on).
-  const saveForm = form && form.values.intent !== "delete" && form.values.intent !== "retention" ? form : undefined;
+  const saveForm =
+    form && form.values.intent !== "delete" && form.values.intent !== "retention" && form.values.intent !== "approval"
+      ? form
+      : undefined;
   const values = saveForm?.values ?? {
     name: account.name,
     subscriptionLevel: account.subscriptionLevel,
@@ -64,6 +68,7 @@ function General({ data, form }: PageProps<Data>) {
         }}
       />
       <RetentionSection account={account} action={href} form={form} />
+      <ApprovalSection account={account} action={href} form={form} />
       {data.canDelete && <DeleteSection account={account} form={form} />}
     </EditAccountLayout>
   );
@@ -93,6 +98,7 @@ async function saveGeneral(c: RouteContext): Promise<ActionResult> {
   const values = await postedValues(c);
   if (values.intent === "delete") return deleteAccount(c, id, values);
   if (values.intent === "retention") return saveRetention(c, id, editHref(id, "general"), values);
+  if (values.intent === "approval") return saveApproval(c, id, editHref(id, "general"), values);
   try {
     const account = await api(c).accounts.update({
       id,
@@ -112,7 +118,7 @@ async function saveGeneral(c: RouteContext): Promise<ActionResult> {
   }
 }
 
-/** /accounts/edit/:accountId/general (edit-configurations): name, level, time zone, retention; delete (edit-accounts). */
+/** /accounts/edit/:accountId/general (edit-configurations): name, level, time zone, retention, deployment approval; delete (edit-accounts). */
 export const accountGeneralPage = definePage<Data>({
   title: ({ account }, t) => tabTitle(t, account.name, "accounts.tabs.general", "routes.accountSettings"),
   load: async (c) => {

@@ -1,20 +1,29 @@
 import { formatDateTime } from "@/schema/format";
 import { api } from "@/server/api/procedures-route";
 import { type AccountDetails, accountDetails } from "@/server/current-account";
+import type { ApprovalState } from "@/server/data/deployment-approval";
 import type { Deployment } from "@/server/data/deployments";
 import { usePage } from "@/server/render/page-context";
 import { ButtonLink } from "@/ui/button";
 import { EmptyState } from "@/ui/empty-state";
 import { PageHeader } from "@/ui/page-header";
 import { AccountLayout } from "@/ui/shell/account-layout";
+import { StatusMessage } from "@/ui/status-message";
 import { Table } from "@/ui/table";
 import { definePage, type PageProps } from "../types";
 import { changesHref, deploymentHref, deploymentsHref } from "./paths";
-import { StateBadge } from "./state-badge";
+import { AwaitingApprovalBadge, StateBadge } from "./state-badge";
 
 const PAGE = 25;
 
-type Data = { account: AccountDetails; items: Deployment[]; nextBefore: number | null; canDeploy: boolean };
+type Data = {
+  account: AccountDetails;
+  items: (Deployment & { approval: ApprovalState })[];
+  /** The account's deployments waiting for approval (all of them, not only this page's). */
+  awaitingApproval: number;
+  nextBefore: number | null;
+  canDeploy: boolean;
+};
 
 function DeploymentsList({ data }: PageProps<Data>) {
   const { t, language } = usePage();
@@ -32,6 +41,9 @@ function DeploymentsList({ data }: PageProps<Data>) {
           ) : undefined
         }
       />
+      {data.awaitingApproval > 0 && (
+        <StatusMessage tone="info">{t("deployments.approval.listCount", { count: data.awaitingApproval })}</StatusMessage>
+      )}
       <Table
         caption={String(t("routes.deployments"))}
         rows={items}
@@ -47,7 +59,11 @@ function DeploymentsList({ data }: PageProps<Data>) {
               </a>
             ),
           },
-          { key: "state", header: String(t("deployments.columns.state")), cell: (d) => <StateBadge state={d.state} /> },
+          {
+            key: "state",
+            header: String(t("deployments.columns.state")),
+            cell: (d) => (d.approval === "pending" ? <AwaitingApprovalBadge /> : <StateBadge state={d.state} />),
+          },
           {
             key: "revision",
             header: String(t("deployments.columns.revision")),
@@ -91,6 +107,7 @@ export const deploymentsListPage = definePage<Data>({
     return {
       account,
       items: page.items,
+      awaitingApproval: page.awaitingApproval,
       nextBefore: page.nextBefore,
       canDeploy: Boolean(c.get("user")?.permissions["create-deployments"]),
     };

@@ -18,3 +18,13 @@ export function StateBadge({ state }: { state: DeploymentState }) {
     </span>
   );
 }
+
+/** A deployment waiting for a second person's approval (it is scheduled, but nothing starts it). */
+export function AwaitingApprovalBadge() {
+  const { t } = usePage();
+  return (
+    <span className="inline-block rounded bg-amber-100 px-2 py-0.5 text-xs font-semibold text-amber-900">
+      {t("deployments.approval.badge")}
+    </span>
+  );
+}

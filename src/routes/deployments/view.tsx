@@ -5,6 +5,7 @@ import { formatDateTime } from "@/schema/format";
 import { api } from "@/server/api/procedures-route";
 import { type AccountDetails, accountDetails } from "@/server/current-account";
 import type { Archive } from "@/server/data/archives";
+import type { DeploymentApproval } from "@/server/data/deployment-approval";
 import type { Deployment, DeploymentCounts, DeploymentRadio } from "@/server/data/deployments";
 import { usePage } from "@/server/render/page-context";
 import { ArchiveList } from "@/ui/archives/archive-list";
@@ -17,10 +18,11 @@ import { StatusMessage } from "@/ui/status-message";
 import { Table } from "@/ui/table";
 import { postedValues } from "../settings/procedure-refusal";
 import { type ActionResult, definePage, type PageProps, type RouteContext } from "../types";
+import { ApprovalPanel, decideFromPage } from "./approval-panel";
 import { LiveCounts } from "./live-counts";
 import { deploymentHref, deploymentsHref } from "./paths";
 import { requestKey } from "./request-key";
-import { StateBadge } from "./state-badge";
+import { AwaitingApprovalBadge, StateBadge } from "./state-badge";
 
 const RADIOS_PAGE = 50;
 const actions: DeploymentAction[] = ["pause", "resume", "advance", "cancel"];
@@ -39,6 +41,9 @@ type Data = {
   canAct: boolean;
   /** The place its target names, by name (null: it names none). */
   targetPlace: string | null;
+  approval: DeploymentApproval;
+  /** The signed-in person may approve or reject: create-deployments, and not its author. */
+  canDecide: boolean;
 };
 
 /** Which radios it is for, in words: every radio, a saved group's conditions, or the failed of another. */
@@ -233,7 +238,7 @@ function DeploymentView({ data }: PageProps<Data>) {
         title={String(t("deployments.numbered", { number: deployment.number }))}
         description={
           <LivePart name="deployment-state">
-            <StateBadge state={deployment.state} />
+            {data.approval.approval === "pending" ? <AwaitingApprovalBadge /> : <StateBadge state={deployment.state} />}
           </LivePart>
         }
         actions={
@@ -247,6 +252,15 @@ function DeploymentView({ data }: PageProps<Data>) {
           {deployment.state === "paused" && deployment.pauseReason && (
             <StatusMessage tone="error">{t(`deployments.pausedBecause.${deployment.pauseReason}`)}</StatusMessage>
           )}
+        </LivePart>
+        <LivePart name="deployment-approval" block>
+          <ApprovalPanel
+            deployment={deployment}
+            approval={data.approval}
+            canDecide={data.canDecide}
+            timeZone={account.timezone}
+            action={href}
+          />
         </LivePart>
         <LivePart name="deployment-facts" block>
           <Facts accountId={account._id} deployment={deployment} timeZone={account.timezone} place={data.targetPlace} />
@@ -330,6 +344,7 @@ async function act(c: RouteContext): Promise<ActionResult> {
   const posted = await postedValues(c);
   const here = deploymentHref(accountId, id);
   const what = posted.do ?? "";
+  if (what === "approve" || what === "reject") return decideFromPage(c, id, here, posted);
   try {
     if (what === "retryFailed") {
       const key = posted.idempotencyKey ?? "";
@@ -393,6 +408,8 @@ export const deploymentPage = definePage<Data>({
     ]);
     // A deployment of another account of the same tenant is not this account's page.
     if (got.deployment.accountId !== account._id) throw new TRPCError({ code: "NOT_FOUND", message: "deployment" });
+    const user = c.get("user");
+    const canAct = Boolean(user?.permissions["create-deployments"]);
     return {
       account,
       deployment: got.deployment,
@@ -402,7 +419,9 @@ export const deploymentPage = definePage<Data>({
       radios: radios.items,
       nextAfter: radios.nextAfter,
       archives: got.archives,
-      canAct: Boolean(c.get("user")?.permissions["create-deployments"]),
+      canAct,
+      approval: got.approval,
+      canDecide: canAct && got.approval.approval === "pending" && got.approval.authorId !== user?.id,
       targetPlace: got.targetPlace,
     };
   },

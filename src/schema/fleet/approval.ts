@@ -9,7 +9,11 @@ export const MAX_APPROVAL_HOURS = 7 * 24;
 
 export const approvalSettingSchema = z.object({
   required: z.boolean(),
-  expiryHours: z.number().int().min(1, "validation.ApprovalExpiry").max(MAX_APPROVAL_HOURS, "validation.ApprovalExpiry"),
+  expiryHours: z
+    .number("validation.ApprovalExpiry")
+    .int("validation.ApprovalExpiry")
+    .min(1, "validation.ApprovalExpiry")
+    .max(MAX_APPROVAL_HOURS, "validation.ApprovalExpiry"),
 });
 export type ApprovalSetting = z.infer<typeof approvalSettingSchema>;
 

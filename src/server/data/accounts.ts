@@ -25,6 +25,9 @@ export type Account = {
   timezone: string;
   /** Months its activity, commands and deployment outcomes stay in D1 before moving to R2 (src/server/retention). */
   retentionMonths: number;
+  /** Each deployment waits for a second person's approval (migration 0034), for at most `approvalExpiryHours`. */
+  approvalRequired: boolean;
+  approvalExpiryHours: number;
   updatedAt: string;
   version: number;
 };
@@ -36,11 +39,14 @@ type Row = {
   subscription_level: SubscriptionLevel;
   timezone: string;
   retention_months: number;
+  approval_required: number;
+  approval_expiry_hours: number;
   updated_at: string;
   version: number;
 };
 
-const columns = "id, org_id, name, subscription_level, timezone, retention_months, updated_at, version";
+const columns =
+  "id, org_id, name, subscription_level, timezone, retention_months, approval_required, approval_expiry_hours, updated_at, version";
 
 const aliasedColumns = columns
   .split(", ")
@@ -55,6 +61,8 @@ function toAccount(row: Row): Account {
     subscriptionLevel: row.subscription_level,
     timezone: row.timezone,
     retentionMonths: row.retention_months,
+    approvalRequired: row.approval_required === 1,
+    approvalExpiryHours: row.approval_expiry_hours,
     updatedAt: row.updated_at,
     version: row.version,
   };

@@ -14,6 +14,7 @@ import { bucketRange } from "@/schema/fleet/rollout";
 import type { D1PreparedStatement } from "../cloudflare";
 import { activityStatement } from "../data/activity-logs";
 import { batch, type Db, newId } from "../data/db";
+import { awaitApprovalStatement } from "../data/deployment-approval";
 import {
   currentRevisionId,
   type Deployment,
@@ -38,6 +39,7 @@ import {
 import { contentHashOf, findRevisionByHash, insertRevisionStatement, snapshotAccountConfig } from "../data/revisions";
 import type { Env } from "../env";
 import { deploymentEvent } from "../notifications/deployment-events";
+import { heldForApproval } from "./approval-gate";
 import { armClock } from "./arm-deployment-clock";
 import { forgetFleetVersion } from "./config-token";
 import { notifyShards } from "./live";
@@ -106,12 +108,14 @@ export type ConfirmInput = {
   targetedCount?: number | (() => Promise<number>);
   /** The request's key: confirming again with it answers the deployment it made. */
   idempotencyKey?: string;
+  /** The account asks for approval: the deployment waits (scheduled, pending) until then at most. */
+  approvalExpiresAt?: string;
 };
 
 /**
  * Confirms a deployment: freezes the configuration as a revision (or reuses an equal one),
  * links the pending changes, supersedes older active deployments, and writes the deployment
- * and its log entry — one batch of at most six statements whatever the fleet size. With an
+ * and its log entry — one batch of at most seven statements (six without approval) whatever the fleet size. With an
  * idempotency key, the same key again answers the deployment it made.
  */
 export async function confirmDeployment({ db, env }: Deps, input: ConfirmInput): Promise<Deployment> {
@@ -134,7 +138,9 @@ async function confirmOnce({ db, env }: Deps, input: ConfirmInput): Promise<Depl
   // Independent reads side by side: every round trip here delays the radios' push.
   const counted = input.targetedCount;
   const startAt = input.plan.startAt ? new Date(input.plan.startAt) : null;
-  const scheduled = startAt !== null && startAt.getTime() > at.getTime();
+  const awaiting = input.approvalExpiresAt;
+  // Waiting for approval is scheduled too: radios are told nothing, the clock does not start it.
+  const scheduled = awaiting !== undefined || (startAt !== null && startAt.getTime() > at.getTime());
   const target = input.target ?? null;
   const paced = input.plan.pace && !scheduled ? input.plan.pace : null;
   const [previousRevisionId, number, content, targetedCount, firstPhase] = await Promise.all([
@@ -178,6 +184,7 @@ async function confirmOnce({ db, env }: Deps, input: ConfirmInput): Promise<Depl
       idempotencyKey: input.idempotencyKey ?? null,
     }),
   );
+  if (awaiting) statements.push(awaitApprovalStatement(db, { id, authorId: input.actor.id, expiresAt: awaiting }));
   statements.push(
     activityStatement(db, {
       orgId: input.orgId,
@@ -187,7 +194,11 @@ async function confirmOnce({ db, env }: Deps, input: ConfirmInput): Promise<Depl
       entityType: "deployment",
       entityId: id,
       entityLabel: `#${number}`,
-      diff: { state: { after: scheduled ? "scheduled" : "running" }, ...(input.note ? { note: { after: input.note } } : {}) },
+      diff: {
+        state: { after: scheduled ? "scheduled" : "running" },
+        ...(awaiting ? { approval: { after: "pending" } } : {}),
+        ...(input.note ? { note: { after: input.note } } : {}),
+      },
       deployable: false,
     }),
   );
@@ -197,7 +208,10 @@ async function confirmOnce({ db, env }: Deps, input: ConfirmInput): Promise<Depl
   statements.push(deploymentStatement(db, id));
   const deployment = deploymentOf((await db.batch(statements)).at(-1));
   if (!deployment) throw new Error("deployment not written");
-  if (scheduled && startAt) await armClock(env, startAt);
+  if (awaiting) {
+    await armClock(env, new Date(awaiting));
+    await deploymentEvent(env, deployment, "deployment.awaiting-approval", { author: input.actor.email });
+  } else if (scheduled && startAt) await armClock(env, startAt);
   else await announce(env, deployment, "deployment");
   if (deployment.timeoutAt) await armClock(env, new Date(deployment.timeoutAt));
   if (deployment.paceAt) await armClock(env, new Date(deployment.paceAt));
@@ -423,6 +437,8 @@ export async function stepDueDeployments(env: Env, now = new Date()): Promise<nu
     const d = await findDeployment(db, id);
     if (!d) continue;
     if (d.state === "scheduled") {
+      // Waiting for approval never starts: the clock expires it instead once nobody decided in time.
+      if (await heldForApproval(db, d, now)) continue;
       if (await applyTransition(db, d, { to: "running", nextStepAt: null }, SYSTEM_ACTOR, ["scheduled"])) {
         await supersedeIfStarting(db, d);
         await announce(env, { ...d, state: "running" }, "deployment");

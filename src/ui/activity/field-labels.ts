@@ -66,6 +66,10 @@ export const loggedFields = [
   "parentId",
   "provider",
   "id",
+  "approval",
+  "approvalNote",
+  "approvalRequired",
+  "approvalExpiryHours",
 ] as const;
 
 /** Lists whose items have a name of their own ("Wi-Fi network {{number}}"). */

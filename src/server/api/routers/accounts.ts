@@ -1,6 +1,7 @@
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
 import { requiredText } from "@/schema/field-messages";
+import { approvalSettingSchema } from "@/schema/fleet/approval";
 import { networkConfigInput, viewOf } from "@/schema/network-config";
 import { searchText } from "@/schema/text";
 import type { D1PreparedStatement } from "@/server/cloudflare";
@@ -18,6 +19,7 @@ import {
 } from "@/server/data/accounts";
 import { activityStatement, diffOf } from "@/server/data/activity-logs";
 import { RETENTION_MAX_MONTHS, RETENTION_MIN_MONTHS } from "@/server/data/archives";
+import { updateApprovalSettingStatement } from "@/server/data/deployment-approval";
 import { unassignAccountDevicesStatement } from "@/server/data/devices";
 import { deleteAccountDeskStatements } from "@/server/data/fc-desk";
 import { deleteAccountArchives } from "@/server/retention/delete-account-archives";
@@ -171,6 +173,18 @@ export const accountsRouter = router({
       const before = await accountInScope(ctx, input.id);
       const diff = diffOf({ retentionMonths: before.retentionMonths }, { retentionMonths: input.months });
       return saveAccountChange(ctx, before, updateRetentionStatement(ctx.db, input), before.name, diff);
+    }),
+
+  /** Whether each deployment of the account waits for a second person's approval, and for how long at most. */
+  setApproval: procedureWith("edit-configurations")
+    .input(z.object({ id, version: z.number().int().min(1) }).extend(approvalSettingSchema.shape))
+    .mutation(async ({ ctx, input }) => {
+      const before = await accountInScope(ctx, input.id);
+      const diff = diffOf(
+        { approvalRequired: before.approvalRequired, approvalExpiryHours: before.approvalExpiryHours },
+        { approvalRequired: input.required, approvalExpiryHours: input.expiryHours },
+      );
+      return saveAccountChange(ctx, before, updateApprovalSettingStatement(ctx.db, input), before.name, diff);
     }),
 
   /** Deleting asks the caller to type the account's name (the screen's confirmation). */

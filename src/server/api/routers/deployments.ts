@@ -1,5 +1,6 @@
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
+import { approvalExpiresAt } from "@/schema/fleet/approval";
 import {
   allAtOnce,
   deploymentActions,
@@ -13,6 +14,7 @@ import type { DeploymentTarget } from "@/schema/fleet/deployment-target";
 import { type Target, targetSchema } from "@/schema/fleet/target";
 import { listChangesToDeploy } from "@/server/data/activity-logs";
 import { deploymentArchives } from "@/server/data/archives";
+import { approvalSettingOf, approvalsOf, awaitingApprovalCount, findApproval } from "@/server/data/deployment-approval";
 import {
   currentRevisionId,
   type Deployment,
@@ -29,6 +31,7 @@ import { listGroups } from "@/server/data/radio-groups";
 import { findRevision, snapshotAccountConfig } from "@/server/data/revisions";
 import { accountSyncCounts } from "@/server/data/sync-snapshots";
 import { deploymentTargetOf, deploymentTargetSizes, resolveTarget, targetPlaceName } from "@/server/data/targets";
+import { ApprovalRefused, decideOnDeployment } from "@/server/fleet/approval-decision";
 import { actOnDeployment, confirmDeployment, TransitionConflict } from "@/server/fleet/deployment-engine";
 import { previewSamples } from "@/server/fleet/preview-samples";
 import { refuse } from "../refusal";
@@ -88,6 +91,20 @@ function conflict(ctx: Ctx, error: unknown): never {
   throw error;
 }
 
+/** A refused approval decision: the author is FORBIDDEN (403), anything else a CONFLICT; translated. */
+function refused(ctx: Ctx, error: unknown): never {
+  if (error instanceof ApprovalRefused) {
+    throw new TRPCError({
+      code: error.refusal === "author" ? "FORBIDDEN" : "CONFLICT",
+      message: String(ctx.t(`errors.approval.${error.refusal}`)),
+      cause: error,
+    });
+  }
+  throw error;
+}
+
+const decisionNote = z.string().trim().max(500, "validation.NoteTooLong");
+
 /**
  * Deployments (DESIGN.md §7): reading is open to the account's users; confirming, acting and
  * rolling back need create-deployments (spec §6).
@@ -104,20 +121,29 @@ export const deploymentsRouter = router({
     .query(async ({ ctx, input }) => {
       const account = await accountInScope(ctx, input.accountId);
       const rows = await listDeployments(ctx.db, account._id, input.before ?? null, input.limit + 1);
-      const items = rows.slice(0, input.limit);
-      return { items, nextBefore: rows.length > input.limit ? (items.at(-1)?.number ?? null) : null };
+      const page = rows.slice(0, input.limit);
+      const [approvals, awaitingApproval] = await Promise.all([
+        approvalsOf(
+          ctx.db,
+          page.map((d) => d.id),
+        ),
+        awaitingApprovalCount(ctx.db, account._id),
+      ]);
+      const items = page.map((d) => ({ ...d, approval: approvals.get(d.id) ?? "none" }));
+      return { items, awaitingApproval, nextBefore: rows.length > input.limit ? (items.at(-1)?.number ?? null) : null };
     }),
 
   /** One deployment with its per-state counts, overall and per phase. */
   get: signedInProcedure.input(z.object({ id })).query(async ({ ctx, input }) => {
     const deployment = await deploymentInScope(ctx, input.id);
-    const [counts, nextNumber, archives, targetPlace] = await Promise.all([
+    const [counts, nextNumber, archives, targetPlace, approval] = await Promise.all([
       deploymentCounts(ctx.db, deployment),
       nextDeploymentNumber(ctx.db, deployment.accountId),
       deploymentArchives(ctx.db, deployment.accountId, deployment.id),
       targetPlaceName(ctx.db, deployment),
+      findApproval(ctx.db, deployment.id),
     ]);
-    return { deployment, counts, nextNumber, archives, targetPlace };
+    return { deployment, counts, nextNumber, archives, targetPlace, approval };
   }),
 
   /** The radios of a deployment in one state, by uid (keyset). */
@@ -207,7 +233,9 @@ export const deploymentsRouter = router({
       const targetedCount = target
         ? async () => (await deploymentTargetSizes(ctx.db, account._id, target, [100])).total
         : undefined;
+      const setting = await approvalSettingOf(ctx.db, account._id);
       const deployment = await confirmDeployment(ctx, {
+        ...(setting.required ? { approvalExpiresAt: approvalExpiresAt(new Date(), setting).toISOString() } : {}),
         accountId: account._id,
         orgId: account.orgId,
         actor: { id: ctx.user.id, email: ctx.user.email },
@@ -241,8 +269,54 @@ export const deploymentsRouter = router({
     }),
 
   /**
+   * Approves a deployment waiting for approval (an account's four-eyes setting): never its author
+   * (FORBIDDEN), only while it waits and on the version seen (CONFLICT). It starts, or waits for its start.
+   */
+  approve: procedureWith("create-deployments")
+    .input(z.object({ id, note: decisionNote.default(""), version: z.number().int().min(1).optional() }))
+    .mutation(async ({ ctx, input }) => {
+      const deployment = await deploymentInScope(ctx, input.id);
+      try {
+        const after = await decideOnDeployment(ctx, deployment, {
+          actor: { id: ctx.user.id, email: ctx.user.email },
+          approve: true,
+          note: input.note,
+          version: input.version,
+        });
+        return { id: after.id, state: after.state, version: after.version };
+      } catch (error) {
+        refused(ctx, error);
+      }
+    }),
+
+  /** Rejects a deployment waiting for approval, with a note saying why: it ends cancelled, no radio told. */
+  reject: procedureWith("create-deployments")
+    .input(
+      z.object({
+        id,
+        note: decisionNote.min(1, "validation.RejectNoteRequired"),
+        version: z.number().int().min(1).optional(),
+      }),
+    )
+    .mutation(async ({ ctx, input }) => {
+      const deployment = await deploymentInScope(ctx, input.id);
+      try {
+        const after = await decideOnDeployment(ctx, deployment, {
+          actor: { id: ctx.user.id, email: ctx.user.email },
+          approve: false,
+          note: input.note,
+          version: input.version,
+        });
+        return { id: after.id, state: after.state, version: after.version };
+      } catch (error) {
+        refused(ctx, error);
+      }
+    }),
+
+  /**
    * Roll back: deploy again the revision the account had before this deployment, all at once,
    * on the same O(1) path as any deployment.
+   * Never held for approval: it returns the radios to what they had, an emergency undo.
    */
   rollback: procedureWith("create-deployments")
     .input(z.object({ id, note: z.string().trim().max(500, "validation.NoteTooLong").default(""), idempotencyKey }))
