@@ -212,15 +212,14 @@ export const accountHomePage = definePage<Data>({
   load: async (c) => {
     const accountId = c.req.param("accountId") ?? "";
     const caller = api(c);
-    const [account, summary, lastActivity, counts, deployments] = await Promise.all([
+    const [account, summary, lastActivity, counts] = await Promise.all([
       accountDetails(c, accountId),
+      // With it, the count of deployments waiting for approval (one read, no more round trips).
       caller.accounts.getConfiguredEntitiesSummary({ accountId }),
       caller.accounts.getLastConfigurationActivity({ accountId }),
       caller.devices.getConfiguredDeviceCounts({ accountId }),
-      // The count of deployments waiting for approval comes with the list's first row.
-      isBuilt("deployments") ? caller.deployments.list({ accountId, limit: 1 }) : null,
     ]);
-    return { account, summary, lastActivity, radios: counts.counts, awaitingApproval: deployments?.awaitingApproval ?? 0 };
+    return { account, summary, lastActivity, radios: counts.counts, awaitingApproval: summary.awaitingApproval };
   },
   Component: AccountHome,
 });

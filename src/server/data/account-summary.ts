@@ -1,7 +1,15 @@
 import { type Db, first } from "./db";
 
 /** How much is configured in an account, for its home (spec §7 accounts.getConfiguredEntitiesSummary). */
-export type ConfiguredEntitiesSummary = { sites: number; locations: number; profiles: number; rules: number; devices: number };
+export type ConfiguredEntitiesSummary = {
+  sites: number;
+  locations: number;
+  profiles: number;
+  rules: number;
+  devices: number;
+  /** Deployments waiting for a second person's approval (issue 25), from their partial index. */
+  awaitingApproval: number;
+};
 
 /**
  * One read, each count from an index that starts with account_id. Profiles are the account's
@@ -16,7 +24,9 @@ export async function configuredEntitiesSummary(db: Db, accountId: string): Prom
        (SELECT count(*) FROM locations WHERE account_id = ?1) AS locations,
        (SELECT count(*) FROM profiles WHERE account_id = ?1) AS profiles,
        (SELECT count(*) FROM rules WHERE account_id = ?1) AS rules,
-       (SELECT devices_in_use FROM accounts WHERE id = ?1) AS devices`,
+       (SELECT devices_in_use FROM accounts WHERE id = ?1) AS devices,
+       (SELECT count(*) FROM deployments INDEXED BY deployments_awaiting_approval
+          WHERE account_id = ?1 AND approval = 'pending' AND state = 'scheduled') AS awaitingApproval`,
     accountId,
   );
   return {
@@ -25,5 +35,6 @@ export async function configuredEntitiesSummary(db: Db, accountId: string): Prom
     profiles: row?.profiles ?? 0,
     rules: row?.rules ?? 0,
     devices: row?.devices ?? 0,
+    awaitingApproval: row?.awaitingApproval ?? 0,
   };
 }

@@ -218,7 +218,7 @@ export async function oldDeploymentWithOutcomes(
 export function outcomesOf(db: Db, deploymentId: string): Promise<Record<string, unknown>[]> {
   return all(
     db,
-    `SELECT deployment_id, uid, phase, state, code, detail, updated_at FROM deployment_devices
+    `SELECT deployment_id, uid, phase, state, code, detail, updated_at, attempts, retry_at FROM deployment_devices
      WHERE deployment_id = ? ORDER BY uid LIMIT ?`,
     deploymentId,
     ARCHIVE_CHUNK_ROWS,
