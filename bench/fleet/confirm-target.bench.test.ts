@@ -1,5 +1,6 @@
 import { env } from "cloudflare:test";
 import { beforeAll, expect, inject, it } from "vitest";
+import { planDefaults } from "@/routes/deployments/plan-form";
 import { call, data } from "../../tests/worker/api-calls";
 import { createAccount, createUser, sessionCookie } from "../../tests/worker/fixtures";
 import { giveSeats, registerRadios } from "../../tests/worker/fleet-fixtures";
@@ -83,17 +84,7 @@ it("confirms for BIG radios within 1.2× of 100, writing the same rows", async (
       await request(`/accounts/${accountId}/confirm-deployment`, {
         method: "POST",
         body: new URLSearchParams({
-          planKind: "phases",
-          shares: "5, 25, 100",
-          successPercent: "90",
-          successAction: "next",
-          errorKind: "percent",
-          errorValue: "10",
-          errorMinimum: "5",
-          waitMinutes: "0",
-          timeoutMinutes: "1440",
-          switchover: "delivery",
-          maxDelayMinutes: "60",
+          ...planDefaults,
           targetPlace: `site_${site}`,
           intent: "count",
         }),

@@ -81,6 +81,26 @@ async function deploymentTarget(ctx: Ctx, accountId: string, target: Target | un
   return frozen.target;
 }
 
+/** A second person's approval or rejection (approval-decision.ts); a refusal in the caller's words. */
+async function decide(
+  ctx: Ctx & Pick<ApiContext, "env">,
+  input: { id: string; note: string; version?: number },
+  approve: boolean,
+) {
+  const deployment = await deploymentInScope(ctx, input.id);
+  try {
+    const after = await decideOnDeployment(ctx, deployment, {
+      actor: { id: ctx.user.id, email: ctx.user.email },
+      approve,
+      note: input.note,
+      version: input.version,
+    });
+    return { id: after.id, state: after.state, version: after.version };
+  } catch (error) {
+    refused(ctx, error);
+  }
+}
+
 function conflict(ctx: Ctx, error: unknown): never {
   if (error instanceof TransitionConflict) {
     throw new TRPCError({
@@ -274,20 +294,7 @@ export const deploymentsRouter = router({
    */
   approve: procedureWith("create-deployments")
     .input(z.object({ id, note: decisionNote.default(""), version: z.number().int().min(1).optional() }))
-    .mutation(async ({ ctx, input }) => {
-      const deployment = await deploymentInScope(ctx, input.id);
-      try {
-        const after = await decideOnDeployment(ctx, deployment, {
-          actor: { id: ctx.user.id, email: ctx.user.email },
-          approve: true,
-          note: input.note,
-          version: input.version,
-        });
-        return { id: after.id, state: after.state, version: after.version };
-      } catch (error) {
-        refused(ctx, error);
-      }
-    }),
+    .mutation(({ ctx, input }) => decide(ctx, input, true)),
 
   /** Rejects a deployment waiting for approval, with a note saying why: it ends cancelled, no radio told. */
   reject: procedureWith("create-deployments")
@@ -298,20 +305,7 @@ export const deploymentsRouter = router({
         version: z.number().int().min(1).optional(),
       }),
     )
-    .mutation(async ({ ctx, input }) => {
-      const deployment = await deploymentInScope(ctx, input.id);
-      try {
-        const after = await decideOnDeployment(ctx, deployment, {
-          actor: { id: ctx.user.id, email: ctx.user.email },
-          approve: false,
-          note: input.note,
-          version: input.version,
-        });
-        return { id: after.id, state: after.state, version: after.version };
-      } catch (error) {
-        refused(ctx, error);
-      }
-    }),
+    .mutation(({ ctx, input }) => decide(ctx, input, false)),
 
   /**
    * Roll back: deploy again the revision the account had before this deployment, all at once,
