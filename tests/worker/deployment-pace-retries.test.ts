@@ -101,6 +101,40 @@ describe("a fixed pace", () => {
   });
 });
 
+describe("what a pace step costs", () => {
+  it("leaves the account's fleet version alone and names only the radios it offers in the change log", async () => {
+    const { accountId, uids } = await fleet("cheap", 50);
+    const plan = { ...allAtOnce(), pace: { maximumPerMinute: 10 } };
+    const created = data(await call<{ id: string }>("deployments.create", { accountId, plan }, cookie, "POST"));
+    const opened = await findDeployment(env.DB, created.id);
+    const version = async () =>
+      (
+        await env.DB.prepare("SELECT version FROM fleet_versions WHERE account_id = ?")
+          .bind(accountId)
+          .first<{ version: number }>()
+      )?.version;
+    const lastSeq = async () =>
+      (await env.DB.prepare("SELECT max(seq) AS seq FROM radio_changes").first<{ seq: number }>())?.seq ?? 0;
+    const loggedSince = async (seq: number) =>
+      (
+        await env.DB.prepare("SELECT uid FROM radio_changes WHERE seq > ? AND uid LIKE 'CHEAP-%' ORDER BY uid")
+          .bind(seq)
+          .all<{ uid: string }>()
+      ).results.map((row) => row.uid);
+    const [versionBefore, seqBefore] = [await version(), await lastSeq()];
+    const stepped = await clockAt(created.id, opened?.paceAt ?? "", 0);
+    const bound = (d: { pacedTo: number | null } | null) => d?.pacedTo ?? 10_000;
+    const newlyOffered = uids.filter((uid) => bucketOf(uid) >= bound(opened) && bucketOf(uid) < bound(stepped)).sort();
+    expect(newlyOffered.length).toBeGreaterThan(0);
+    expect(await version()).toBe(versionBefore);
+    expect(await loggedSince(seqBefore)).toEqual(newlyOffered);
+    // And those radios are told at once; a pause (a decision) moves the version as before.
+    expect((await told(uids)).sort()).toEqual(uids.filter((uid) => bucketOf(uid) < bound(stepped)).sort());
+    data(await call("deployments.act", { id: created.id, action: "pause" }, cookie, "POST"));
+    expect(await version()).toBeGreaterThan(versionBefore ?? 0);
+  });
+});
+
 describe("an exponential pace", () => {
   it("grows by its factor while successes hold, and stops growing when failures take the phase below its success rate", () => {
     const pace = { exponential: { start: 2, factor: 2 }, maximumPerMinute: 16 };

@@ -818,6 +818,34 @@ export async function listDeploymentRadios(
   }));
 }
 
+/**
+ * The radios a pace step offers, buckets [from, to) of the deployment's target, named in the
+ * radio-change log (migration 0040): their next check-in takes the full path and gets the
+ * deployment; every other radio keeps its answer (the step leaves the fleet version alone). One
+ * row per radio offered, so the step costs what the pace allows, never the fleet. Only when the
+ * step itself wrote (the statement before it in the batch: its time and count are on the row).
+ */
+export function paceOfferedChangesStatement(
+  db: Db,
+  d: Deployment,
+  step: { from: number; to: number; at: string; offered: number },
+): D1PreparedStatement {
+  return statement(
+    db,
+    `INSERT INTO radio_changes (uid)
+     SELECT v.uid FROM devices v INDEXED BY devices_account_bucket
+     WHERE EXISTS (SELECT 1 FROM deployments WHERE id = ? AND updated_at = ? AND pace_offered = ?)
+       AND v.account_id = ? AND v.status = 'active' AND v.rollout_bucket >= ? AND v.rollout_bucket < ?
+       AND ${targetMatchSql("v", d.target)}`,
+    d.id,
+    step.at,
+    step.offered,
+    d.accountId,
+    step.from,
+    step.to,
+  );
+}
+
 /** When the next timed step (or timeout) of any deployment is due, if one is. */
 export async function nextStepDue(db: Db): Promise<string | null> {
   const row = await first<{ at: string | null }>(

@@ -27,6 +27,7 @@ import {
   linkPendingChangesStatement,
   nextDeploymentNumber,
   nextStepDue,
+  paceOfferedChangesStatement,
   paceStepStatement,
   phaseCounts,
   phaseTargeted,
@@ -41,7 +42,7 @@ import type { Env } from "../env";
 import { deploymentEvent } from "../notifications/deployment-events";
 import { heldForApproval } from "./approval-gate";
 import { armClock } from "./arm-deployment-clock";
-import { forgetFleetVersion } from "./config-token";
+import { forgetFleetVersion, forgetRadioChanges } from "./config-token";
 import { notifyShards } from "./live";
 
 /**
@@ -415,15 +416,22 @@ async function stepPace({ db, env }: Deps, d: Deployment, now: Date): Promise<vo
   const reach = pacedBucket(range, next.offered, targeted);
   const done = reach >= range.to;
   const at = now.toISOString();
-  const result = await paceStepStatement(db, d, {
-    pacedTo: done ? null : reach,
-    offered: next.offered,
-    rate: next.rate,
-    nextAt: done ? null : new Date(Date.parse(d.paceAt) + minutes * 60_000).toISOString(),
-    timeoutAt: timeoutFrom(d.plan, at),
-    at,
-  }).run();
-  if ((result.meta.changes ?? 0) > 0 && reach > (d.pacedTo ?? 0)) await announce(env, d, "deployment");
+  const [result] = await db.batch([
+    paceStepStatement(db, d, {
+      pacedTo: done ? null : reach,
+      offered: next.offered,
+      rate: next.rate,
+      nextAt: done ? null : new Date(Date.parse(d.paceAt) + minutes * 60_000).toISOString(),
+      timeoutAt: timeoutFrom(d.plan, at),
+      at,
+    }),
+    // Only the radios now offered are told (the step leaves the account's fleet version alone).
+    paceOfferedChangesStatement(db, d, { from: d.pacedTo ?? range.from, to: reach, at, offered: next.offered }),
+  ]);
+  if ((result?.meta.changes ?? 0) > 0 && reach > (d.pacedTo ?? range.from)) {
+    forgetRadioChanges();
+    await announce(env, d, "deployment");
+  }
 }
 
 /**
