@@ -281,7 +281,7 @@ export type NewDeployment = {
   target: DeploymentTarget | null;
   /** Its first phase's pace as it opens (running with a pace), else null. */
   pace: PaceOpening | null;
-  /** How many radios the target holds now (counted by the caller when there is a target). */
+  /** How many radios the target holds, when the caller counted them (null: counted on insert). */
   targetedCount: number | null;
   nextStepAt: string | null;
   note: string;
@@ -292,17 +292,21 @@ export type NewDeployment = {
 };
 
 /**
- * The deployment row; its number follows the account's last, and without a target its count of
- * radios is the account's seat counter (devices_in_use, kept by triggers): no scan of the fleet.
+ * The deployment row; its number follows the account's last. Its count of radios: without a
+ * target the account's seat counter (devices_in_use, kept by triggers), no scan of the fleet;
+ * with one, counted in this same statement (one index count, no round trip of its own).
  */
 export function insertDeploymentStatement(db: Db, d: NewDeployment): D1PreparedStatement {
+  const counted = d.target
+    ? `(SELECT count(*) FROM devices v WHERE v.account_id = a.id AND v.status = 'active' AND ${targetMatchSql("v", d.target)})`
+    : "a.devices_in_use";
   return statement(
     db,
     `INSERT INTO deployments (id, account_id, org_id, number, revision_id, previous_revision_id, rollback_of, state, plan,
        switchover, target, phase_index, phase_started_at, next_step_at, timeout_at, targeted, note, created_by, created_at, started_at,
        updated_at, idempotency_key, paced_to, pace_offered, pace_rate, pace_at)
      SELECT ?, ?, ?, COALESCE((SELECT MAX(number) FROM deployments WHERE account_id = ?), 0) + 1, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?,
-       COALESCE(?, a.devices_in_use), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?
+       COALESCE(?, ${counted}), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?
      FROM accounts a WHERE a.id = ?`,
     d.id,
     d.accountId,

@@ -105,8 +105,8 @@ export type ConfirmInput = {
   rollbackOf?: string;
   /** The radios it is for, frozen (data/targets.ts deploymentTargetOf); none: every radio. */
   target?: DeploymentTarget | null;
-  /** How many radios the target holds now (with a target): counted alongside the confirm's own reads. */
-  targetedCount?: number | (() => Promise<number>);
+  /** How many radios the target holds, when already counted (else the insert counts them). */
+  targetedCount?: number;
   /** The request's key: confirming again with it answers the deployment it made. */
   idempotencyKey?: string;
   /** The account asks for approval: the deployment waits (scheduled, pending) until then at most. */
@@ -137,18 +137,16 @@ async function confirmOnce({ db, env }: Deps, input: ConfirmInput): Promise<Depl
   const at = new Date();
   const createdAt = at.toISOString();
   // Independent reads side by side: every round trip here delays the radios' push.
-  const counted = input.targetedCount;
   const startAt = input.plan.startAt ? new Date(input.plan.startAt) : null;
   const awaiting = input.approvalExpiresAt;
   // Waiting for approval is scheduled too: radios are told nothing, the clock does not start it.
   const scheduled = awaiting !== undefined || (startAt !== null && startAt.getTime() > at.getTime());
   const target = input.target ?? null;
   const paced = input.plan.pace && !scheduled ? input.plan.pace : null;
-  const [previousRevisionId, number, content, targetedCount, firstPhase] = await Promise.all([
+  const [previousRevisionId, number, content, firstPhase] = await Promise.all([
     currentRevisionId(db, input.accountId),
     nextDeploymentNumber(db, input.accountId),
     input.revisionId ? null : snapshotAccountConfig(db, input.accountId),
-    typeof counted === "function" ? counted() : (counted ?? null),
     paced ? phaseTargeted(db, { accountId: input.accountId, target, plan: input.plan }, 0) : 0,
   ]);
   const statements: D1PreparedStatement[] = [];
@@ -176,7 +174,7 @@ async function confirmOnce({ db, env }: Deps, input: ConfirmInput): Promise<Depl
       plan: input.plan,
       switchover: input.switchover,
       target,
-      targetedCount,
+      targetedCount: input.targetedCount ?? null,
       pace: paced ? paceOpening(paced, bucketRange(shares, 0), firstPhase, createdAt) : null,
       nextStepAt: scheduled && startAt ? startAt.toISOString() : null,
       note: input.note,

@@ -248,11 +248,8 @@ export const deploymentsRouter = router({
     )
     .mutation(async ({ ctx, input }) => {
       const account = await accountInScope(ctx, input.accountId);
+      // Its radios are counted in the insert itself (one index count, never a row per radio).
       const target = await deploymentTarget(ctx, account._id, input.target);
-      // The total alone (the page counted the phases): one count over an index, beside the confirm's other reads.
-      const targetedCount = target
-        ? async () => (await deploymentTargetSizes(ctx.db, account._id, target, [100])).total
-        : undefined;
       const setting = await approvalSettingOf(ctx.db, account._id);
       const deployment = await confirmDeployment(ctx, {
         ...(setting.required ? { approvalExpiresAt: approvalExpiresAt(new Date(), setting).toISOString() } : {}),
@@ -263,7 +260,6 @@ export const deploymentsRouter = router({
         switchover: input.switchover,
         note: input.note,
         target,
-        ...(targetedCount !== undefined ? { targetedCount } : {}),
         ...keyOf(ctx, input.idempotencyKey),
       });
       return { id: deployment.id, number: deployment.number, state: deployment.state, timeoutAt: deployment.timeoutAt };
