@@ -1,6 +1,7 @@
 import { env } from "cloudflare:test";
 import { beforeAll, expect, inject, it } from "vitest";
 import { planDefaults } from "@/routes/deployments/plan-form";
+import { stepDueDeployments } from "@/server/fleet/deployment-engine";
 import { call, data } from "../../tests/worker/api-calls";
 import { createAccount, createUser, sessionCookie } from "../../tests/worker/fixtures";
 import { giveSeats, registerRadios } from "../../tests/worker/fleet-fixtures";
@@ -48,6 +49,8 @@ it("confirms for BIG radios within 1.2× of 100, writing the same rows", async (
       if (r > 0) times[site]?.push(performance.now() - t0);
       created[site] = answer.id;
     }
+  // Confirming does not count the target: the clock does, just after (stepDueDeployments).
+  await stepDueDeployments(env);
   const targeted = async (id: string) =>
     (await env.DB.prepare("SELECT targeted FROM deployments WHERE id = ?").bind(id).first<{ targeted: number }>())?.targeted;
   expect(await targeted(created.small ?? "")).toBe(100);

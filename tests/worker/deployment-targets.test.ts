@@ -1,6 +1,7 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { planDefaults } from "@/routes/deployments/plan-form";
+import { stepDueDeployments } from "@/server/fleet/deployment-engine";
 import { type Answer, call, data } from "./api-calls";
 import { createAccount, createUser, sessionCookie } from "./fixtures";
 import { bearer, giveSeats, registerRadios } from "./fleet-fixtures";
@@ -50,7 +51,9 @@ async function deploy(input: Record<string, unknown>): Promise<Created> {
   return data(await call<Created>("deployments.create", { accountId, ...input }, cookie, "POST"));
 }
 
+/** The deployment as its page reads it, once the clock counted its target's radios (a confirm does not). */
 async function get(id: string): Promise<Got> {
+  await stepDueDeployments(env);
   return data(await call<Got>("deployments.get", { id }, cookie, "GET"));
 }
 
@@ -82,7 +85,23 @@ describe("a deployment for a site", () => {
     expect(sizes).toEqual({ sizes: [3], total: 3 });
 
     const all = await deploy({ note: "everyone" });
+    const fleetVersion = async () =>
+      (
+        await env.DB.prepare("SELECT version FROM fleet_versions WHERE account_id = ?")
+          .bind(accountId)
+          .first<{ version: number }>()
+      )?.version;
     const north = await deploy({ note: "north", target });
+    // Confirming does not count the target (its cost is the same whatever its size): the clock
+    // counts it just after, without moving the account's fleet version.
+    const stored = async () =>
+      (await env.DB.prepare("SELECT targeted FROM deployments WHERE id = ?").bind(north.id).first<{ targeted: number }>())
+        ?.targeted;
+    const [beforeCount, versionBefore] = [await stored(), await fleetVersion()];
+    expect([-1, 3]).toContain(beforeCount);
+    await stepDueDeployments(env);
+    expect(await stored()).toBe(3);
+    expect(await fleetVersion()).toBe(versionBefore);
     expect((await get(north.id)).deployment.targeted).toBe(3);
     // A site's rollout leaves the fleet's rollout running for the other radios.
     expect((await get(all.id)).deployment.state).toBe("running");

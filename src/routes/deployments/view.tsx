@@ -99,11 +99,14 @@ function Facts({
   deployment,
   timeZone,
   place,
+  targeted,
 }: {
   accountId: string;
   deployment: Deployment;
   timeZone: string;
   place: string | null;
+  /** How many radios it is for (the stored count, or the phases' while the clock counts them). */
+  targeted: number;
 }) {
   const { t, language } = usePage();
   const s = deployment.switchover;
@@ -127,7 +130,7 @@ function Facts({
         t("deployments.phaseOf", { phase: deployment.phaseIndex + 1, phases: deployment.plan.phases.length }),
       )}
       {row(String(t("deployments.target.label")), <TargetWords accountId={accountId} deployment={deployment} place={place} />)}
-      {row(String(t("deployments.targeted")), deployment.targeted.toLocaleString(language))}
+      {row(String(t("deployments.targeted")), targeted.toLocaleString(language))}
       {row(String(t("deployments.switchover")), switchover)}
       {deployment.plan.pace && row(String(t("deployments.pace.label")), <PaceWords deployment={deployment} />)}
       {deployment.plan.retries &&
@@ -263,7 +266,15 @@ function DeploymentView({ data }: PageProps<Data>) {
           />
         </LivePart>
         <LivePart name="deployment-facts" block>
-          <Facts accountId={account._id} deployment={deployment} timeZone={account.timezone} place={data.targetPlace} />
+          <Facts
+            accountId={account._id}
+            deployment={deployment}
+            timeZone={account.timezone}
+            place={data.targetPlace}
+            targeted={
+              deployment.targeted >= 0 ? deployment.targeted : counts.phases.reduce((sum, phase) => sum + phase.targeted, 0)
+            }
+          />
         </LivePart>
         <LivePart name="deployment-actions" block>
           {canAct && (

@@ -291,15 +291,17 @@ export type NewDeployment = {
   idempotencyKey: string | null;
 };
 
+/** `targeted` of a deployment whose target's radios the clock has yet to count (countTargets). */
+export const NOT_COUNTED = -1;
+
 /**
  * The deployment row; its number follows the account's last. Its count of radios: without a
  * target the account's seat counter (devices_in_use, kept by triggers), no scan of the fleet;
- * with one, counted in this same statement (one index count, no round trip of its own).
+ * with one, NOT_COUNTED unless the caller counted: the clock counts it just after (countTargets),
+ * so confirming costs the same whatever the target's size.
  */
 export function insertDeploymentStatement(db: Db, d: NewDeployment): D1PreparedStatement {
-  const counted = d.target
-    ? `(SELECT count(*) FROM devices v WHERE v.account_id = a.id AND v.status = 'active' AND ${targetMatchSql("v", d.target)})`
-    : "a.devices_in_use";
+  const counted = d.target ? String(NOT_COUNTED) : "a.devices_in_use";
   return statement(
     db,
     `INSERT INTO deployments (id, account_id, org_id, number, revision_id, previous_revision_id, rollback_of, state, plan,
@@ -850,6 +852,31 @@ export function paceOfferedChangesStatement(
   );
 }
 
+/**
+ * Counts the radios of targeted deployments confirmed without a count (NOT_COUNTED): one index
+ * count and one row written each, off the confirming request. The fleet version stays (0040).
+ */
+export async function countTargets(db: Db): Promise<number> {
+  const rows = await all<Row>(
+    db,
+    `SELECT ${columns} FROM ${from} WHERE d.id IN (SELECT id FROM deployments INDEXED BY deployments_counting WHERE targeted < 0) LIMIT 20`,
+  );
+  const pending = rows.map(toDeployment);
+  if (pending.length === 0) return 0;
+  await db.batch(
+    pending.map((d) =>
+      statement(
+        db,
+        `UPDATE deployments SET targeted = (SELECT count(*) FROM devices v WHERE v.account_id = ?1 AND v.status = 'active'
+           AND ${targetMatchSql("v", d.target)}) WHERE id = ?2 AND targeted < 0`,
+        d.accountId,
+        d.id,
+      ),
+    ),
+  );
+  return pending.length;
+}
+
 /** When the next timed step (or timeout) of any deployment is due, if one is. */
 export async function nextStepDue(db: Db): Promise<string | null> {
   const row = await first<{ at: string | null }>(
@@ -857,7 +884,8 @@ export async function nextStepDue(db: Db): Promise<string | null> {
     `SELECT min(at) AS at FROM (
        SELECT min(next_step_at) AS at FROM deployments WHERE next_step_at IS NOT NULL
        UNION ALL SELECT min(timeout_at) FROM deployments WHERE timeout_at IS NOT NULL
-       UNION ALL SELECT min(pace_at) FROM deployments WHERE pace_at IS NOT NULL AND state = 'running')`,
+       UNION ALL SELECT min(pace_at) FROM deployments WHERE pace_at IS NOT NULL AND state = 'running'
+       UNION ALL SELECT min(created_at) FROM deployments INDEXED BY deployments_counting WHERE targeted < 0)`,
   );
   return row?.at ?? null;
 }

@@ -16,6 +16,7 @@ import { activityStatement } from "../data/activity-logs";
 import { batch, type Db, newId } from "../data/db";
 import { awaitApprovalStatement } from "../data/deployment-approval";
 import {
+  countTargets,
   currentRevisionId,
   type Deployment,
   deploymentOf,
@@ -25,6 +26,7 @@ import {
   findDeploymentByKey,
   insertDeploymentStatement,
   linkPendingChangesStatement,
+  NOT_COUNTED,
   nextDeploymentNumber,
   nextStepDue,
   paceOfferedChangesStatement,
@@ -214,6 +216,8 @@ async function confirmOnce({ db, env }: Deps, input: ConfirmInput): Promise<Depl
   else await announce(env, deployment, "deployment");
   if (deployment.timeoutAt) await armClock(env, new Date(deployment.timeoutAt));
   if (deployment.paceAt) await armClock(env, new Date(deployment.paceAt));
+  // Its target's radios are counted by the clock, now, off this request.
+  if (deployment.targeted === NOT_COUNTED) await armClock(env, at);
   if (input.rollbackOf) await deploymentEvent(env, deployment, "deployment.rolled-back", { rollbackOf: input.rollbackOf });
   return deployment;
 }
@@ -438,6 +442,7 @@ async function stepPace({ db, env }: Deps, d: Deployment, now: Date): Promise<vo
  */
 export async function stepDueDeployments(env: Env, now = new Date()): Promise<number | null> {
   const db = env.DB;
+  await countTargets(db);
   await timeOutDue(db, now.toISOString());
   for (const id of await dueDeployments(db, now.toISOString())) {
     const d = await findDeployment(db, id);

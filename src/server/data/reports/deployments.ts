@@ -143,11 +143,13 @@ export async function deploymentsReport(
   // k-th falls in is one seek of report_deployment_reach_upto (running totals by second,
   // migration 0023), then one probe steps over the radios of that second, so the cost stops
   // growing with the fleet. Both exact; one batch either way.
+  // A targeted deployment's count is NOT_COUNTED (-1) for a moment after confirming (the clock counts it).
+  const targetedOf = (d: { targeted: number }) => Math.max(0, d.targeted);
   const wanted = deployments.flatMap((d) => {
     const had = outcomeOf(counts.filter((c) => c.deploymentId === d.id)).applied;
     return milestones.map((share) => {
-      const k = Math.max(1, Math.ceil(share * d.targeted));
-      return { id: d.id, k, sql: d.targeted > 0 && k <= had ? orArchived(had <= directUpTo ? byOffset : bySecond) : null };
+      const k = Math.max(1, Math.ceil(share * targetedOf(d)));
+      return { id: d.id, k, sql: targetedOf(d) > 0 && k <= had ? orArchived(had <= directUpTo ? byOffset : bySecond) : null };
     });
   });
   const probes = wanted.filter((w) => w.sql !== null);
@@ -159,9 +161,9 @@ export async function deploymentsReport(
     return {
       deployment: `#${d.number}`,
       state: d.state,
-      targeted: d.targeted,
+      targeted: targetedOf(d),
       ...outcome,
-      notReported: Math.max(0, d.targeted - outcome.applied - outcome.failed - outcome.inProgress),
+      notReported: Math.max(0, targetedOf(d) - outcome.applied - outcome.failed - outcome.inProgress),
       reached50: seconds(d.startedAt, at(0)),
       reached90: seconds(d.startedAt, at(1)),
       reached100: seconds(d.startedAt, at(2)),
