@@ -403,7 +403,7 @@ describe("the account home's summary", () => {
       env.DB.prepare("INSERT INTO rules (id, account_id, name, priority) VALUES ('rul_c1', ?, 'All', 1)").bind(accountId),
     ]);
     const summary = await query("accounts.getConfiguredEntitiesSummary", { accountId }, cookies.technician);
-    expect(summary.result?.data).toEqual({ sites: 2, locations: 3, profiles: 1, rules: 1, devices: 0 });
+    expect(summary.result?.data).toEqual({ sites: 2, locations: 3, profiles: 1, rules: 1, devices: 0, awaitingApproval: 0 });
     const devices = await query("devices.getConfiguredDeviceCounts", { accountId }, cookies.technician);
     expect(devices.result?.data).toMatchObject({ total: 0, upToDate: 0, pending: 0, neverSeen: 0 });
 
