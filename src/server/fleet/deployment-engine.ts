@@ -118,8 +118,9 @@ export type ConfirmInput = {
 /**
  * Confirms a deployment: freezes the configuration as a revision (or reuses an equal one),
  * links the pending changes, supersedes older active deployments, and writes the deployment
- * and its log entry — one batch of at most seven statements (six without approval) whatever the fleet size. With an
- * idempotency key, the same key again answers the deployment it made.
+ * and its log entry — one batch of at most seven statements whatever the fleet size or the
+ * target's (the clock counts a target's radios just after). With an idempotency key, the same
+ * key again answers the deployment it made.
  */
 export async function confirmDeployment({ db, env }: Deps, input: ConfirmInput): Promise<Deployment> {
   const key = input.idempotencyKey;
@@ -399,7 +400,8 @@ async function openNextPhase({ db, env }: Deps, d: Deployment): Promise<string |
 /**
  * One step of a paced phase: the minutes since the last step (one, or more when the clock ran
  * late) each offer the rate; an exponential rate grows only while the phase's reports hold its
- * success rate. One row written, then the connected radios of the account are told.
+ * success rate. The deployment's row written and one change-log row per radio it offers (never
+ * the account's fleet version), then the connected radios of the account are told.
  */
 async function stepPace({ db, env }: Deps, d: Deployment, now: Date): Promise<void> {
   const pace = d.plan.pace;
@@ -437,8 +439,10 @@ async function stepPace({ db, env }: Deps, d: Deployment, now: Date): Promise<vo
 }
 
 /**
- * Runs every timed step that is due (the clock's alarm and the cron trigger call it): radios
- * past their phase's timeout become timed out, a scheduled deployment starts, a waiting phase opens. Returns when the next step is due, if any.
+ * Runs every timed step that is due (the clock's alarm and the cron trigger call it): targeted
+ * deployments just confirmed get their radios counted, radios past their phase's timeout become
+ * timed out, a scheduled deployment starts (unless it waits for approval), a waiting phase
+ * opens, a paced phase offers its next minute. Returns when the next step is due, if any.
  */
 export async function stepDueDeployments(env: Env, now = new Date()): Promise<number | null> {
   const db = env.DB;

@@ -307,10 +307,8 @@ deviceProtocol.post("/deployments/:id/status", async (c) => {
   const now = new Date();
   const at = now.toISOString();
   // A failure with an attempt left is a retry after a backoff, not a failure (the plan's retries).
-  const retry =
-    report.state === "failed"
-      ? afterFailure(deployment.plan.retries, previous?.attempts ?? 0, now)
-      : ({ kind: "failed" } as const);
+  const afterFailed = report.state === "failed" ? afterFailure(deployment.plan.retries, previous?.attempts ?? 0, now) : null;
+  const retry = afterFailed?.kind === "retry" ? afterFailed : null;
   const fields = {
     deploymentId: deployment.id,
     uid: state.radio.uid,
@@ -320,7 +318,7 @@ deviceProtocol.post("/deployments/:id/status", async (c) => {
     at,
   };
   const writes: D1PreparedStatement[] = [
-    retry.kind === "retry"
+    retry
       ? retryReportStatement(db, { ...fields, retryAt: retry.retryAt.toISOString(), attempts: previous?.attempts ?? 0 })
       : upsertReportStatement(db, { ...fields, state: report.state }),
   ];
@@ -339,7 +337,7 @@ deviceProtocol.post("/deployments/:id/status", async (c) => {
   // once, and the radio's shard answers its next check-in with the report in it.
   forgetRadioChanges();
   await forgetCheckIn(c.env, state.radio.uid);
-  if (retry.kind === "retry")
+  if (retry)
     return json({
       deploymentId: deployment.id,
       state: report.state,
