@@ -235,6 +235,11 @@ describe("the pages, without JavaScript", () => {
       { Cookie: author.cookie },
     );
     expect(saved.status).toBe(303);
+    // The confirm page says so before anything is confirmed.
+    const confirm = await (
+      await request(`/accounts/${accountId}/confirm-deployment`, { headers: { Cookie: author.cookie } })
+    ).text();
+    expect(confirm).toContain("This account asks for approval: the deployment will wait until a second person");
 
     const d = data(await call<Created>("deployments.create", { accountId }, author.cookie, "POST"));
     const href = `/accounts/${accountId}/deployments/${d.id}`;

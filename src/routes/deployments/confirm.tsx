@@ -432,6 +432,11 @@ function ConfirmDeployment({ data, form }: PageProps<Data>) {
             ? ` ${t("confirmDeployment.currentRevision", { number: preview.currentRevision.number })}`
             : ""}
         </StatusMessage>
+        {account.approvalRequired && (
+          <StatusMessage tone="info">
+            {t("confirmDeployment.needsApproval", { hours: account.approvalExpiryHours })}
+          </StatusMessage>
+        )}
         <section aria-labelledby="pending-heading">
           <h2 id="pending-heading" className="mb-2 text-lg font-semibold">
             {t("confirmDeployment.pendingChanges", { count: preview.changes.count })}
