@@ -110,7 +110,7 @@ for (const javaScriptEnabled of [true, false]) {
       await expect(row).toContainText("Customer");
       await expect(row).toContainText("Harbor Communications");
 
-      await row.getByRole("link", { name }).click();
+      await row.getByRole("link", { name, exact: true }).click();
       await expect(page.getByRole("heading", { level: 1, name: "Edit organization" })).toBeVisible();
       await page.getByLabel("Name").fill(`${name} Renamed`);
       await page.getByRole("button", { name: "Save changes" }).click();
