@@ -14,6 +14,10 @@ export type Env = {
   ASSETS?: Fetcher;
   /** Rows older than an account's retention, as gzip NDJSON (src/server/retention); unset, nothing is archived. */
   ARCHIVE?: R2Bucket;
+  /** Firmware packages (src/server/firmware); unset, packages cannot be uploaded or downloaded. */
+  FIRMWARE?: R2Bucket;
+  /** Encrypts the organizations' firmware signing keys (a secret: `wrangler secret put FIRMWARE_KEY_SECRET`); unset outside production, a fixed local key. */
+  FIRMWARE_KEY_SECRET?: string;
   /** Webhook deliveries (src/server/notifications): the producer; the same Worker consumes the queue. */
   WEBHOOK_QUEUE?: import("./notifications/queue-types").WebhookQueue;
   /** Set ("1"): webhooks may point at http://localhost and http://127.0.0.1 (the demo, the e2e receiver). */
