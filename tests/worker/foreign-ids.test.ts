@@ -406,3 +406,22 @@ describe("the account's other paths take only the account's ids", () => {
     );
   });
 });
+
+describe("firmware on the screens (issue 26)", () => {
+  /** A query (GET) with a foreign id: a 4xx of the expected code. */
+  async function queryRefused(path: string, input: unknown) {
+    const response = await request(`/api/${path}?input=${encodeURIComponent(JSON.stringify(input))}`, {
+      headers: { Origin: ORIGIN, Cookie: owner },
+    });
+    const answer = (await response.json()) as Answer;
+    expect(answer.error?.data.code, `${path} ${JSON.stringify(input)}`).toBe("NOT_FOUND");
+    expect(answer.error?.data.httpStatus).toBe(404);
+  }
+
+  it("another tenant's radio history and account drift are NOT_FOUND, in an account's frame or not", async () => {
+    await queryRefused("devices.firmwareHistory", { uid: away.deviceUid });
+    await queryRefused("devices.firmwareHistory", { uid: away.deviceUid, accountId: home.accountId });
+    await queryRefused("devices.firmwareHistory", { uid: home.deviceUid, accountId: away.accountId });
+    await queryRefused("devices.firmwareDrift", { accountId: away.accountId });
+  });
+});

@@ -97,6 +97,8 @@ export const procedureSamples: Record<string, (t: Tenant) => unknown> = {
   "devices.effectiveConfiguration": (t) => ({ uid: t.deviceUid }),
   "devices.revision": (t) => ({ uid: t.deviceUid }),
   "devices.deployments": (t) => ({ uid: t.deviceUid }),
+  "devices.firmwareHistory": (t) => ({ uid: t.deviceUid }),
+  "devices.firmwareDrift": (t) => ({ accountId: t.accountId }),
   "deviceRedirects.get": (t) => ({ uid: t.deviceUid, accountId: t.accountId }),
   "deviceRedirects.request": (t) => ({ uid: t.deviceUid, accountId: t.accountId, url: "https://other-server.example/device" }),
   "deviceRedirects.cancel": (t) => ({ uid: t.deviceUid, accountId: t.accountId }),

@@ -541,9 +541,11 @@ export const confirmDeploymentPage = definePage<Data>({
   load: async (c) => {
     const accountId = c.req.param("accountId") ?? "";
     const shares = defaultShares();
-    // "Deploy to this group" links here with ?group=…: the form opens with it chosen and counted.
+    // "Deploy to this group" links here with ?group=…, the firmware report's "update these radios"
+    // with ?firmware=…: the form opens with them chosen and counted.
     const group = (c.req.query("group") ?? "").slice(0, 64);
-    const values = group ? { ...targetDefaults, targetGroup: group } : null;
+    const firmware = (c.req.query("firmware") ?? "").slice(0, 40);
+    const values = group || firmware ? { ...targetDefaults, targetGroup: group, targetFirmware: firmware } : null;
     const target = values ? targetOfFields(values) : {};
     const [account, preview, counted] = await Promise.all([
       accountDetails(c, accountId),

@@ -5,3 +5,7 @@ export const confirmDeploymentHref = (accountId: string) => `${base(accountId)}/
 export const deploymentsHref = (accountId: string) => `${base(accountId)}/deployments`;
 export const deploymentHref = (accountId: string, deploymentId: string, query = "") =>
   `${base(accountId)}/deployments/${encodeURIComponent(deploymentId)}${query}`;
+
+/** The confirm page for a firmware deployment, its target's firmware condition set (the report's "update these radios"). */
+export const firmwareDeploymentHref = (accountId: string, conditions: { firmware?: string } = {}) =>
+  `${confirmDeploymentHref(accountId)}?${new URLSearchParams({ kind: "firmware", ...conditions })}`;

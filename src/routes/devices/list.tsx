@@ -3,6 +3,7 @@ import { contactStates, type SyncCounts, syncStates } from "@/schema/fleet/sync-
 import { formatDateTime, pageTimeZone } from "@/schema/format";
 import { api } from "@/server/api/procedures-route";
 import { type AccountDetails, accountDetails } from "@/server/current-account";
+import type { FirmwareDrift } from "@/server/data/firmware-drift";
 import { usePage } from "@/server/render/page-context";
 import { Button, ButtonLink, buttonClass } from "@/ui/button";
 import { EmptyState } from "@/ui/empty-state";
@@ -33,6 +34,8 @@ type Data = {
   options: Options;
   /** The account's radios by drift state (the registry only). */
   drift: SyncCounts | null;
+  /** Desired vs running firmware of the account's newest firmware deployment (the registry only). */
+  firmwareDrift: FirmwareDrift | null;
 };
 
 /** When the radio last checked in, or that it never has. */
@@ -289,7 +292,12 @@ function DevicesList({ data, form }: PageProps<Data>) {
       actions={actions}
     >
       {data.drift && frame.accountId ? (
-        <DriftCountsStrip accountId={frame.accountId} drift={data.drift} timeZone={pageTimeZone(data.account)} />
+        <DriftCountsStrip
+          accountId={frame.accountId}
+          drift={data.drift}
+          firmware={data.firmwareDrift}
+          timeZone={pageTimeZone(data.account)}
+        />
       ) : null}
       <Filters data={data} />
       {items.length === 0 ? (
@@ -455,7 +463,7 @@ async function loadList(c: RouteContext, frame: Frame): Promise<Data> {
   const query = oneAccount(frame, parsed) ? parsed : { ...parsed, sync: "" as const };
   const scope = frame.accountId ? { accountId: frame.accountId } : {};
   const caller = api(c);
-  const [account, page, options, drift] = await Promise.all([
+  const [account, page, options, drift, firmwareDrift] = await Promise.all([
     frame.accountId ? accountDetails(c, frame.accountId) : Promise.resolve(null),
     caller.devices.list({
       ...scope,
@@ -466,8 +474,19 @@ async function loadList(c: RouteContext, frame: Frame): Promise<Data> {
     }),
     caller.devices.filterOptions(scope),
     frame.accountId ? caller.deployments.drift({ accountId: frame.accountId }) : Promise.resolve(null),
+    frame.accountId ? caller.devices.firmwareDrift({ accountId: frame.accountId }) : Promise.resolve(null),
   ]);
-  return { frame, account, query, items: page.items, next: page.next, statesKnown: page.statesKnown, options, drift };
+  return {
+    frame,
+    account,
+    query,
+    items: page.items,
+    next: page.next,
+    statesKnown: page.statesKnown,
+    options,
+    drift,
+    firmwareDrift,
+  };
 }
 
 /** /devices (manage-devices): the organization's inventory. */

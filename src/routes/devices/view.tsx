@@ -11,6 +11,7 @@ import { DeviceCommandLinks } from "../commands/device-links";
 import { deploymentHref } from "../deployments/paths";
 import { fcDeviceSettingsHref } from "../fc-cases/paths";
 import { definePage, type PageProps, type RouteContext } from "../types";
+import { type FirmwareHistoryPage, FirmwareSection } from "./firmware-section";
 import { DeviceFrame } from "./frame";
 import { LastSeen, placeOf } from "./list";
 import { assignmentHref, deviceHref, devicesHref, type Frame } from "./paths";
@@ -29,6 +30,9 @@ type Data = {
   history: History;
   /** The page of the history shown starts below this deployment number (null: the newest). */
   historyBefore: number | null;
+  firmwareHistory: FirmwareHistoryPage;
+  /** The page of the firmware history shown starts below this time (null: the newest). */
+  firmwareBefore: string | null;
 };
 
 function Facts({ title, rows }: { title: string; rows: [string, ReactNode][] }) {
@@ -286,6 +290,13 @@ function ViewDevice({ data }: PageProps<Data>) {
           </a>
         </p>
       ) : null}
+      <FirmwareSection
+        firmware={device.firmware}
+        history={data.firmwareHistory}
+        pagedFrom={data.firmwareBefore}
+        here={deviceHref(frame, "view", device.uid)}
+        timeZone={timeZone}
+      />
       <DeploymentHistory data={data} />
       <section className="mt-6">
         <h2 className="mb-2 text-lg font-semibold text-slate-900">{t("devices.view.activity")}</h2>
@@ -316,14 +327,29 @@ async function loadView(c: RouteContext, frame: Frame): Promise<Data> {
   // ?before= pages the deployment history (a deployment number); anything else is the newest page.
   const before = Number(c.req.query("before"));
   const historyBefore = Number.isInteger(before) && before >= 1 && before <= 1_000_000_000 ? before : null;
-  const [account, details, effective, revision, history] = await Promise.all([
+  // ?firmwareBefore= pages the firmware history (a time); anything unreadable is the newest page.
+  const firmwareFrom = c.req.query("firmwareBefore") ?? "";
+  const firmwareBefore = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/.test(firmwareFrom) ? firmwareFrom : null;
+  const [account, details, effective, revision, history, firmwareHistory] = await Promise.all([
     frame.accountId ? accountDetails(c, frame.accountId) : Promise.resolve(null),
     caller.devices.details({ uid, ...scope }),
     caller.devices.effectiveConfiguration({ uid, ...scope }),
     caller.devices.revision({ uid, ...scope }),
     caller.devices.deployments({ uid, ...scope, ...(historyBefore ? { before: historyBefore } : {}) }),
+    caller.devices.firmwareHistory({ uid, ...scope, ...(firmwareBefore ? { before: firmwareBefore } : {}) }),
   ]);
-  return { frame, account, device: details.device, activity: details.activity, effective, revision, history, historyBefore };
+  return {
+    frame,
+    account,
+    device: details.device,
+    activity: details.activity,
+    effective,
+    revision,
+    history,
+    historyBefore,
+    firmwareHistory,
+    firmwareBefore,
+  };
 }
 
 /** /devices/view/{uid}: everything about one radio. */

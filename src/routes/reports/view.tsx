@@ -11,6 +11,7 @@ import { Field, SelectField } from "@/ui/field";
 import { PageHeader } from "@/ui/page-header";
 import { AccountLayout } from "@/ui/shell/account-layout";
 import { Table } from "@/ui/table";
+import { firmwareDeploymentHref } from "../deployments/paths";
 import { CountedAt } from "../devices/counted-at";
 import { definePage, type PageProps } from "../types";
 import { cellText, columnHeader, formatDay } from "./cells";
@@ -145,11 +146,39 @@ function csvQuery(report: Report): string {
   return `?${query}`;
 }
 
+/**
+ * The firmware report's own column, for people who may create deployments: each version's
+ * radios as the target of a firmware deployment (not in the CSV: it is an action, not a figure).
+ */
+function updateColumn(accountId: string, report: Report, label: string, canDeploy: boolean) {
+  if (report.report !== "firmware" || !canDeploy) return [];
+  return [
+    {
+      key: "update",
+      header: label,
+      cell: ({ row }: { row: ReportRow }) =>
+        typeof row.version === "string" && row.version !== "" ? (
+          <a
+            href={firmwareDeploymentHref(accountId, { firmware: row.version })}
+            className="font-medium text-brand-700 hover:underline"
+            data-update-firmware={row.version}
+          >
+            {label}
+            <span className="sr-only"> ({row.version})</span>
+          </a>
+        ) : (
+          "—"
+        ),
+    },
+  ];
+}
+
 function ReportView({ data }: PageProps<Data>) {
-  const { t, language } = usePage();
+  const { t, language, user } = usePage();
   const { account, report } = data;
   const { table } = report;
   const title = String(t(`reports.titles.${report.report}`));
+  const canDeploy = user?.permissions["create-deployments"] === true;
   return (
     <AccountLayout account={account}>
       <p className="mb-2 text-sm print:hidden">
@@ -197,15 +226,18 @@ function ReportView({ data }: PageProps<Data>) {
         rows={table.rows.map((row, index) => ({ row, index }))}
         rowKey={({ index }) => String(index)}
         empty={<EmptyState title={String(t("reports.emptyTitle"))} description={String(t("reports.empty"))} />}
-        columns={table.columns.map((column) => ({
-          key: column.key,
-          header: columnHeader(t, column),
-          cell: ({ row }) => (
-            <span className={column.kind === "text" || column.kind === "day" ? "" : "tabular-nums"}>
-              {cellText(t, language, column, row)}
-            </span>
-          ),
-        }))}
+        columns={[
+          ...table.columns.map((column) => ({
+            key: column.key,
+            header: columnHeader(t, column),
+            cell: ({ row }: { row: ReportRow }) => (
+              <span className={column.kind === "text" || column.kind === "day" ? "" : "tabular-nums"}>
+                {cellText(t, language, column, row)}
+              </span>
+            ),
+          })),
+          ...updateColumn(account._id, report, String(t("reports.updateTheseRadios")), canDeploy),
+        ]}
       />
     </AccountLayout>
   );

@@ -18,6 +18,8 @@ import {
   rotateSecretStatement,
   updateDeviceStatements,
 } from "@/server/data/devices";
+import { firmwareDrift } from "@/server/data/firmware-drift";
+import { firmwareHistory } from "@/server/data/firmware-history";
 import { findLocationNetworkConfig } from "@/server/data/locations";
 import { radioDeployments } from "@/server/data/radio-deployments";
 import { listRules } from "@/server/data/rules";
@@ -153,6 +155,32 @@ export const devicesRouter = router({
       const device = await deviceInScope(ctx, input.uid, input.accountId);
       if (!device.accountId) return { items: [], next: null };
       return radioDeployments(ctx.db, device.uid, device.accountId, { before: input.before ?? null, limit: input.limit });
+    }),
+
+  /** The firmware versions the radio reported, newest first (each change once: device_firmware_history). */
+  firmwareHistory: procedureWith("view-devices-in-accounts")
+    .input(
+      z.object({
+        uid: z.string().min(1).max(64),
+        accountId: id.optional(),
+        before: z.iso.datetime().optional(),
+        limit: z.number().int().min(1).max(100).default(10),
+      }),
+    )
+    .query(async ({ ctx, input }) => {
+      const device = await deviceInScope(ctx, input.uid, input.accountId);
+      return firmwareHistory(ctx.db, device.uid, { before: input.before ?? null, limit: input.limit });
+    }),
+
+  /**
+   * Firmware drift: of the radios the account's newest firmware deployment holds, how many run
+   * its package's version and how many another one (data/firmware-drift.ts).
+   */
+  firmwareDrift: procedureWith("view-devices-in-accounts")
+    .input(z.object({ accountId: id }))
+    .query(async ({ ctx, input }) => {
+      const account = await accountInScope(ctx, input.accountId);
+      return firmwareDrift(ctx.db, account._id);
     }),
 
   /** Where each part of the radio's configuration comes from; network parts only with edit-network-config. */
