@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { firmwareDrift } from "@/server/data/firmware-drift";
 import { createAccount, createUser, sessionCookie } from "./fixtures";
 import { giveSeats, registerRadios } from "./fleet-fixtures";
-import { ORIGIN, request } from "./helpers";
+import { ORIGIN, postForm, request } from "./helpers";
 
 // Firmware on the screens (issue 26): a radio's firmware and its history, the firmware report's
 // "update these radios" (only for people who may deploy), and firmware drift beside the
@@ -155,13 +155,13 @@ describe("the firmware report", () => {
     expect(forViewer.text).not.toContain("Update these radios");
   });
 
-  it("opens the confirm page with the version as the target's firmware, counted", async () => {
+  it("opens the firmware confirm page with the version as the target's firmware", async () => {
     const page = await html(`/accounts/${accountId}/confirm-deployment?kind=firmware&firmware=1.0`, configurator);
     expect(page.status).toBe(200);
+    expect(page.text).toContain("New firmware deployment");
     expect(page.text).toMatch(/name="targetFirmware"[^>]*value="1.0"|value="1.0"[^>]*name="targetFirmware"/);
-    // Radios 4 and 5 (NW-400) and 6 (XR-9) run 1.0.
-    expect(page.text).toContain('data-slot="target-total"');
-    expect(page.text).toMatch(/data-slot="target-total"[^>]*>[^<]*3/);
+    expect(page.text).toContain(`<option value="${packageId}">2.0 — NW-400 (`);
+    expect(page.text).toContain(`action="/accounts/${accountId}/confirm-deployment?kind=firmware"`);
   });
 });
 
@@ -175,7 +175,7 @@ describe("firmware drift", () => {
   it("counts the radios the newest firmware deployment holds: those on its version, those on another", async () => {
     // Finished, every radio: the roll-up counts. The XR-9 radio is not a model the package fits;
     // two run 1.0 and the radio added above never reported a version.
-    const finished = await firmwareDeployment(1, "finished", [100], 0, null);
+    const finished = await firmwareDeployment(1, "finished", [100], 0, JSON.stringify({ kind: "filter", models: ["NW-400"] }));
     expect(await firmwareDrift(env.DB, accountId)).toMatchObject({
       deployment: { id: finished, number: 1, version: "2.0" },
       runs: 3,
@@ -191,16 +191,22 @@ describe("firmware drift", () => {
     expect(french.text).toContain("Sur un autre micrologiciel :");
 
     // A newer one running its first phase of none of the buckets, with a target: the radio pass counts.
-    const running = await firmwareDeployment(2, "running", [0, 100], 0, JSON.stringify({ kind: "filter", firmware: "1.0" }));
+    const running = await firmwareDeployment(
+      2,
+      "running",
+      [0, 100],
+      0,
+      JSON.stringify({ kind: "filter", firmware: "1.0", models: ["NW-400"] }),
+    );
     expect(await firmwareDrift(env.DB, accountId)).toMatchObject({ deployment: { id: running }, runs: 0, differs: 0 });
     await env.DB.prepare("UPDATE deployments SET phase_index = 1 WHERE id = ?").bind(running).run();
     expect(await firmwareDrift(env.DB, accountId)).toMatchObject({ deployment: { id: running }, runs: 0, differs: 2 });
     // Scheduled and cancelled ones hold no radio: the running one stays the newest that does.
-    await firmwareDeployment(3, "cancelled", [100], 0, null);
+    await firmwareDeployment(3, "cancelled", [100], 0, JSON.stringify({ kind: "filter", models: ["NW-400"] }));
     expect((await firmwareDrift(env.DB, accountId)).deployment?.id).toBe(running);
   });
 
-  it("reads one index: the newest firmware deployment by its own index, the radios by a covering one", async () => {
+  it("reads on indexes: the newest firmware deployment by the account's kind index, the radios by the place index", async () => {
     const plan = async (sql: string, ...params: unknown[]) =>
       (
         await env.DB.prepare(`EXPLAIN QUERY PLAN ${sql}`)
@@ -214,7 +220,7 @@ describe("firmware drift", () => {
        WHERE d.account_id = ?1 AND d.kind = 'firmware' AND d.state IN ('running', 'paused', 'finished') ORDER BY d.number DESC LIMIT 1`,
       accountId,
     );
-    expect(newest).toContain("deployments_account_firmware");
+    expect(newest).toContain("USING INDEX deployments_account_kind (account_id=? AND kind=?)");
     expect(newest).not.toContain("TEMP B-TREE");
     const radiosPlan = await plan(
       `SELECT count(*), sum(v.firmware = '2.0') FROM devices v INDEXED BY devices_account_site_firmware
@@ -238,5 +244,113 @@ describe("firmware drift", () => {
     const answer = await call("devices.firmwareDrift", { accountId }, stranger);
     expect(answer.error?.data.httpStatus).toBeGreaterThanOrEqual(400);
     expect(answer.error?.data.httpStatus).toBeLessThan(500);
+  });
+});
+
+describe("a firmware deployment, confirmed and watched without JavaScript", () => {
+  const confirmPath = () => `/accounts/${accountId}/confirm-deployment?kind=firmware`;
+  const form = (fields: Record<string, string>) => ({
+    kind: "firmware",
+    planKind: "all",
+    shares: "",
+    waitMinutes: "0",
+    successPercent: "100",
+    successAction: "next",
+    errorKind: "count",
+    errorValue: "1",
+    errorMinimum: "0",
+    switchover: "delivery",
+    paceKind: "none",
+    targetFirmware: "1.0",
+    ...fields,
+  });
+  let created = "";
+
+  it("says which package is missing, and counts how the target's radios fit before confirming", async () => {
+    const missing = await postForm(confirmPath(), form({}), { Cookie: configurator });
+    expect(missing.status).toBe(400);
+    expect(await missing.text()).toContain("Choose the package to install.");
+
+    const counted = await postForm(confirmPath(), form({ packageId, intent: "count" }), { Cookie: configurator });
+    expect(counted.status).toBe(200);
+    const text = await counted.text();
+    // Three radios run 1.0: two NW-400 the package fits, one XR-9 it does not.
+    expect(text).toContain("Radios in this target: 3; the package fits 2 of them.");
+    expect(text).toContain("Already on 2.0: 0.");
+    expect(text).toContain("Left out, another model: XR-9 (1).");
+    const french = await postForm(confirmPath(), form({ packageId, intent: "count" }), { Cookie: `${configurator}; lang=fr-CA` });
+    expect(await french.text()).toContain("Exclues, autre modèle : XR-9 (1).");
+
+    const foreign = await postForm(confirmPath(), form({ packageId: "fwp_not_ours", intent: "count" }), { Cookie: configurator });
+    expect(foreign.status).toBe(404);
+    expect(await foreign.text()).toContain("That firmware package was not found");
+  });
+
+  it("confirms it, and the deployment's pages say what it installs and where each radio is", async () => {
+    const posted = await postForm(confirmPath(), form({ packageId, idempotencyKey: "fw-screens-1" }), { Cookie: configurator });
+    expect(posted.status).toBe(303);
+    const location = posted.headers.get("location") ?? "";
+    expect(location).toMatch(new RegExp(`^/accounts/${accountId}/deployments/`));
+    created = location.split("/").pop() ?? "";
+
+    const list = await html(`/accounts/${accountId}/deployments`, configurator);
+    expect(list.text).toContain("Firmware 2.0");
+    expect(list.text).toContain(`href="/accounts/${accountId}/confirm-deployment?kind=firmware"`);
+    expect(list.text).toContain("New firmware deployment");
+    const forViewer = await html(`/accounts/${accountId}/deployments`, viewer);
+    expect(forViewer.text).not.toContain("New firmware deployment");
+    expect((await html(confirmPath(), viewer)).status).toBe(403);
+
+    // One radio downloading at 40 %, one failed verification.
+    await env.DB.batch([
+      env.DB.prepare(
+        `INSERT INTO deployment_devices (deployment_id, uid, phase, state, code, detail, updated_at, stage, progress, from_firmware)
+         VALUES (?, ?, 0, 'applying', '', '', '2026-11-27T07:00:00.000Z', 'downloading', 40, '1.0'),
+                (?, ?, 0, 'failed', 'hash', 'SHA-256 differs', '2026-11-27T07:00:00.000Z', 'verify', NULL, '1.0')`,
+      ).bind(created, radios[3], created, radios[4]),
+    ]);
+    const page = await html(`/accounts/${accountId}/deployments/${created}`, viewer);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain(`href="/accounts/${accountId}/registry/firmware/view/${packageId}"`);
+    expect(page.text).toContain("models the package fits: NW-400");
+    expect(page.text).toMatch(
+      /data-stage="downloading"[\s\S]*?\(on average 40\s?%\)[\s\S]*?data-stage-count="downloading"[^>]*>1</,
+    );
+    expect(page.text).toMatch(/data-stage-count="verify"[^>]*>1</);
+    expect(page.text).toMatch(/data-stage-count="updated"[^>]*>0</);
+    const failed = await html(`/accounts/${accountId}/deployments/${created}?state=failed`, viewer);
+    expect(failed.text).toContain("Failed verification");
+    expect(failed.text).toContain("hash — SHA-256 differs");
+    const portuguese = await html(`/accounts/${accountId}/deployments/${created}?state=applying`, `${viewer}; lang=pt-BR`);
+    expect(portuguese.text).toContain("Baixando (40 %)");
+    expect(portuguese.text).toContain("Rádios por etapa do firmware");
+  });
+
+  it("shows the radio what it should run and where it is on the way", async () => {
+    const page = await html(`/accounts/${accountId}/registry/devices/view/${radios[3]}`, viewer);
+    expect(page.text).toMatch(/data-slot="desired-firmware"[^>]*>Desired: 2.0, by/);
+    expect(page.text).toContain(`href="/accounts/${accountId}/deployments/${created}"`);
+    expect(page.text).toMatch(/Where it is: Downloading \(40\s?%\)/);
+    // A radio of a model the package does not fit: no firmware deployment holds it.
+    const other = await html(`/accounts/${accountId}/registry/devices/view/${radios[5]}`, viewer);
+    expect(other.text).toContain("Desired: no firmware deployment holds this radio.");
+  });
+
+  it("offers to roll back to the firmware it replaced", async () => {
+    // The account's newest firmware deployment before it installed the same package: a second package makes a rollback.
+    const newer = `fwp_${crypto.randomUUID().slice(0, 12)}`;
+    await env.DB.prepare(
+      `INSERT INTO firmware_packages (id, org_id, version, models, state, object_key, size, sha256, created_by)
+       VALUES (?, ?, '2.1', '["NW-400"]', 'ready', ?, 1024, 'cd', 'test')`,
+    )
+      .bind(newer, orgId, `packages/${newer}`)
+      .run();
+    const posted = await postForm(confirmPath(), form({ packageId: newer, idempotencyKey: "fw-screens-2" }), {
+      Cookie: configurator,
+    });
+    expect(posted.status).toBe(303);
+    const page = await html(posted.headers.get("location") ?? "", configurator);
+    expect(page.text).toContain("Roll back to firmware 2.0");
+    expect((await html(posted.headers.get("location") ?? "", viewer)).text).not.toContain("Roll back to firmware");
   });
 });

@@ -431,5 +431,9 @@ describe("firmware on the screens (issue 26)", () => {
     await queryRefused("devices.firmwareHistory", { uid: away.deviceUid, accountId: home.accountId });
     await queryRefused("devices.firmwareHistory", { uid: home.deviceUid, accountId: away.accountId });
     await queryRefused("devices.firmwareDrift", { accountId: away.accountId });
+    await queryRefused("devices.desiredFirmware", { uid: away.deviceUid });
+    await queryRefused("devices.desiredFirmware", { uid: away.deviceUid, accountId: home.accountId });
+    await queryRefused("deployments.firmwarePackages", { accountId: away.accountId });
+    await queryRefused("deployments.downloadProgress", { id: away.deploymentId });
   });
 });

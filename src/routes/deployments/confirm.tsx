@@ -13,7 +13,8 @@ import { AccountLayout } from "@/ui/shell/account-layout";
 import { StatusMessage } from "@/ui/status-message";
 import { formRefusal, postedValues } from "../settings/procedure-refusal";
 import { type ActionResult, definePage, type PageProps, type RouteContext } from "../types";
-import { changesHref, confirmDeploymentHref, deploymentHref } from "./paths";
+import { FitSummary, type FitSummaryData, type PackageChoice, PackageField } from "./firmware-choice";
+import { changesHref, confirmDeploymentHref, deploymentHref, deploymentsHref, firmwareDeploymentHref } from "./paths";
 import { parsePlanForm, planDefaults, planFields } from "./plan-form";
 import { requestKey } from "./request-key";
 import { sampleLines } from "./sample-lines";
@@ -40,6 +41,8 @@ type Data = {
   /** With a target named in the address (?group=…): how many radios it holds, and the fields it fills. */
   targetTotal: string | null;
   values: Record<string, string> | null;
+  /** ?kind=firmware: a firmware deployment, of one of these packages. */
+  firmware: { packages: PackageChoice[] } | null;
 };
 
 function SampleDiff({ uid, lines }: { uid: string; lines: ConfigDiffLine[] }) {
@@ -179,6 +182,7 @@ function PlanForm({
   sizes,
   total,
   preview,
+  packages = null,
 }: {
   accountId: string;
   timeZone: string;
@@ -187,6 +191,8 @@ function PlanForm({
   sizes: number[] | null;
   total: number | null;
   preview: Preview;
+  /** A firmware deployment: the packages to choose from (null: a configuration deployment). */
+  packages?: PackageChoice[] | null;
 }) {
   const { t, language } = usePage();
   // Times are typed on the account's wall clock, and the labels say which one.
@@ -202,13 +208,25 @@ function PlanForm({
   return (
     <form
       method="post"
-      action={confirmDeploymentHref(accountId)}
+      action={packages ? firmwareDeploymentHref(accountId) : confirmDeploymentHref(accountId)}
       className="space-y-5 rounded-lg border border-slate-200 bg-white p-4 shadow-sm"
     >
       <FormAlert message={error("form")} />
       {/* One key per rendering: a double click, a retried post or a second tab's copy makes one deployment. */}
       <input type="hidden" name="idempotencyKey" value={form?.values.idempotencyKey || requestKey(nextNumber)} />
+      {packages ? (
+        <PackageField
+          packages={packages}
+          value={values.packageId ?? ""}
+          error={error("packageId") ?? error("firmwarePackageId")}
+        />
+      ) : null}
       <TargetFields preview={preview} values={values} error={error} />
+      {packages ? (
+        <Button type="submit" name="intent" value="count" variant="white">
+          {t("firmwareDeployment.countFit")}
+        </Button>
+      ) : null}
       <fieldset className="space-y-2">
         <legend className="font-semibold text-slate-900">{t("confirmDeployment.plan")}</legend>
         {radio("planKind", "all", String(t("confirmDeployment.allAtOnce")))}
@@ -405,16 +423,60 @@ function PlanForm({
         error={error("note")}
       />
       <div className="flex flex-wrap gap-3">
-        <Button type="submit">{t("confirmDeployment.deploy")}</Button>
-        <ButtonLink href={changesHref(accountId)} variant="white">
-          {t("confirmDeployment.back")}
+        <Button type="submit">{t(packages ? "firmwareDeployment.deploy" : "confirmDeployment.deploy")}</Button>
+        <ButtonLink href={packages ? deploymentsHref(accountId) : changesHref(accountId)} variant="white">
+          {t(packages ? "firmwareDeployment.back" : "confirmDeployment.back")}
         </ButtonLink>
       </div>
     </form>
   );
 }
 
-function ConfirmDeployment({ data, form }: PageProps<Data>) {
+/**
+ * The firmware variant (?kind=firmware): which package, the same target, plan, pace and
+ * approval; "count" shows how many of the target's radios the package fits, and why the others
+ * are left out, before anything is confirmed.
+ */
+function ConfirmFirmwareDeployment({ data, form, packages }: PageProps<Data> & { packages: PackageChoice[] }) {
+  const { t } = usePage();
+  const { account, preview } = data;
+  const values = form?.values ?? data.values ?? undefined;
+  const fit = values?.fit ? (JSON.parse(values.fit) as FitSummaryData) : null;
+  const chosen = packages.find((pkg) => pkg.id === values?.packageId);
+  return (
+    <AccountLayout account={account}>
+      <PageHeader title={String(t("firmwareDeployment.title"))} description={t("firmwareDeployment.lead")} />
+      <div className="space-y-6">
+        {account.approvalRequired && (
+          <StatusMessage tone="info">
+            {t("confirmDeployment.needsApproval", { hours: account.approvalExpiryHours })}
+          </StatusMessage>
+        )}
+        {fit && chosen ? <FitSummary fit={fit} version={chosen.version} /> : null}
+        <PlanForm
+          accountId={account._id}
+          timeZone={account.timezone}
+          nextNumber={preview.nextNumber}
+          form={form ?? (data.values ? { values: data.values, errors: {} } : undefined)}
+          sizes={null}
+          total={null}
+          preview={preview}
+          packages={packages}
+        />
+      </div>
+    </AccountLayout>
+  );
+}
+
+function ConfirmDeployment(props: PageProps<Data>) {
+  return props.data.firmware ? (
+    <ConfirmFirmwareDeployment {...props} packages={props.data.firmware.packages} />
+  ) : (
+    <ConfirmConfigDeployment {...props} />
+  );
+}
+
+function ConfirmConfigDeployment({ data, form }: PageProps<Data>) {
   const { t, language } = usePage();
   const { account, preview } = data;
   // A "count" post brings the sizes of the plan as typed; the first view, those of the default plan.
@@ -490,16 +552,65 @@ function ConfirmDeployment({ data, form }: PageProps<Data>) {
 
 /** The fields a refusal may name: the plan's, and the target's conditions. */
 const refusalFields = [...planFields, ...targetConditionFields];
+const firmwareRefusalFields = [...refusalFields, "packageId", "firmwarePackageId"];
+
+/** A firmware deployment's post: "count" answers the package's fit; otherwise it is confirmed. */
+async function confirmFirmware(
+  c: RouteContext,
+  accountId: string,
+  values: Record<string, string>,
+  plan: Extract<ReturnType<typeof parsePlanForm>, { ok: true }>,
+  intent: string | undefined,
+): Promise<ActionResult> {
+  const packageId = values.packageId ?? "";
+  if (!packageId) {
+    return { ok: false, status: 400, form: { values, errors: { packageId: "firmwareDeployment.packageRequired" } } };
+  }
+  const target = targetOfFields(values);
+  // Another tenant's package (or one since deleted) is said on its field, like any refusal.
+  const refused = (error: unknown) => formRefusal(error, values, { fields: firmwareRefusalFields, notFoundOnForm: true });
+  if (intent === "count") {
+    try {
+      const fit = await api(c).deployments.firmwareFit({ accountId, packageId, ...target });
+      return { ok: false, status: 200, form: { values: { ...values, fit: JSON.stringify(fit) }, errors: {} } };
+    } catch (error) {
+      return refused(error);
+    }
+  }
+  try {
+    const created = await api(c).deployments.create({
+      accountId,
+      plan: plan.plan,
+      switchover: plan.switchover,
+      note: plan.note,
+      ...target,
+      firmwarePackageId: packageId,
+      ...(values.idempotencyKey ? { idempotencyKey: values.idempotencyKey } : {}),
+    });
+    return {
+      ok: true,
+      redirect: deploymentHref(accountId, created.id),
+      flash: { type: "success", key: "deployments.created", values: { number: created.number } },
+    };
+  } catch (error) {
+    return refused(error);
+  }
+}
 
 async function confirm(c: RouteContext): Promise<ActionResult> {
   const accountId = c.req.param("accountId") ?? "";
   const posted = await postedValues(c);
+  const firmware = posted.kind === "firmware" || c.req.query("kind") === "firmware";
   const values = Object.fromEntries(
-    [...planFields, ...targetFields, "idempotencyKey"].map((field) => [field, posted[field] ?? ""]),
+    [...planFields, ...targetFields, "idempotencyKey", ...(firmware ? ["packageId"] : [])].map((field) => [
+      field,
+      posted[field] ?? "",
+    ]),
   );
   const account = await accountDetails(c, accountId);
   const parsed = parsePlanForm(values, account.timezone);
   if (!parsed.ok) return { ok: false, status: 400, form: { values, errors: parsed.errors } };
+  if (firmware) return confirmFirmware(c, accountId, values, parsed, posted.intent);
   const target = targetOfFields(values);
   if (posted.intent === "count") {
     const shares = parsed.plan.phases.map((phase) => phase.share);
@@ -547,6 +658,28 @@ export const confirmDeploymentPage = definePage<Data>({
     const firmware = (c.req.query("firmware") ?? "").slice(0, 40);
     const values = group || firmware ? { ...targetDefaults, targetGroup: group, targetFirmware: firmware } : null;
     const target = values ? targetOfFields(values) : {};
+    if (c.req.query("kind") === "firmware") {
+      // The report's "update these radios" (?firmware=…) and a package's page (?package=…) open it chosen.
+      const packageId = (c.req.query("package") ?? "").slice(0, 64);
+      const [account, preview, listed] = await Promise.all([
+        accountDetails(c, accountId),
+        api(c).deployments.preview({ accountId }),
+        api(c).deployments.firmwarePackages({ accountId }),
+      ]);
+      const packages = listed.items;
+      const chosen = packages.some((pkg) => pkg.id === packageId) ? packageId : "";
+      return {
+        account,
+        preview,
+        phaseSizes: [],
+        targetTotal: null,
+        values:
+          group || firmware || chosen
+            ? { ...targetDefaults, targetGroup: group, targetFirmware: firmware, packageId: chosen }
+            : null,
+        firmware: { packages },
+      };
+    }
     const [account, preview, counted] = await Promise.all([
       accountDetails(c, accountId),
       api(c).deployments.preview({ accountId }),
@@ -562,6 +695,7 @@ export const confirmDeploymentPage = definePage<Data>({
       phaseSizes: sizes.sizes,
       targetTotal: counted && values ? String(counted.total) : null,
       values: counted ? values : null,
+      firmware: null,
     };
   },
   Component: ConfirmDeployment,

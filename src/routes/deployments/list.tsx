@@ -11,7 +11,7 @@ import { AccountLayout } from "@/ui/shell/account-layout";
 import { StatusMessage } from "@/ui/status-message";
 import { Table } from "@/ui/table";
 import { definePage, type PageProps } from "../types";
-import { changesHref, deploymentHref, deploymentsHref } from "./paths";
+import { changesHref, deploymentHref, deploymentsHref, firmwareDeploymentHref } from "./paths";
 import { AwaitingApprovalBadge, StateBadge } from "./state-badge";
 
 const PAGE = 25;
@@ -35,9 +35,14 @@ function DeploymentsList({ data }: PageProps<Data>) {
         description={t("deployments.lead")}
         actions={
           canDeploy ? (
-            <ButtonLink href={changesHref(account._id)} variant="white" size="sm">
-              {t("deployments.reviewChanges")}
-            </ButtonLink>
+            <div className="flex flex-wrap gap-2">
+              <ButtonLink href={changesHref(account._id)} variant="white" size="sm">
+                {t("deployments.reviewChanges")}
+              </ButtonLink>
+              <ButtonLink href={firmwareDeploymentHref(account._id)} variant="white" size="sm">
+                {t("firmwareDeployment.new")}
+              </ButtonLink>
+            </div>
           ) : undefined
         }
       />
@@ -66,8 +71,12 @@ function DeploymentsList({ data }: PageProps<Data>) {
           },
           {
             key: "revision",
-            header: String(t("deployments.columns.revision")),
-            cell: (d) => t("deployments.revision", { number: d.revisionNumber }),
+            header: String(t("deployments.columns.what")),
+            // A firmware deployment installs a package; a configuration one gives a revision.
+            cell: (d) =>
+              d.kind === "firmware" && d.package
+                ? t("deployments.firmwareVersion", { version: d.package.version })
+                : t("deployments.revision", { number: d.revisionNumber }),
           },
           {
             key: "phase",

@@ -1,5 +1,6 @@
 import { TRPCError } from "@trpc/server";
 import { allowedFrom, type DeploymentAction, isActive } from "@/schema/fleet/deployment-plan";
+import type { FirmwareStage } from "@/schema/fleet/firmware-manifest";
 import { type ShownState, shownStates } from "@/schema/fleet/states";
 import { formatDateTime } from "@/schema/format";
 import { api } from "@/server/api/procedures-route";
@@ -19,8 +20,9 @@ import { Table } from "@/ui/table";
 import { postedValues } from "../settings/procedure-refusal";
 import { type ActionResult, definePage, type PageProps, type RouteContext } from "../types";
 import { ApprovalPanel, decideFromPage } from "./approval-panel";
+import { FirmwareStages } from "./firmware-stages";
 import { LiveCounts } from "./live-counts";
-import { deploymentHref, deploymentsHref } from "./paths";
+import { deploymentHref, deploymentsHref, firmwarePackageHref } from "./paths";
 import { requestKey } from "./request-key";
 import { AwaitingApprovalBadge, StateBadge } from "./state-badge";
 
@@ -44,6 +46,9 @@ type Data = {
   approval: DeploymentApproval;
   /** The signed-in person may approve or reject: create-deployments, and not its author. */
   canDecide: boolean;
+  /** A firmware deployment: its radios by stage, and the average progress of those downloading. */
+  stages: Partial<Record<FirmwareStage, number>>;
+  averageProgress: number | null;
 };
 
 /** Which radios it is for, in words: every radio, a saved group's conditions, or the failed of another. */
@@ -55,6 +60,7 @@ function TargetWords({ accountId, deployment, place }: { accountId: string; depl
     place && t("deployments.target.place", { place }),
     target.model && t("deployments.target.model", { model: target.model }),
     target.firmware && t("deployments.target.firmware", { firmware: target.firmware }),
+    target.models && t("deployments.target.models", { models: target.models.join(", ") }),
     ...(target.tags ?? []).map((tag) => t("deployments.target.tag", { tag })),
   ].filter(Boolean);
   if (target.kind === "failedOf")
@@ -124,7 +130,18 @@ function Facts({
   );
   return (
     <dl className="grid gap-x-8 text-sm sm:grid-cols-2">
-      {row(String(t("deployments.columns.revision")), t("deployments.revision", { number: deployment.revisionNumber }))}
+      {deployment.kind === "firmware" && deployment.package
+        ? row(
+            String(t("firmwareDeployment.package")),
+            <a
+              className="font-medium text-brand-700 hover:underline"
+              href={firmwarePackageHref(accountId, deployment.package.id)}
+              data-slot="deployment-package"
+            >
+              {t("deployments.firmwareVersion", { version: deployment.package.version })}
+            </a>,
+          )
+        : row(String(t("deployments.columns.revision")), t("deployments.revision", { number: deployment.revisionNumber }))}
       {row(
         String(t("deployments.columns.phase")),
         t("deployments.phaseOf", { phase: deployment.phaseIndex + 1, phases: deployment.plan.phases.length }),
@@ -209,12 +226,14 @@ function Actions({
           </Button>
         </form>
       ))}
-      {deployment.previousRevisionId && (
+      {(deployment.kind === "firmware" ? deployment.previousPackage : deployment.previousRevisionId) && (
         <form method="post" action={href}>
           <input type="hidden" name="do" value="rollback" />
           <input type="hidden" name="idempotencyKey" value={requestKey(nextNumber)} />
           <Button type="submit" size="sm" variant="white">
-            {t("deployments.actions.rollback")}
+            {deployment.kind === "firmware" && deployment.previousPackage
+              ? t("firmwareDeployment.rollback", { version: deployment.previousPackage.version })
+              : t("deployments.actions.rollback")}
           </Button>
         </form>
       )}
@@ -298,6 +317,7 @@ function DeploymentView({ data }: PageProps<Data>) {
             live={isActive(deployment.state)}
           />
         </section>
+        {deployment.kind === "firmware" ? <FirmwareStages stages={data.stages} averageProgress={data.averageProgress} /> : null}
         <section aria-labelledby="radios-heading">
           <h2 id="radios-heading" className="mb-2 text-lg font-semibold">
             {t("deployments.radiosHeading")}
@@ -326,6 +346,27 @@ function DeploymentView({ data }: PageProps<Data>) {
               { key: "uid", header: "UID", cell: (r) => <span className="font-mono">{r.uid}</span> },
               { key: "name", header: String(t("deployments.radioName")), cell: (r) => r.name },
               { key: "state", header: String(t("deployments.radioState")), cell: (r) => t(`deployments.radioStates.${r.state}`) },
+              ...(deployment.kind === "firmware"
+                ? [
+                    {
+                      key: "stage",
+                      header: String(t("firmwareDeployment.stage")),
+                      cell: (r: DeploymentRadio) =>
+                        r.stage
+                          ? `${t(`firmwareDeployment.stages.${r.stage}`)}${
+                              r.stage === "downloading" && r.progress !== null
+                                ? ` (${r.progress.toLocaleString(language)} %)`
+                                : ""
+                            }`
+                          : "",
+                    },
+                    {
+                      key: "from",
+                      header: String(t("firmwareDeployment.fromFirmware")),
+                      cell: (r: DeploymentRadio) => r.fromFirmware ?? "",
+                    },
+                  ]
+                : []),
               { key: "code", header: String(t("deployments.code")), cell: (r) => [r.code, r.detail].filter(Boolean).join(" — ") },
               {
                 key: "at",
@@ -412,10 +453,11 @@ export const deploymentPage = definePage<Data>({
     const wanted = c.req.query("state") ?? "";
     const filter: ShownState = (shownStates as readonly string[]).includes(wanted) ? (wanted as ShownState) : "failed";
     const after = (c.req.query("after") ?? "").slice(0, 64);
-    const [account, got, radios] = await Promise.all([
+    const [account, got, radios, progress] = await Promise.all([
       accountDetails(c, accountId),
       api(c).deployments.get({ id }),
       api(c).deployments.radios({ id, state: filter, after, limit: RADIOS_PAGE }),
+      api(c).deployments.downloadProgress({ id }),
     ]);
     // A deployment of another account of the same tenant is not this account's page.
     if (got.deployment.accountId !== account._id) throw new TRPCError({ code: "NOT_FOUND", message: "deployment" });
@@ -434,6 +476,8 @@ export const deploymentPage = definePage<Data>({
       approval: got.approval,
       canDecide: canAct && got.approval.approval === "pending" && got.approval.authorId !== user?.id,
       targetPlace: got.targetPlace,
+      stages: got.stages,
+      averageProgress: progress.average,
     };
   },
   Component: DeploymentView,

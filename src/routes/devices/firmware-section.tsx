@@ -1,8 +1,38 @@
 import { formatDateTime } from "@/schema/format";
 import type { FirmwareChange } from "@/server/data/firmware-history";
+import type { DesiredFirmware } from "@/server/devices/desired-firmware";
 import { usePage } from "@/server/render/page-context";
+import { deploymentHref } from "../deployments/paths";
 
 export type FirmwareHistoryPage = { items: FirmwareChange[]; next: string | null };
+
+/**
+ * What the radio should run: the firmware deployment that holds it (a link), its version, and
+ * where the radio is on it (its stage, the download's progress), or that it has not reported yet.
+ */
+function DesiredFirmwareLine({ accountId, desired, running }: { accountId: string; desired: DesiredFirmware; running: string }) {
+  const { t, language } = usePage();
+  const report = desired.report;
+  const where = report?.stage
+    ? `${t(`firmwareDeployment.stages.${report.stage}`)}${
+        report.stage === "downloading" && report.progress !== null
+          ? ` (${new Intl.NumberFormat(language, { style: "percent" }).format(report.progress / 100)})`
+          : ""
+      }`
+    : report
+      ? t(`deployments.radioStates.${report.state}`)
+      : t("devices.firmware.notReported");
+  return (
+    <p className="mb-2 text-sm text-slate-900" data-slot="desired-firmware" data-in-sync={desired.version === running}>
+      {t("devices.firmware.desired", { version: desired.version })}{" "}
+      <a href={deploymentHref(accountId, desired.deploymentId)} className="font-medium text-brand-700 hover:underline">
+        {t("deployments.numbered", { number: desired.number })}
+      </a>
+      <span className="mx-1">·</span>
+      {t("devices.firmware.stage", { stage: where })}
+    </p>
+  );
+}
 
 /**
  * A radio's firmware: the version it runs now and each change it reported, newest first
@@ -10,12 +40,17 @@ export type FirmwareHistoryPage = { items: FirmwareChange[]; next: string | null
  */
 export function FirmwareSection({
   firmware,
+  desired,
+  accountId,
   history,
   pagedFrom,
   here,
   timeZone,
 }: {
   firmware: string;
+  desired: DesiredFirmware | null;
+  /** The radio's account (its deployments live there); null: in no account. */
+  accountId: string | null;
   history: FirmwareHistoryPage;
   /** The page shown starts below this time (null: the newest). */
   pagedFrom: string | null;
@@ -32,6 +67,11 @@ export function FirmwareSection({
       <p className="mb-2 text-sm text-slate-900" data-slot="running-firmware">
         {t("devices.firmware.runs", { version: firmware || none })}
       </p>
+      {desired && accountId ? (
+        <DesiredFirmwareLine accountId={accountId} desired={desired} running={firmware} />
+      ) : (
+        <p className="mb-2 text-sm text-slate-600">{t("devices.firmware.desiredNone")}</p>
+      )}
       {history.items.length === 0 ? (
         <p className="text-sm text-slate-600">{t("devices.firmware.historyNone")}</p>
       ) : (

@@ -4,6 +4,7 @@ import { api } from "@/server/api/procedures-route";
 import { type AccountDetails, accountDetails } from "@/server/current-account";
 import type { ActivityEntry } from "@/server/data/activity-logs";
 import type { Device } from "@/server/data/devices";
+import type { DesiredFirmware } from "@/server/devices/desired-firmware";
 import type { RadioSync } from "@/server/fleet/radio-sync";
 import { usePage } from "@/server/render/page-context";
 import { ButtonLink } from "@/ui/button";
@@ -31,6 +32,7 @@ type Data = {
   /** The page of the history shown starts below this deployment number (null: the newest). */
   historyBefore: number | null;
   firmwareHistory: FirmwareHistoryPage;
+  desiredFirmware: DesiredFirmware | null;
   /** The page of the firmware history shown starts below this time (null: the newest). */
   firmwareBefore: string | null;
 };
@@ -292,6 +294,8 @@ function ViewDevice({ data }: PageProps<Data>) {
       ) : null}
       <FirmwareSection
         firmware={device.firmware}
+        desired={data.desiredFirmware}
+        accountId={device.accountId}
         history={data.firmwareHistory}
         pagedFrom={data.firmwareBefore}
         here={deviceHref(frame, "view", device.uid)}
@@ -330,13 +334,14 @@ async function loadView(c: RouteContext, frame: Frame): Promise<Data> {
   // ?firmwareBefore= pages the firmware history (a time); anything unreadable is the newest page.
   const firmwareFrom = c.req.query("firmwareBefore") ?? "";
   const firmwareBefore = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/.test(firmwareFrom) ? firmwareFrom : null;
-  const [account, details, effective, revision, history, firmwareHistory] = await Promise.all([
+  const [account, details, effective, revision, history, firmwareHistory, desired] = await Promise.all([
     frame.accountId ? accountDetails(c, frame.accountId) : Promise.resolve(null),
     caller.devices.details({ uid, ...scope }),
     caller.devices.effectiveConfiguration({ uid, ...scope }),
     caller.devices.revision({ uid, ...scope }),
     caller.devices.deployments({ uid, ...scope, ...(historyBefore ? { before: historyBefore } : {}) }),
     caller.devices.firmwareHistory({ uid, ...scope, ...(firmwareBefore ? { before: firmwareBefore } : {}) }),
+    caller.devices.desiredFirmware({ uid, ...scope }),
   ]);
   return {
     frame,
@@ -349,6 +354,7 @@ async function loadView(c: RouteContext, frame: Frame): Promise<Data> {
     historyBefore,
     firmwareHistory,
     firmwareBefore,
+    desiredFirmware: desired.desired,
   };
 }
 

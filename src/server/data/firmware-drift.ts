@@ -48,7 +48,7 @@ function countableFromRollup(target: DeploymentTarget | null): boolean {
 }
 
 export async function firmwareDrift(db: Db, accountId: string): Promise<FirmwareDrift> {
-  // One probe of deployments_account_firmware (migration 0044).
+  // One probe of deployments_account_kind (account, kind, number: migration 0041).
   const row = await first<NewestRow>(
     db,
     `SELECT d.id, d.number, d.state, d.target, d.plan, d.phase_index, d.paced_to, p.id AS package_id, p.version, p.models

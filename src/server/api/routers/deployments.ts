@@ -14,6 +14,7 @@ import type { DeploymentTarget } from "@/schema/fleet/deployment-target";
 import { type Target, targetSchema } from "@/schema/fleet/target";
 import { listChangesToDeploy } from "@/server/data/activity-logs";
 import { deploymentArchives } from "@/server/data/archives";
+import { deployablePackages } from "@/server/data/deployable-packages";
 import { approvalSettingOf, approvalsOf, awaitingApprovalCount, findApproval } from "@/server/data/deployment-approval";
 import {
   currentRevisionId,
@@ -35,6 +36,7 @@ import {
   installedPackageId,
   withModelFit,
 } from "@/server/data/firmware-deployments";
+import { averageDownloadProgress } from "@/server/data/firmware-progress";
 import { listGroups } from "@/server/data/radio-groups";
 import { findRevision, snapshotAccountConfig } from "@/server/data/revisions";
 import { accountSyncCounts } from "@/server/data/sync-snapshots";
@@ -453,5 +455,19 @@ export const deploymentsRouter = router({
   drift: signedInProcedure.input(z.object({ accountId: id })).query(async ({ ctx, input }) => {
     const account = await accountInScope(ctx, input.accountId);
     return accountSyncCounts(ctx.db, account._id);
+  }),
+
+  /** The packages a firmware deployment of the account may install: ready, its organization's or one above it. */
+  firmwarePackages: procedureWith("create-deployments")
+    .input(z.object({ accountId: id }))
+    .query(async ({ ctx, input }) => {
+      const account = await accountInScope(ctx, input.accountId);
+      return { items: await deployablePackages(ctx.db, account.orgId) };
+    }),
+
+  /** Of a firmware deployment's radios downloading, the average progress they reported (null: none is). */
+  downloadProgress: signedInProcedure.input(z.object({ id })).query(async ({ ctx, input }) => {
+    const deployment = await deploymentInScope(ctx, input.id);
+    return { average: deployment.kind === "firmware" ? await averageDownloadProgress(ctx.db, deployment.id) : null };
   }),
 });

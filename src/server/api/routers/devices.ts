@@ -25,6 +25,7 @@ import { radioDeployments } from "@/server/data/radio-deployments";
 import { listRules } from "@/server/data/rules";
 import { findSiteNetworkConfig, listSiteOptions } from "@/server/data/sites";
 import { accountSyncCounts } from "@/server/data/sync-snapshots";
+import { desiredFirmware } from "@/server/devices/desired-firmware";
 import { listedRevisions } from "@/server/fleet/listed-revisions";
 import { closeRadios } from "@/server/fleet/live";
 import { radioSync } from "@/server/fleet/radio-sync";
@@ -170,6 +171,17 @@ export const devicesRouter = router({
     .query(async ({ ctx, input }) => {
       const device = await deviceInScope(ctx, input.uid, input.accountId);
       return firmwareHistory(ctx.db, device.uid, { before: input.before ?? null, limit: input.limit });
+    }),
+
+  /**
+   * The firmware the radio should run: the firmware deployment it follows (as its check-in
+   * decides), its package, and the stage and progress the radio reported on it.
+   */
+  desiredFirmware: procedureWith("view-devices-in-accounts")
+    .input(z.object({ uid: z.string().min(1).max(64), accountId: id.optional() }))
+    .query(async ({ ctx, input }) => {
+      const device = await deviceInScope(ctx, input.uid, input.accountId);
+      return { desired: await desiredFirmware(ctx.db, device.uid) };
     }),
 
   /**

@@ -1,0 +1,80 @@
+import { formatNumber } from "@/schema/format";
+import { usePage } from "@/server/render/page-context";
+import { SelectField } from "@/ui/field";
+import { StatusMessage } from "@/ui/status-message";
+
+/** A package the confirm page offers: ready, of the account's organization or one above it. */
+export type PackageChoice = { id: string; version: string; models: string[]; orgName: string };
+
+/** What deployments.firmwareFit answers for the chosen package and target. */
+export type FitSummaryData = {
+  inTarget: number;
+  fits: number;
+  alreadyOnVersion: number;
+  wrongModel: { model: string; count: number }[];
+};
+
+/** The firmware deployment's own field: which package its radios install (the form posts kind=firmware). */
+export function PackageField({
+  packages,
+  value,
+  error,
+}: {
+  packages: PackageChoice[];
+  value: string;
+  error: string | undefined;
+}) {
+  const { t } = usePage();
+  return (
+    <fieldset className="space-y-2">
+      <legend className="font-semibold text-slate-900">{t("firmwareDeployment.package")}</legend>
+      <input type="hidden" name="kind" value="firmware" />
+      {packages.length === 0 ? (
+        <p className="text-sm text-slate-700" data-slot="no-packages">
+          {t("firmwareDeployment.noPackages")}
+        </p>
+      ) : (
+        <SelectField
+          label={String(t("firmwareDeployment.packageLabel"))}
+          name="packageId"
+          defaultValue={value}
+          error={error}
+          hint={String(t("firmwareDeployment.packageHint"))}
+          options={[
+            { value: "", label: String(t("firmwareDeployment.choosePackage")) },
+            ...packages.map((pkg) => ({
+              value: pkg.id,
+              label: String(
+                t("firmwareDeployment.packageOption", { version: pkg.version, models: pkg.models.join(", "), org: pkg.orgName }),
+              ),
+            })),
+          ]}
+        />
+      )}
+    </fieldset>
+  );
+}
+
+/**
+ * Before confirming: how many radios the target holds, how many the package fits, how many run
+ * it already, and which models are left out (and how many of each).
+ */
+export function FitSummary({ fit, version }: { fit: FitSummaryData; version: string }) {
+  const { t, language } = usePage();
+  const n = (value: number) => formatNumber(language, value);
+  return (
+    <StatusMessage tone="info">
+      <span data-slot="firmware-fit">
+        {t("firmwareDeployment.fit", { fits: n(fit.fits), inTarget: n(fit.inTarget) })}{" "}
+        {t("firmwareDeployment.alreadyOnVersion", { formatted: n(fit.alreadyOnVersion), version })}
+      </span>
+      {fit.wrongModel.length > 0 ? (
+        <span className="mt-1 block" data-slot="wrong-model">
+          {t("firmwareDeployment.wrongModel", {
+            models: fit.wrongModel.map((entry) => `${entry.model} (${n(entry.count)})`).join(", "),
+          })}
+        </span>
+      ) : null}
+    </StatusMessage>
+  );
+}
