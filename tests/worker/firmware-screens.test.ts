@@ -336,6 +336,28 @@ describe("a firmware deployment, confirmed and watched without JavaScript", () =
     expect(other.text).toContain("Desired: no firmware deployment holds this radio.");
   });
 
+  it("lets the one who confirms choose what rolling back installs, among the versions its radios run", async () => {
+    const older = `fwp_${crypto.randomUUID().slice(0, 12)}`;
+    await env.DB.prepare(
+      `INSERT INTO firmware_packages (id, org_id, version, models, state, object_key, size, sha256, created_by)
+       VALUES (?, ?, '1.0', '["NW-400"]', 'ready', ?, 1024, 'ef', 'test')`,
+    )
+      .bind(older, orgId, `packages/${older}`)
+      .run();
+    const counted = await postForm(confirmPath(), form({ packageId, intent: "count" }), { Cookie: configurator });
+    const text = await counted.text();
+    expect(text).toContain('name="rollbackPackageId"');
+    expect(text).toContain(`<option value="${older}">1.0 (run by 2 of these radios now)</option>`);
+    // A crafted fit in the post is never read: the page counts again.
+    const crafted = await postForm(confirmPath(), form({ packageId, fit: "{not json" }), { Cookie: viewer });
+    expect(crafted.status).toBe(403);
+    const bad = await postForm(confirmPath(), form({ packageId, rollbackPackageId: "fwp_not_ours", fit: "{" }), {
+      Cookie: configurator,
+    });
+    expect(bad.status).toBeLessThan(500);
+    expect(await bad.text()).toContain("That firmware package was not found");
+  });
+
   it("offers to roll back to the firmware it replaced", async () => {
     // The account's newest firmware deployment before it installed the same package: a second package makes a rollback.
     const newer = `fwp_${crypto.randomUUID().slice(0, 12)}`;

@@ -174,6 +174,17 @@ function TargetFields({
   );
 }
 
+/** After a "count" post: the versions the fitting radios run that a package exists for (roll back's choices). */
+function rollbackChoicesOf(values: Record<string, string>): { packageId: string; version: string; count: number }[] {
+  if (!values.fit) return [];
+  const fit = JSON.parse(values.fit) as FitSummaryData;
+  return fit.running.flatMap((entry) =>
+    entry.packageId && entry.packageId !== values.packageId
+      ? [{ packageId: entry.packageId, version: entry.version, count: entry.count }]
+      : [],
+  );
+}
+
 function PlanForm({
   accountId,
   timeZone,
@@ -219,6 +230,9 @@ function PlanForm({
           packages={packages}
           value={values.packageId ?? ""}
           error={error("packageId") ?? error("firmwarePackageId")}
+          rollbackChoices={rollbackChoicesOf(values)}
+          rollbackValue={values.rollbackPackageId ?? ""}
+          rollbackError={error("rollbackPackageId")}
         />
       ) : null}
       <TargetFields preview={preview} values={values} error={error} />
@@ -552,7 +566,7 @@ function ConfirmConfigDeployment({ data, form }: PageProps<Data>) {
 
 /** The fields a refusal may name: the plan's, and the target's conditions. */
 const refusalFields = [...planFields, ...targetConditionFields];
-const firmwareRefusalFields = [...refusalFields, "packageId", "firmwarePackageId"];
+const firmwareRefusalFields = [...refusalFields, "packageId", "firmwarePackageId", "rollbackPackageId"];
 
 /** A firmware deployment's post: "count" answers the package's fit; otherwise it is confirmed. */
 async function confirmFirmware(
@@ -585,6 +599,7 @@ async function confirmFirmware(
       note: plan.note,
       ...target,
       firmwarePackageId: packageId,
+      ...(values.rollbackPackageId ? { rollbackPackageId: values.rollbackPackageId } : {}),
       ...(values.idempotencyKey ? { idempotencyKey: values.idempotencyKey } : {}),
     });
     return {
@@ -602,7 +617,7 @@ async function confirm(c: RouteContext): Promise<ActionResult> {
   const posted = await postedValues(c);
   const firmware = posted.kind === "firmware" || c.req.query("kind") === "firmware";
   const values = Object.fromEntries(
-    [...planFields, ...targetFields, "idempotencyKey", ...(firmware ? ["packageId"] : [])].map((field) => [
+    [...planFields, ...targetFields, "idempotencyKey", ...(firmware ? ["packageId", "rollbackPackageId"] : [])].map((field) => [
       field,
       posted[field] ?? "",
     ]),

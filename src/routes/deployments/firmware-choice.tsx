@@ -12,6 +12,8 @@ export type FitSummaryData = {
   fits: number;
   alreadyOnVersion: number;
   wrongModel: { model: string; count: number }[];
+  /** What the fitting radios run now, with a package of that version when one may be installed. */
+  running: { version: string; count: number; packageId: string | null }[];
 };
 
 /** The firmware deployment's own field: which package its radios install (the form posts kind=firmware). */
@@ -19,12 +21,19 @@ export function PackageField({
   packages,
   value,
   error,
+  rollbackChoices,
+  rollbackValue,
+  rollbackError,
 }: {
   packages: PackageChoice[];
   value: string;
   error: string | undefined;
+  /** Once counted: the packages of the versions the fitting radios run now, which "roll back" may install. */
+  rollbackChoices: { packageId: string; version: string; count: number }[];
+  rollbackValue: string;
+  rollbackError: string | undefined;
 }) {
-  const { t } = usePage();
+  const { t, language } = usePage();
   return (
     <fieldset className="space-y-2">
       <legend className="font-semibold text-slate-900">{t("firmwareDeployment.package")}</legend>
@@ -51,6 +60,32 @@ export function PackageField({
           ]}
         />
       )}
+      {rollbackChoices.length > 0 ? (
+        <SelectField
+          label={String(t("firmwareDeployment.rollbackLabel"))}
+          name="rollbackPackageId"
+          defaultValue={rollbackValue}
+          error={rollbackError}
+          hint={String(t("firmwareDeployment.rollbackHint"))}
+          options={[
+            { value: "", label: String(t("firmwareDeployment.rollbackDefault")) },
+            ...rollbackChoices.map((choice) => ({
+              value: choice.packageId,
+              label: String(
+                t("firmwareDeployment.rollbackOption", {
+                  version: choice.version,
+                  formatted: formatNumber(language, choice.count),
+                }),
+              ),
+            })),
+          ]}
+        />
+      ) : rollbackError ? (
+        // A rollback package refused after the choices are gone (not counted again): said all the same.
+        <p role="alert" className="text-sm text-red-700">
+          {rollbackError}
+        </p>
+      ) : null}
     </fieldset>
   );
 }
