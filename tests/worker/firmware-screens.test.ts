@@ -162,6 +162,8 @@ describe("the firmware report", () => {
     expect(page.text).toMatch(/name="targetFirmware"[^>]*value="1.0"|value="1.0"[^>]*name="targetFirmware"/);
     expect(page.text).toContain(`<option value="${packageId}">2.0 — NW-400 (`);
     expect(page.text).toContain(`action="/accounts/${accountId}/confirm-deployment?kind=firmware"`);
+    // Firmware installs as the radio goes through its stages: no switchover to choose.
+    expect(page.text).not.toContain('name="switchover"');
   });
 });
 
@@ -259,7 +261,6 @@ describe("a firmware deployment, confirmed and watched without JavaScript", () =
     errorKind: "count",
     errorValue: "1",
     errorMinimum: "0",
-    switchover: "delivery",
     paceKind: "none",
     targetFirmware: "1.0",
     ...fields,

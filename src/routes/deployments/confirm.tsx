@@ -402,33 +402,36 @@ function PlanForm({
           />
         </div>
       </fieldset>
-      <fieldset className="space-y-2">
-        <legend className="font-semibold text-slate-900">{t("confirmDeployment.switchover")}</legend>
-        {radio("switchover", "delivery", String(t("confirmDeployment.onDelivery")))}
-        {radio("switchover", "at", String(t("confirmDeployment.atTime")))}
-        {radio("switchover", "user-delay", String(t("confirmDeployment.userDelay")))}
-        {error("switchover") && (
-          <p role="alert" className="text-sm text-red-700">
-            {error("switchover")}
-          </p>
-        )}
-        <div className="grid gap-3 sm:grid-cols-2">
-          <Field
-            label={String(t("confirmDeployment.switchoverAt", { zone }))}
-            name="switchoverAt"
-            type="datetime-local"
-            defaultValue={values.switchoverAt}
-            error={error("switchoverAt")}
-          />
-          <Field
-            label={String(t("confirmDeployment.maxDelay"))}
-            name="maxDelayMinutes"
-            inputMode="numeric"
-            defaultValue={values.maxDelayMinutes}
-            error={error("maxDelayMinutes")}
-          />
-        </div>
-      </fieldset>
+      {/* A switchover is when a configuration applies; firmware installs as the radio reports its stages. */}
+      {packages ? null : (
+        <fieldset className="space-y-2">
+          <legend className="font-semibold text-slate-900">{t("confirmDeployment.switchover")}</legend>
+          {radio("switchover", "delivery", String(t("confirmDeployment.onDelivery")))}
+          {radio("switchover", "at", String(t("confirmDeployment.atTime")))}
+          {radio("switchover", "user-delay", String(t("confirmDeployment.userDelay")))}
+          {error("switchover") && (
+            <p role="alert" className="text-sm text-red-700">
+              {error("switchover")}
+            </p>
+          )}
+          <div className="grid gap-3 sm:grid-cols-2">
+            <Field
+              label={String(t("confirmDeployment.switchoverAt", { zone }))}
+              name="switchoverAt"
+              type="datetime-local"
+              defaultValue={values.switchoverAt}
+              error={error("switchoverAt")}
+            />
+            <Field
+              label={String(t("confirmDeployment.maxDelay"))}
+              name="maxDelayMinutes"
+              inputMode="numeric"
+              defaultValue={values.maxDelayMinutes}
+              error={error("maxDelayMinutes")}
+            />
+          </div>
+        </fieldset>
+      )}
       <TextareaField
         label={String(t("confirmDeployment.note"))}
         name="note"
@@ -622,6 +625,9 @@ async function confirm(c: RouteContext): Promise<ActionResult> {
       posted[field] ?? "",
     ]),
   );
+  // Firmware has no switchover: it installs as the radio goes through its stages.
+  if (firmware)
+    Object.assign(values, { switchover: "delivery", switchoverAt: "", maxDelayMinutes: planDefaults.maxDelayMinutes });
   const account = await accountDetails(c, accountId);
   const parsed = parsePlanForm(values, account.timezone);
   if (!parsed.ok) return { ok: false, status: 400, form: { values, errors: parsed.errors } };

@@ -36,7 +36,7 @@ export function PackageField({
   const { t, language } = usePage();
   return (
     <fieldset className="space-y-2">
-      <legend className="font-semibold text-slate-900">{t("firmwareDeployment.package")}</legend>
+      <legend className="font-semibold text-slate-900">{t("firmwareDeployment.packageLegend")}</legend>
       <input type="hidden" name="kind" value="firmware" />
       {packages.length === 0 ? (
         <p className="text-sm text-slate-700" data-slot="no-packages">
