@@ -42,6 +42,8 @@ export default defineConfig(async () => {
         batchBig: Number(process.env.BATCH_BIG ?? 100_000),
         // confirm-target.bench.test.ts: the radios of the big target (issue 25: 100,000 vs 100).
         confirmTargetBig: Number(process.env.CONFIRM_TARGET_BIG ?? 100_000),
+        // firmware-drift.bench.test.ts: the radios of the account whose firmware drift is counted (issue 26).
+        firmwareDriftRadios: Number(process.env.FIRMWARE_DRIFT_RADIOS ?? 100_000),
       },
       setupFiles: ["tests/worker/setup.ts"],
       testTimeout: 600_000,
