@@ -13,12 +13,40 @@ type Answer = {
     data?: {
       deployment: { state: string; phaseIndex: number };
       counts: { total: Counts; phases: { counts: Counts }[] };
+      /** A firmware deployment's radios by stage (issue 26). */
+      stages?: Counts;
     };
   };
 };
 
 const POLL_MS = 2000;
 const ACTIVE = ["scheduled", "running", "paused"];
+
+/**
+ * A firmware deployment's stage table (src/routes/deployments/firmware-stages.tsx), when the page
+ * has one: each stage's number, and the average progress of the radios downloading (asked of
+ * deployments.downloadProgress; hidden while none is downloading).
+ */
+async function followStages(input: string, stages: Counts, format: Intl.NumberFormat) {
+  const cells = document.querySelectorAll<HTMLElement>("[data-stage-count]");
+  if (cells.length === 0) return;
+  for (const cell of cells) {
+    const text = format.format(stages[cell.dataset.stageCount ?? ""] ?? 0);
+    if (cell.textContent !== text) cell.textContent = text;
+  }
+  const progress = document.querySelector<HTMLElement>("[data-average-progress]");
+  const percent = progress?.querySelector<HTMLElement>("[data-average-percent]");
+  if (!progress || !percent) return;
+  const response = await fetch(`/api/deployments.downloadProgress?input=${input}`, { headers: { Accept: "application/json" } });
+  const answer = response.ok ? ((await response.json()) as { result?: { data?: { average: number | null } } }) : undefined;
+  const average = answer?.result?.data?.average;
+  if (average === undefined) return;
+  progress.hidden = average === null;
+  if (average !== null) {
+    const text = new Intl.NumberFormat(document.documentElement.lang, { style: "percent" }).format(average / 100);
+    if (percent.textContent !== text) percent.textContent = text;
+  }
+}
 
 function follow(root: HTMLElement) {
   const input = encodeURIComponent(JSON.stringify({ id: root.dataset.liveCounts }));
@@ -36,6 +64,7 @@ function follow(root: HTMLElement) {
           const text = format.format(counts?.[shown ?? ""] ?? 0);
           if (cell.textContent !== text) cell.textContent = text;
         }
+        await followStages(input, data.stages ?? {}, format);
         state = data.deployment.state;
         const now = `${state}|${data.deployment.phaseIndex}`;
         if (now !== seen) {

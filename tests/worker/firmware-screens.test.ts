@@ -315,7 +315,7 @@ describe("a firmware deployment, confirmed and watched without JavaScript", () =
     expect(page.text).toContain(`href="/accounts/${accountId}/registry/firmware/view/${packageId}"`);
     expect(page.text).toContain("models the package fits: NW-400");
     expect(page.text).toMatch(
-      /data-stage="downloading"[\s\S]*?\(on average 40\s?%\)[\s\S]*?data-stage-count="downloading"[^>]*>1</,
+      /data-stage="downloading"[\s\S]*?\(on average <span data-average-percent="">40\s?%<\/span>\)[\s\S]*?data-stage-count="downloading"[^>]*>1</,
     );
     expect(page.text).toMatch(/data-stage-count="verify"[^>]*>1</);
     expect(page.text).toMatch(/data-stage-count="updated"[^>]*>0</);

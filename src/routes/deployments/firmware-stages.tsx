@@ -20,6 +20,26 @@ export const shownStages: readonly FirmwareStage[] = [
 const failureStages: ReadonlySet<FirmwareStage> = new Set(["download", "verify", "install", "reboot", "booted-old"]);
 
 /**
+ * "(on average 40 %)" beside the radios downloading; the live script (src/enhance/live-counts.ts)
+ * writes the figure into its own span and hides the whole while none is downloading.
+ */
+function AverageProgress({ average }: { average: number | null }) {
+  const { t, language } = usePage();
+  const MARK = "\u0000";
+  const [before = "", after = ""] = String(t("firmwareDeployment.averageProgress", { percent: MARK })).split(MARK);
+  return (
+    <span data-average-progress="" hidden={average === null}>
+      {" "}
+      {before}
+      <span data-average-percent="">
+        {formatNumber(language, (average ?? 0) / 100, { style: "percent", maximumFractionDigits: 0 })}
+      </span>
+      {after}
+    </span>
+  );
+}
+
+/**
  * A firmware deployment's radios by the stage they last reported (downloading with the average
  * progress of those downloading), and the failures by the stage they failed at; refreshed with
  * the page (its Refresh link), like the counts above it.
@@ -56,14 +76,7 @@ export function FirmwareStages({
               <tr key={stage} data-stage={stage} className={failureStages.has(stage) ? "text-red-800" : undefined}>
                 <th scope="row" className="px-3 py-1.5 text-left font-normal">
                   {t(`firmwareDeployment.stages.${stage}`)}
-                  {stage === "downloading" && averageProgress !== null ? (
-                    <span data-slot="average-progress">
-                      {" "}
-                      {t("firmwareDeployment.averageProgress", {
-                        percent: formatNumber(language, averageProgress / 100, { style: "percent", maximumFractionDigits: 0 }),
-                      })}
-                    </span>
-                  ) : null}
+                  {stage === "downloading" ? <AverageProgress average={averageProgress} /> : null}
                 </th>
                 <td className="px-3 py-1.5 text-right tabular-nums" data-stage-count={stage}>
                   {formatNumber(language, stages[stage] ?? 0)}
