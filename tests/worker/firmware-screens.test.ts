@@ -301,6 +301,10 @@ describe("a firmware deployment, confirmed and watched without JavaScript", () =
     const forViewer = await html(`/accounts/${accountId}/deployments`, viewer);
     expect(forViewer.text).not.toContain("New firmware deployment");
     expect((await html(confirmPath(), viewer)).status).toBe(403);
+    const listed = await call("deployments.firmwarePackages", { accountId }, viewer);
+    expect(listed.error?.data.httpStatus).toBe(403);
+    const chosen = await html(`${confirmPath()}&package=${packageId}`, configurator);
+    expect(chosen.text).toContain(`<option value="${packageId}" selected="">2.0`);
 
     // One radio downloading at 40 %, one failed verification.
     await env.DB.batch([

@@ -6,9 +6,12 @@ export const deploymentsHref = (accountId: string) => `${base(accountId)}/deploy
 export const deploymentHref = (accountId: string, deploymentId: string, query = "") =>
   `${base(accountId)}/deployments/${encodeURIComponent(deploymentId)}${query}`;
 
-/** The confirm page for a firmware deployment, its target's firmware condition set (the report's "update these radios"). */
-export const firmwareDeploymentHref = (accountId: string, conditions: { firmware?: string } = {}) =>
-  `${confirmDeploymentHref(accountId)}?${new URLSearchParams({ kind: "firmware", ...conditions })}`;
+/**
+ * The confirm page for a firmware deployment: `firmware` sets the target's firmware condition (the
+ * report's "update these radios"), `package` chooses the package (a package's page).
+ */
+export const firmwareDeploymentHref = (accountId: string, chosen: { firmware?: string; package?: string } = {}) =>
+  `${confirmDeploymentHref(accountId)}?${new URLSearchParams({ kind: "firmware", ...chosen })}`;
 
 /** A firmware package's page in the account's registry (helper P's screens). */
 export const firmwarePackageHref = (accountId: string, packageId: string) =>
