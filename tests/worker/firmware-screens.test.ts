@@ -279,6 +279,8 @@ describe("a firmware deployment, confirmed and watched without JavaScript", () =
     expect(text).toContain("Radios in this target: 3; the package fits 2 of them.");
     expect(text).toContain("Already on 2.0: 0.");
     expect(text).toContain("Left out, another model: XR-9 (1).");
+    // The plan's phases count only the radios the package fits.
+    expect(text).toContain("Phase 1: 2 radios");
     const french = await postForm(confirmPath(), form({ packageId, intent: "count" }), { Cookie: `${configurator}; lang=fr-CA` });
     expect(await french.text()).toContain("Exclues, autre modèle : XR-9 (1).");
 

@@ -434,6 +434,7 @@ describe("firmware on the screens (issue 26)", () => {
     await queryRefused("devices.desiredFirmware", { uid: away.deviceUid });
     await queryRefused("devices.desiredFirmware", { uid: away.deviceUid, accountId: home.accountId });
     await queryRefused("deployments.firmwarePackages", { accountId: away.accountId });
+    await queryRefused("deployments.firmwarePhaseSizes", { accountId: away.accountId, packageId: "fw_any", shares: [100] });
     await queryRefused("deployments.downloadProgress", { id: away.deploymentId });
   });
 });

@@ -142,6 +142,7 @@ export const procedureSamples: Record<string, (t: Tenant) => unknown> = {
   "deployments.retryFailed": (t) => ({ id: t.deploymentId }),
   "deployments.drift": (t) => ({ accountId: t.accountId }),
   "deployments.firmwarePackages": (t) => ({ accountId: t.accountId }),
+  "deployments.firmwarePhaseSizes": (t) => ({ accountId: t.accountId, packageId: "fw_matrix_missing", shares: [100] }),
   "deployments.downloadProgress": (t) => ({ id: t.deploymentId }),
   "organizations.list": () => ({ search: "" }),
   "notifications.preferences": (t) => ({ accountId: t.accountId }),

@@ -475,7 +475,7 @@ function ConfirmFirmwareDeployment({ data, form, packages }: PageProps<Data> & {
           timeZone={account.timezone}
           nextNumber={preview.nextNumber}
           form={form ?? (data.values ? { values: data.values, errors: {} } : undefined)}
-          sizes={null}
+          sizes={values?.phaseSizes ? (JSON.parse(values.phaseSizes) as number[]) : null}
           total={null}
           preview={preview}
           packages={packages}
@@ -588,8 +588,13 @@ async function confirmFirmware(
   const refused = (error: unknown) => formRefusal(error, values, { fields: firmwareRefusalFields, notFoundOnForm: true });
   if (intent === "count") {
     try {
-      const fit = await api(c).deployments.firmwareFit({ accountId, packageId, ...target });
-      return { ok: false, status: 200, form: { values: { ...values, fit: JSON.stringify(fit) }, errors: {} } };
+      const shares = plan.plan.phases.map((phase) => phase.share);
+      const [fit, sized] = await Promise.all([
+        api(c).deployments.firmwareFit({ accountId, packageId, ...target }),
+        api(c).deployments.firmwarePhaseSizes({ accountId, packageId, shares, ...target }),
+      ]);
+      const counted = { ...values, fit: JSON.stringify(fit), phaseSizes: JSON.stringify(sized.sizes) };
+      return { ok: false, status: 200, form: { values: counted, errors: {} } };
     } catch (error) {
       return refused(error);
     }

@@ -465,6 +465,27 @@ export const deploymentsRouter = router({
       return { items: await deployablePackages(ctx.db, account.orgId) };
     }),
 
+  /**
+   * How many radios each phase of a firmware deployment would hold: the target narrowed to the
+   * models the package fits, as deployments.create freezes it (phaseSizes for a package).
+   */
+  firmwarePhaseSizes: procedureWith("create-deployments")
+    .input(
+      z.object({
+        accountId: id,
+        packageId: id,
+        shares: z.array(phaseSchema.shape.share).min(1).max(MAX_PHASES),
+        target: targetSchema.optional(),
+      }),
+    )
+    .query(async ({ ctx, input }) => {
+      const account = await accountInScope(ctx, input.accountId);
+      const pkg = await packageFor(ctx, account.orgId, input.packageId, "packageId");
+      const target = withModelFit(await deploymentTarget(ctx, account._id, input.target), pkg.models);
+      const { total, phases } = await deploymentTargetSizes(ctx.db, account._id, target, input.shares);
+      return { sizes: phases, total };
+    }),
+
   /** Of a firmware deployment's radios downloading, the average progress they reported (null: none is). */
   downloadProgress: signedInProcedure.input(z.object({ id })).query(async ({ ctx, input }) => {
     const deployment = await deploymentInScope(ctx, input.id);
