@@ -5,8 +5,21 @@
 import { createHash, createPublicKey, verify } from "node:crypto";
 
 export const FIRMWARE_FAIL_STAGES = ["download", "verify", "install", "reboot", "boot-old"];
-/** States after which a radio does not act again on the deployment (unless it offers a retry). */
-const FINAL = new Set(["updated", "failed", "booted-old", "rejected", "already_in_sync"]);
+/**
+ * `yourState`s after which a radio does not act again on the deployment (unless it offers a
+ * retry): the final states, and a failure, which the server names by its stage.
+ */
+const FINAL = new Set([
+  "updated",
+  "failed",
+  "booted-old",
+  "rejected",
+  "already_in_sync",
+  "download",
+  "verify",
+  "install",
+  "reboot",
+]);
 
 /** The signed text (src/schema/fleet/firmware-manifest.ts): five lines, each ended by a line feed. */
 export function firmwareManifest(p) {
@@ -132,6 +145,7 @@ async function download(pkg, io, plan, stats, report) {
   let cutPending = plan.interruptOnce;
   let expiredOnce = false;
   const failAfter = plan.failAt === "download" ? Math.floor(pkg.size * 0.3) : Number.POSITIVE_INFINITY;
+  if (!url) return { error: "no-url", detail: "the check-in gave no download URL" };
   stats.downloads++;
   await report({ state: "downloading", progress: 0 });
   for (let attempt = 0; attempt < 5; attempt++) {

@@ -5,8 +5,11 @@ import { SelectField } from "@/ui/field";
 import { FAIL_STAGES, type FirmwareStep, START_FIRMWARE } from "./radio-firmware";
 import type { RadioDisplay } from "./radio-session";
 
-/** States after which the radio does not act on the firmware deployment again (unless offered a retry). */
-const FINAL = ["updated", "failed", "booted-old", "rejected", "already_in_sync"];
+/**
+ * `yourState`s after which the radio does not act on the firmware deployment again (unless
+ * offered a retry): the final states, and a failure, which the server names by its stage.
+ */
+const FINAL = ["updated", "failed", "booted-old", "rejected", "already_in_sync", ...FAIL_STAGES];
 
 /** The update's own view of where it is: the steps that make sense next. */
 function nextSteps(display: RadioDisplay): FirmwareStep[] {

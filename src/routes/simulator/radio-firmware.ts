@@ -35,8 +35,9 @@ export type FirmwareOffer = {
     sha256: string;
     signature: string;
     keyId: string;
-    url: string;
-    urlExpiresAt: string;
+    /** Null when the server holds no signing secret (then it hands out no downloads). */
+    url: string | null;
+    urlExpiresAt: string | null;
   };
   yourState: string;
   progress: number | null;
@@ -72,8 +73,8 @@ type Report = (deploymentId: string, body: Record<string, unknown>) => Promise<{
 type Keys = () => Promise<{ keyId: string; publicKey: string }[]>;
 
 /** GET the signed URL through the download route itself, in process, as the radio would over HTTPS. */
-function fetchPackage(env: Env, url: string, headers: Record<string, string>): Promise<Response> | null {
-  if (!url.startsWith(DOWNLOAD_PATH)) return null;
+function fetchPackage(env: Env, url: string | null, headers: Record<string, string>): Promise<Response> | null {
+  if (!url?.startsWith(DOWNLOAD_PATH)) return null;
   return Promise.resolve(firmwareDownload.request(`/${url.slice(DOWNLOAD_PATH.length)}`, { headers }, env));
 }
 
