@@ -51,7 +51,7 @@ beforeAll(async () => {
   const owner = await createUser({ role: "owner" });
   accountId = await createAccount(owner.orgId, "Simulated firmware rollout");
   await giveSeats(owner.orgId, accountId, 5);
-  radios = await registerRadios(owner.orgId, accountId, "SIMRO", 2);
+  radios = await registerRadios(owner.orgId, accountId, "SIMRO", 3);
   await env.DB.prepare("UPDATE devices SET firmware = '1.0.0', model = 'NW-400' WHERE account_id = ?").bind(accountId).run();
   await env.FIRMWARE?.put(packageObjectKey(PACKAGE), file);
   const sha256 = [...new Uint8Array(await crypto.subtle.digest("SHA-256", file))]
@@ -108,6 +108,15 @@ it("another fails at install, chosen in the form, and the server counts the fail
   const page = await click({ uid, secret: RADIO_SECRET, firmware: "1.0.0" }, "check-in");
   const failed = await click(carried(page), "fw-fail", { failStage: "install" });
   expect(await rowOf(uid)).toMatchObject({ state: "failed", stage: "install" });
-  expect(failed).toMatch(/this radio: install/);
+  expect(failed).toMatch(/this radio: failed to install/);
   expect(failed).not.toContain('data-testid="radio-firmware-panel"');
+});
+
+it("a third boots the old firmware after the reboot: a failure at boot, and it keeps running 1.0.0", async () => {
+  const uid = radios[2] as string;
+  const page = await click({ uid, secret: RADIO_SECRET, firmware: "1.0.0" }, "check-in");
+  const booted = await click(carried(page), "fw-boot-old");
+  expect(await rowOf(uid)).toMatchObject({ state: "failed", stage: "booted-old" });
+  expect(booted).toMatch(/this radio: booted the old firmware \(failed\)/);
+  expect(booted).toMatch(/data-testid="radio-firmware"[^>]*>1\.0\.0</);
 });

@@ -25,6 +25,13 @@ function nextSteps(display: RadioDisplay): FirmwareStep[] {
   return have > 0 ? ["fw-resume", "fw-download"] : ["fw-download", "fw-download-cut"];
 }
 
+/** A failure is named by its stage in `yourState`: said as a failure, in the page's language. */
+function yourStateText(t: ReturnType<typeof usePage>["t"], state: string): string {
+  if ((FAIL_STAGES as readonly string[]).includes(state)) return String(t(`simulator.firmware.failedAt.${state}`));
+  if (state === "booted-old") return String(t("simulator.firmware.bootedOld"));
+  return state;
+}
+
 /** The radio screen's firmware lines: what it runs, what it is offered, the stage and progress. */
 export function FirmwareScreenLines({ display }: { display: RadioDisplay }) {
   const { t, language } = usePage();
@@ -47,7 +54,7 @@ export function FirmwareScreenLines({ display }: { display: RadioDisplay }) {
               version: offer.package.version,
               number: offer.deployment.number,
               state: offer.deployment.state,
-              yours: offer.yourState,
+              yours: yourStateText(t, offer.yourState),
             })}
             {offer.progress !== null &&
               offer.progress !== undefined &&
