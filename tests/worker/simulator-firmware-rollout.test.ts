@@ -115,7 +115,10 @@ it("another fails at install, chosen in the form, and the server counts the fail
 it("a third boots the old firmware after the reboot: a failure at boot, and it keeps running 1.0.0", async () => {
   const uid = radios[2] as string;
   const page = await click({ uid, secret: RADIO_SECRET, firmware: "1.0.0" }, "check-in");
-  const booted = await click(carried(page), "fw-boot-old");
+  // A tampered form (an ETag no header may carry, a byte count beyond the file) resumes nothing and breaks nothing.
+  const tampered = await click(carried(page), "fw-resume", { fwEtag: '\u0000"é"', fwHave: String(SIZE * 9) });
+  expect(tampered).toMatch(/GET firmware → 200/);
+  const booted = await click(carried(tampered), "fw-boot-old");
   expect(await rowOf(uid)).toMatchObject({ state: "failed", stage: "booted-old" });
   expect(booted).toMatch(/this radio: booted the old firmware \(failed\)/);
   expect(booted).toMatch(/data-testid="radio-firmware"[^>]*>1\.0\.0</);

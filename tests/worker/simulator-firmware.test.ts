@@ -5,6 +5,7 @@ import {
   type FirmwareMemory,
   type FirmwareOffer,
   type FirmwareStep,
+  firmwareMemoryFrom,
   firmwareStep,
   START_FIRMWARE,
 } from "@/routes/simulator/radio-firmware";
@@ -150,6 +151,22 @@ describe("verification catches", () => {
   });
 });
 
+it("the memory posted back keeps only what is sound: a header-safe ETag, a whole byte count, a short version", () => {
+  expect(firmwareMemoryFrom({ fwEtag: '\u0000"é"', fwHave: "1e309", firmware: "" })).toEqual({
+    running: START_FIRMWARE,
+    deploymentId: "",
+    have: 0,
+    etag: "",
+    stage: "",
+  });
+  expect(firmwareMemoryFrom({ fwEtag: '"abc"', fwHave: "12", firmware: "x".repeat(99), fwStage: "downloaded" })).toMatchObject({
+    running: "x".repeat(40),
+    have: 12,
+    etag: '"abc"',
+    stage: "downloaded",
+  });
+});
+
 it("a URL that is not a firmware download is not fetched", async () => {
   const elsewhere = { ...offer, package: { ...offer.package, url: "/api/trpc/accounts.list" } };
   const result = await run("fw-download", fresh, { offer: elsewhere });
@@ -182,6 +199,22 @@ describe("the /simulator page", () => {
     expect(next).not.toContain('data-testid="radio-firmware-panel"');
     const after = await env.DB.prepare("SELECT firmware FROM devices WHERE uid = ?").bind(uid).first<{ firmware: string }>();
     expect(after?.firmware).toBe("2.3.0");
+    // Hostile hidden fields (a header-breaking ETag, a huge byte count, an unknown stage) are dropped, never a 5xx.
+    const hostile = await postForm(
+      "/simulator",
+      {
+        uid: uid as string,
+        secret: RADIO_SECRET,
+        step: "fw-resume",
+        firmware: "2.3.0",
+        fwEtag: '\u0000\n"é"',
+        fwHave: "1e309",
+        failStage: "../x",
+      },
+      { Origin: ORIGIN },
+    );
+    expect(hostile.status).toBe(200);
+    await hostile.text();
     // A firmware step with nothing offered changes nothing and says so in the log.
     const idle = await (
       await postForm(

@@ -64,7 +64,8 @@ export function firmwareMemoryFrom(posted: Record<string, string | undefined>): 
     running: (posted.firmware ?? "").trim().slice(0, 40) || START_FIRMWARE,
     deploymentId: (posted.fwDeploymentId ?? "").slice(0, 64),
     have: Number.isSafeInteger(have) && have > 0 ? have : 0,
-    etag: (posted.fwEtag ?? "").slice(0, 200),
+    // Sent back in If-Range: only what a header may carry (anything else would make the request throw).
+    etag: /^[\x21-\x7e]{1,200}$/.test(posted.fwEtag ?? "") ? (posted.fwEtag as string) : "",
     stage: (posted.fwStage ?? "").slice(0, 20),
   };
 }
