@@ -151,6 +151,33 @@ async function measure(base, rootPid, sha) {
   return stats.failed;
 }
 
+/**
+ * The fixed cost of a download request without its bytes: HEAD (the URL's HMAC, R2's head, the
+ * headers), 50 at a time, one per radio. What the MB figure above adds per request.
+ */
+async function headCost(base, rootPid) {
+  const before = serverCpu(rootPid).workerdMs;
+  let refused = 0;
+  const one = (i) =>
+    new Promise((resolve) => {
+      const uid = `FW-BENCH-${String(i + 1).padStart(6, "0")}`;
+      const request = http.request(`${base}${signedPath(uid)}`, { method: "HEAD", agent }, (response) => {
+        if (response.statusCode !== 200) refused++;
+        response.resume();
+        response.on("end", resolve);
+      });
+      request.on("error", () => {
+        refused++;
+        resolve();
+      });
+      request.end();
+    });
+  for (let i = 0; i < RADIOS; i += 50) await Promise.all(Array.from({ length: Math.min(50, RADIOS - i) }, (_, j) => one(i + j)));
+  const ms = serverCpu(rootPid).workerdMs - before;
+  console.log(`  HEAD of the same URLs (no bytes): ${(ms / RADIOS).toFixed(2)} ms workerd CPU per request, ${refused} refused`);
+  return refused;
+}
+
 let server = null;
 let failed = 1;
 const dir = mkdtempSync(join(tmpdir(), "firmware-bench-"));
@@ -168,7 +195,9 @@ try {
   console.log(
     `server on ${server.url} after ${(server.startMs / 1000).toFixed(1)} s; radios on the Worker alone (port ${OWN.port + 1})`,
   );
-  failed = await measure(`http://localhost:${OWN.port + 1}`, server.pid, createHash("sha256").update(content).digest("hex"));
+  const base = `http://localhost:${OWN.port + 1}`;
+  failed = await measure(base, server.pid, createHash("sha256").update(content).digest("hex"));
+  failed += await headCost(base, server.pid);
 } finally {
   await server?.stop();
   rmSync(dir, { recursive: true, force: true });
