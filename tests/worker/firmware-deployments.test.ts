@@ -225,6 +225,34 @@ describe("a firmware deployment", () => {
     expect((await checkIn(uid)).deployment?.id).toBe(config.id);
   });
 
+  it("gives radios the keys of their organization and those above it in their configuration, no other's", async () => {
+    const parent = `org_fw_parent_${crypto.randomUUID().slice(0, 6)}`;
+    const child = `org_fw_child_${crypto.randomUUID().slice(0, 6)}`;
+    const other = `org_fw_other_${crypto.randomUUID().slice(0, 6)}`;
+    for (const [id, parentId] of [
+      [parent, null],
+      [child, parent],
+      [other, null],
+    ] as const)
+      await env.DB.prepare("INSERT INTO organizations (id, name, kind, parent_id) VALUES (?, ?, ?, ?)")
+        .bind(id, id, parentId ? "customer" : "vendor", parentId)
+        .run();
+    for (const org of [parent, child, other])
+      await env.DB.prepare("INSERT INTO firmware_signing_keys (org_id, key_id, public_key, private_key) VALUES (?, ?, ?, 'x')")
+        .bind(org, `key_${org}`, `pub_${org}`)
+        .run();
+    const [uid] = await registerRadios(child, null as unknown as string, "FWK", 1);
+    await env.DB.prepare("UPDATE devices SET account_id = NULL WHERE uid = ?").bind(uid).run();
+    const response = await request("/device/v1/config", { headers: { Authorization: bearer(uid ?? "") } });
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as { firmwareKeys: { keyId: string; publicKey: string }[] };
+    expect(body.firmwareKeys).toEqual(
+      [parent, child]
+        .map((org) => ({ keyId: `key_${org}`, publicKey: `pub_${org}` }))
+        .sort((a, b) => (a.keyId < b.keyId ? -1 : 1)),
+    );
+  });
+
   it("has nothing to roll back to when no package was installed before", async () => {
     const lone = await createUser({ role: "owner" });
     const loneAccount = await createAccount(lone.orgId, "Lone");

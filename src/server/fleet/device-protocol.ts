@@ -8,6 +8,7 @@ import type { D1PreparedStatement } from "../cloudflare";
 import { batch } from "../data/db";
 import { findDeployment, nextStepDue, reportStateOf, retryReportStatement, upsertReportStatement } from "../data/deployments";
 import { copyDeployedAttributesStatement, reportedRevisionStatement } from "../data/device-checkins";
+import { trustedFirmwareKeys } from "../data/firmware-deployments";
 import { revisionContent } from "../data/revisions";
 import type { AppEnv } from "../env";
 import { firmwareSecret } from "../firmware/download-url";
@@ -247,8 +248,12 @@ deviceProtocol.get("/config", async (c) => {
     return new Response(null, { status: 304, headers });
   }
   const d = state.desired;
-  if (!d) return json({ revision: null, deployment: null, config: null }, { headers });
-  const content = await revisionContent(c.env.DB, d.revisionId);
+  // The keys firmware packages are signed with travel with the configuration (docs/device-protocol.md).
+  const [firmwareKeys, content] = await Promise.all([
+    trustedFirmwareKeys(c.env.DB, state.radio.org_id),
+    d ? revisionContent(c.env.DB, d.revisionId) : null,
+  ]);
+  if (!d) return json({ revision: null, deployment: null, config: null, firmwareKeys }, { headers });
   if (!content) return failure({ status: 404, code: "NOT_FOUND", message: "Revision not found." });
   if (state.takesNewAttributes) {
     await batch(c.env.DB, [copyDeployedAttributesStatement(c.env.DB, state.radio.uid)]);
@@ -259,6 +264,7 @@ deviceProtocol.get("/config", async (c) => {
       revision: { id: d.revisionId, number: d.revisionNumber },
       deployment: deploymentView(state),
       config: desiredConfig(content, state.attributes),
+      firmwareKeys,
     },
     { headers },
   );
