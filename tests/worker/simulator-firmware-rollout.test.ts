@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { beforeAll, expect, it } from "vitest";
 import { allAtOnce } from "@/schema/fleet/deployment-plan";
-import { packageObjectKey } from "@/schema/fleet/firmware-manifest";
+import { firmwareManifest, packageObjectKey } from "@/schema/fleet/firmware-manifest";
 import { call, data } from "./api-calls";
 import { createAccount, createUser, sessionCookie } from "./fixtures";
 import { giveSeats, RADIO_SECRET, registerRadios } from "./fleet-fixtures";
@@ -9,12 +9,14 @@ import { ORIGIN, postForm } from "./helpers";
 
 // A firmware rollout watched from /simulator without JavaScript (issue 26): each click is a plain
 // form post carrying the radio's memory in hidden fields. A radio's download is cut midway and
-// resumed, then installed and rebooted into the new version; another fails at install. The
+// resumed, verified (hash and signature), installed and rebooted into the new version; another fails at install. The
 // server's per-radio stages and the radio's firmware follow.
 
 const PACKAGE = "fw_sim_rollout";
 const SIZE = 64_000;
 const file = new Uint8Array(SIZE).map((_, i) => (i * 13 + 5) & 0xff);
+const KEY_ID = "key_sim_rollout";
+const toBase64 = (bytes: ArrayBuffer) => btoa(String.fromCharCode(...new Uint8Array(bytes)));
 
 let accountId = "";
 let deploymentId = "";
@@ -57,11 +59,21 @@ beforeAll(async () => {
   const sha256 = [...new Uint8Array(await crypto.subtle.digest("SHA-256", file))]
     .map((b) => b.toString(16).padStart(2, "0"))
     .join("");
+  // The organization's signing key (its public half is in the radios' configuration) signs the manifest.
+  const keys = (await crypto.subtle.generateKey({ name: "Ed25519" }, true, ["sign", "verify"])) as CryptoKeyPair;
+  const publicKey = toBase64((await crypto.subtle.exportKey("raw", keys.publicKey)) as ArrayBuffer);
+  await env.DB.prepare(
+    "INSERT INTO firmware_signing_keys (org_id, key_id, public_key, private_key) VALUES (?, ?, ?, 'not used here')",
+  )
+    .bind(owner.orgId, KEY_ID, publicKey)
+    .run();
+  const manifest = firmwareManifest({ packageId: PACKAGE, version: "2.0.0", sha256, size: SIZE });
+  const signature = toBase64(await crypto.subtle.sign("Ed25519", keys.privateKey, new TextEncoder().encode(manifest)));
   await env.DB.prepare(
     `INSERT INTO firmware_packages (id, org_id, version, models, state, object_key, size, sha256, signature, key_id, created_by)
-     VALUES (?, ?, '2.0.0', '["NW-400"]', 'ready', ?, ?, ?, 'c2ln', 'key_sim', 'test')`,
+     VALUES (?, ?, '2.0.0', '["NW-400"]', 'ready', ?, ?, ?, ?, ?, 'test')`,
   )
-    .bind(PACKAGE, owner.orgId, packageObjectKey(PACKAGE), SIZE, sha256)
+    .bind(PACKAGE, owner.orgId, packageObjectKey(PACKAGE), SIZE, sha256, signature, KEY_ID)
     .run();
   const cookie = await sessionCookie(owner.email);
   const created = data(
@@ -75,7 +87,7 @@ beforeAll(async () => {
   deploymentId = created.id;
 });
 
-it("a radio's download is cut, resumed, installed and rebooted into 2.0.0, each stage reaching the server", async () => {
+it("a radio's download is cut, resumed, verified, installed and rebooted into 2.0.0, each stage reaching the server", async () => {
   const uid = radios[0] as string;
   let page = await click({ uid, secret: RADIO_SECRET, firmware: "1.0.0" }, "check-in");
   expect(page).toContain('data-testid="radio-firmware-panel"');
@@ -92,7 +104,10 @@ it("a radio's download is cut, resumed, installed and rebooted into 2.0.0, each 
   expect(carried(page).fwHave).toBe(String(SIZE));
   expect(await rowOf(uid)).toMatchObject({ state: "applying", stage: "downloaded" });
 
-  // (Verification is covered with real signatures in simulator-firmware.test.ts.)
+  // The hash of the file and the organization's signature, with the key the radio's configuration lists.
+  page = await click(carried(page), "fw-verify");
+  expect(await rowOf(uid)).toMatchObject({ state: "applying", stage: "verified" });
+  expect(page).toContain("Install");
   page = await click(carried(page), "fw-install");
   expect(await rowOf(uid)).toMatchObject({ stage: "installing" });
   page = await click(carried(page), "fw-reboot");
