@@ -7,19 +7,9 @@ import { createHash, createPublicKey, verify } from "node:crypto";
 export const FIRMWARE_FAIL_STAGES = ["download", "verify", "install", "reboot", "boot-old"];
 /**
  * `yourState`s after which a radio does not act again on the deployment (unless it offers a
- * retry): the final states, and a failure, which the server names by its stage.
+ * retry): the final states (docs/device-protocol.md).
  */
-const FINAL = new Set([
-  "updated",
-  "failed",
-  "booted-old",
-  "rejected",
-  "already_in_sync",
-  "download",
-  "verify",
-  "install",
-  "reboot",
-]);
+const FINAL = new Set(["updated", "failed", "booted-old", "rejected", "already_in_sync"]);
 
 /** The signed text (src/schema/fleet/firmware-manifest.ts): five lines, each ended by a line feed. */
 export function firmwareManifest(p) {

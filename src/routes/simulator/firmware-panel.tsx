@@ -7,9 +7,9 @@ import type { RadioDisplay } from "./radio-session";
 
 /**
  * `yourState`s after which the radio does not act on the firmware deployment again (unless
- * offered a retry): the final states, and a failure, which the server names by its stage.
+ * offered a retry): the final states (docs/device-protocol.md).
  */
-const FINAL = ["updated", "failed", "booted-old", "rejected", "already_in_sync", ...FAIL_STAGES];
+const FINAL = ["updated", "failed", "booted-old", "rejected", "already_in_sync"];
 
 /** The update's own view of where it is: the steps that make sense next. */
 function nextSteps(display: RadioDisplay): FirmwareStep[] {
@@ -25,9 +25,10 @@ function nextSteps(display: RadioDisplay): FirmwareStep[] {
   return have > 0 ? ["fw-resume", "fw-download"] : ["fw-download", "fw-download-cut"];
 }
 
-/** A failure is named by its stage in `yourState`: said as a failure, in the page's language. */
-function yourStateText(t: ReturnType<typeof usePage>["t"], state: string): string {
-  if ((FAIL_STAGES as readonly string[]).includes(state)) return String(t(`simulator.firmware.failedAt.${state}`));
+/** A failure said with the stage it happened at (`failedAt`), in the page's language. */
+function yourStateText(t: ReturnType<typeof usePage>["t"], state: string, failedAt: string | null | undefined): string {
+  if (state === "failed" && failedAt && (FAIL_STAGES as readonly string[]).includes(failedAt))
+    return String(t(`simulator.firmware.failedAt.${failedAt}`));
   if (state === "booted-old") return String(t("simulator.firmware.bootedOld"));
   return state;
 }
@@ -54,7 +55,7 @@ export function FirmwareScreenLines({ display }: { display: RadioDisplay }) {
               version: offer.package.version,
               number: offer.deployment.number,
               state: offer.deployment.state,
-              yours: yourStateText(t, offer.yourState),
+              yours: yourStateText(t, offer.yourState, offer.failedAt),
             })}
             {offer.progress !== null &&
               offer.progress !== undefined &&

@@ -40,6 +40,8 @@ export type FirmwareOffer = {
     urlExpiresAt: string | null;
   };
   yourState: string;
+  /** After a failure: the stage it happened at. */
+  failedAt?: string | null;
   progress: number | null;
   retry?: { attempt: number; notBefore: string };
 };
