@@ -338,6 +338,9 @@ describe("a firmware deployment, confirmed and watched without JavaScript", () =
     expect(page.text).toMatch(/data-slot="desired-firmware"[^>]*>Desired: 2.0, by/);
     expect(page.text).toContain(`href="/accounts/${accountId}/deployments/${created}"`);
     expect(page.text).toMatch(/Where it is: Downloading \(40\s?%\)/);
+    // Its deployments' history names what the firmware one installs, and the stage it reported.
+    const history = page.text.slice(page.text.indexOf('data-slot="radio-deployments"'));
+    expect(history).toMatch(/Firmware 2.0<\/td><td[^>]*>[^<]+<\/td><td[^>]*>Applying · Downloading/);
     // A radio of a model the package does not fit: no firmware deployment holds it.
     const other = await html(`/accounts/${accountId}/registry/devices/view/${radios[5]}`, viewer);
     expect(other.text).toContain("Desired: no firmware deployment holds this radio.");

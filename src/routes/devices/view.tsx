@@ -113,7 +113,7 @@ function DeploymentHistory({ data }: { data: Data }) {
               <tr>
                 {[
                   t("deployments.columns.number"),
-                  t("deployments.columns.revision"),
+                  t("deployments.columns.what"),
                   t("deployments.columns.state"),
                   t("deployments.radioState"),
                   t("deployments.code"),
@@ -136,9 +136,17 @@ function DeploymentHistory({ data }: { data: Data }) {
                       {t("deployments.numbered", { number: entry.number })}
                     </a>
                   </td>
-                  <td className="px-4 py-2">{t("deployments.revision", { number: entry.revisionNumber })}</td>
+                  <td className="px-4 py-2">
+                    {entry.kind === "firmware" && entry.packageVersion !== null
+                      ? t("deployments.firmwareVersion", { version: entry.packageVersion })
+                      : t("deployments.revision", { number: entry.revisionNumber })}
+                  </td>
                   <td className="px-4 py-2">{t(`deployments.states.${entry.deploymentState}`)}</td>
-                  <td className="px-4 py-2">{t(`deployments.radioStates.${entry.state}`)}</td>
+                  <td className="px-4 py-2">
+                    {`${t(`deployments.radioStates.${entry.state}`)}${
+                      entry.stage ? ` · ${t(`firmwareDeployment.stages.${entry.stage}`)}` : ""
+                    }`}
+                  </td>
                   <td className="px-4 py-2">{[entry.code, entry.detail].filter(Boolean).join(" — ") || "—"}</td>
                   <td className="px-4 py-2">
                     <time dateTime={entry.reportedAt}>{formatDateTime(language, entry.reportedAt, timeZone)}</time>

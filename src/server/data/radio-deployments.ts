@@ -1,4 +1,5 @@
 import type { DeploymentState, ReportState } from "@/schema/fleet/deployment-plan";
+import type { FirmwareStage } from "@/schema/fleet/firmware-manifest";
 import { all, type Db } from "./db";
 
 /** A deployment a radio went through and what it reported on it (its deployment_devices row). */
@@ -12,6 +13,10 @@ export type RadioDeployment = {
   code: string;
   detail: string;
   reportedAt: string;
+  /** A firmware deployment (issue 26): the version it installs, and the stage the radio reported. */
+  kind: "config" | "firmware";
+  packageVersion: string | null;
+  stage: FirmwareStage | null;
 };
 
 /**
@@ -28,8 +33,10 @@ export async function radioDeployments(
   const rows = await all<RadioDeployment>(
     db,
     `SELECT dp.id AS deploymentId, dp.number AS number, r.number AS revisionNumber, dp.state AS deploymentState,
-       x.phase AS phase, x.state AS state, x.code AS code, x.detail AS detail, x.updated_at AS reportedAt
+       x.phase AS phase, x.state AS state, x.code AS code, x.detail AS detail, x.updated_at AS reportedAt,
+       dp.kind AS kind, fp.version AS packageVersion, x.stage AS stage
      FROM deployment_devices x JOIN deployments dp ON dp.id = x.deployment_id JOIN revisions r ON r.id = dp.revision_id
+       LEFT JOIN firmware_packages fp ON fp.id = dp.package_id
      WHERE x.uid = ?1 AND dp.account_id = ?2 AND (?3 IS NULL OR dp.number < ?3)
      ORDER BY dp.number DESC LIMIT ?4`,
     uid,
