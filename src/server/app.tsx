@@ -16,6 +16,7 @@ import { ssoRoutes } from "./api/sso-routes";
 import { databaseRefusal } from "./data/database-errors";
 import { type AppEnv, isDevelopment } from "./env";
 import { AppError } from "./errors";
+import { firmwarePartRoute } from "./firmware/part-route";
 import { deviceProtocol } from "./fleet/device-protocol";
 import { translatorFor } from "./i18n/i18n";
 import { languageRoute } from "./language-route";
@@ -119,6 +120,8 @@ export function createApp() {
   app.route("/", authRoutes);
   app.route("/", ssoRoutes);
   app.route("/", passkeyRoutes);
+  // Before the procedures: a package's parts are raw bytes, not the JSON wire format.
+  app.route("/", firmwarePartRoute);
   app.route("/", proceduresRoute);
   app.route("/", languageRoute);
   app.route("/", signOutRoute);
