@@ -2,7 +2,6 @@ import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { PART_BYTES } from "@/server/firmware/uploads";
 import { createAccount, createOrganization, createUser, sessionCookie } from "./fixtures";
-import { registerRadios } from "./fleet-fixtures";
 import { ORIGIN, postForm, request } from "./helpers";
 
 // The firmware screens without JavaScript (issue 26): the upload form posts the file whole and the
@@ -41,7 +40,12 @@ beforeAll(async () => {
   vendorOrg = await createOrganization("Pages vendor");
   const customerOrg = await createOrganization("Pages customer", vendorOrg);
   customerAccount = await createAccount(customerOrg, "Pages fleet");
-  await registerRadios(vendorOrg, null, "FWP", 2);
+  // Two radios of the vendor's own inventory (no account): their model is offered on the upload form.
+  await env.DB.prepare(
+    "INSERT INTO devices (uid, org_id, brand, model, secret_hash) VALUES (?, ?, 'Northwind', 'NW-400', 'x'), (?, ?, 'Northwind', 'NW-400', 'x')",
+  )
+    .bind(`FWP-${crypto.randomUUID().slice(0, 8)}`, vendorOrg, `FWP-${crypto.randomUUID().slice(0, 8)}`, vendorOrg)
+    .run();
   owner = await sessionCookie((await createUser({ role: "owner", orgId: vendorOrg })).email);
   customerOwner = await sessionCookie((await createUser({ role: "owner", orgId: customerOrg })).email);
 });
