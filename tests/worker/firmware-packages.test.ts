@@ -1,8 +1,10 @@
 import { env } from "cloudflare:test";
+import { TRPCError } from "@trpc/server";
 import { beforeAll, describe, expect, it } from "vitest";
 import { firmwareManifest } from "@/schema/fleet/firmware-manifest";
 import { publicKeysForOrg, verifyManifest } from "@/server/firmware/signing-keys";
-import { PART_BYTES } from "@/server/firmware/uploads";
+import { PART_BYTES, signingSecret } from "@/server/firmware/uploads";
+import { translatorFor } from "@/server/i18n/i18n";
 import { createAccount, createOrganization, createUser, sessionCookie } from "./fixtures";
 import { ORIGIN, request } from "./helpers";
 
@@ -267,5 +269,23 @@ describe("who sees and who changes a package", () => {
     expect(await env.FIRMWARE?.head(`packages/${created.id}`)).not.toBeNull();
     data(await call("firmware.delete", { id: created.id }, vendorOwner));
     expect(await env.FIRMWARE?.head(`packages/${created.id}`)).toBeNull();
+  });
+});
+
+describe("the signing secret", () => {
+  it("a production server without FIRMWARE_KEY_SECRET refuses to sign in words (412), locally a fixed key serves", () => {
+    const t = translatorFor("fr-CA", "northwind");
+    let refused: unknown = null;
+    try {
+      signingSecret({ t, env: { ...env, APP_ENV: "production", FIRMWARE_KEY_SECRET: undefined } });
+    } catch (error) {
+      refused = error;
+    }
+    expect(refused).toBeInstanceOf(TRPCError);
+    expect((refused as TRPCError).code).toBe("PRECONDITION_FAILED");
+    expect((refused as TRPCError).message).toContain("FIRMWARE_KEY_SECRET");
+    expect((refused as TRPCError).message).toContain("signature");
+    expect(signingSecret({ t, env: { ...env, APP_ENV: "production", FIRMWARE_KEY_SECRET: "s3cret" } })).toBe("s3cret");
+    expect(signingSecret({ t, env: { ...env, APP_ENV: "local", FIRMWARE_KEY_SECRET: undefined } }).length).toBeGreaterThan(10);
   });
 });

@@ -1,0 +1,96 @@
+import { createHash } from "node:crypto";
+import AxeBuilder from "@axe-core/playwright";
+import { expect, type Page, test } from "./client-address";
+
+// Firmware packages (issue 26) in a browser: an admin uploads a package from an account's
+// registry; the page sends it in parts of 8 MiB with a progress bar; a part that keeps failing
+// stops the upload, "Resume upload" carries on from it; the package page shows the SHA-256 the
+// server measured. Without JavaScript the same form posts the file whole. Then it is deleted.
+
+const DEMO_PASSWORD = "radios-demo-2025";
+const FIRMWARE = "/accounts/acc_metro_bus/registry/firmware";
+
+async function signIn(page: Page, baseURL: string | undefined) {
+  const response = await page.request.post("/api/sign-in", {
+    data: { username: "owner@example.com", password: DEMO_PASSWORD },
+    headers: { Origin: baseURL ?? "" },
+  });
+  expect(await response.json()).toEqual({ ok: true });
+}
+
+function firmwareFile(size: number, seed: number): Buffer {
+  const bytes = Buffer.alloc(size);
+  for (let i = 0; i < size; i += 1) bytes[i] = (i * 7 + seed) & 0xff;
+  return bytes;
+}
+
+async function deletePackage(page: Page) {
+  await page.getByRole("link", { name: "Delete package" }).click();
+  await page.getByRole("button", { name: /^Delete package/ }).click();
+  await expect(page).toHaveURL(FIRMWARE);
+}
+
+test("a package is uploaded in parts with progress, resumed after a failed part, then deleted", async ({ browser, baseURL }) => {
+  test.setTimeout(90_000);
+  const context = await browser.newContext({ baseURL });
+  const page = await context.newPage();
+  await signIn(page, baseURL);
+  const version = `e2e-${Date.now()}`;
+  const file = firmwareFile(8 * 1024 * 1024 + 300_000, 3);
+
+  await page.goto("/accounts/acc_metro_bus/registry/devices");
+  await page.getByRole("link", { name: "Firmware", exact: true }).click();
+  await expect(page).toHaveURL(FIRMWARE);
+  await page.getByRole("link", { name: "Upload a package" }).first().click();
+  await page.getByLabel("Version").fill(version);
+  await page.getByLabel("Other models").fill("XR-E2E");
+  await page.getByLabel("Release notes").fill("Uploaded by the browser test.");
+  await page.getByLabel("Firmware file").setInputFiles({ name: "radio.bin", mimeType: "application/octet-stream", buffer: file });
+
+  // Part 2 fails every time until the network "comes back".
+  let failing = true;
+  await page.route(/\/api\/firmware\/[^/]+\/parts\/2/, (route) => (failing ? route.abort("connectionreset") : route.continue()));
+  await page.getByRole("button", { name: "Upload package" }).click();
+  const bar = page.getByRole("progressbar", { name: "Upload of radio.bin" });
+  await expect(bar).toHaveAttribute("aria-valuenow", "50", { timeout: 15_000 });
+  await expect(page.getByText(/The upload stopped at part 2/)).toBeVisible({ timeout: 20_000 });
+  failing = false;
+  await page.getByRole("button", { name: "Resume upload" }).click();
+
+  await expect(page).toHaveURL(/\/registry\/firmware\/view\/fw_/, { timeout: 20_000 });
+  await expect(page.getByRole("heading", { level: 1 })).toContainText(version);
+  await expect(page.getByText(createHash("sha256").update(file).digest("hex")).first()).toBeVisible();
+  expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
+
+  await page.goto(FIRMWARE);
+  await expect(page.getByRole("link", { name: version, exact: true })).toBeVisible();
+  expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
+  await page.getByRole("link", { name: version, exact: true }).click();
+  await deletePackage(page);
+  await expect(page.getByRole("link", { name: version, exact: true })).toHaveCount(0);
+  await context.close();
+});
+
+test("without JavaScript the form posts the file whole; a missing model is said on its field", async ({ browser, baseURL }) => {
+  const context = await browser.newContext({ baseURL, javaScriptEnabled: false });
+  const page = await context.newPage();
+  await signIn(page, baseURL);
+  const version = `e2e-plain-${Date.now()}`;
+  const file = firmwareFile(200_000, 5);
+
+  await page.goto(`${FIRMWARE}/new`);
+  await page.getByLabel("Version").fill(version);
+  await page.getByLabel("Firmware file").setInputFiles({ name: "radio.bin", mimeType: "application/octet-stream", buffer: file });
+  await page.getByRole("button", { name: "Upload package" }).click();
+  await expect(page.getByText("Choose or enter at least one radio model.").first()).toBeVisible();
+  // The typed version is kept; the file is chosen again (browsers never keep one).
+  await expect(page.getByLabel("Version")).toHaveValue(version);
+
+  await page.getByLabel("Other models").fill("XR-E2E");
+  await page.getByLabel("Firmware file").setInputFiles({ name: "radio.bin", mimeType: "application/octet-stream", buffer: file });
+  await page.getByRole("button", { name: "Upload package" }).click();
+  await expect(page).toHaveURL(/\/registry\/firmware\/view\/fw_/);
+  await expect(page.getByText(createHash("sha256").update(file).digest("hex")).first()).toBeVisible();
+  await deletePackage(page);
+  await context.close();
+});
