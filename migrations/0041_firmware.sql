@@ -48,6 +48,8 @@ CREATE INDEX firmware_packages_org ON firmware_packages(org_id, state, created_a
 ALTER TABLE deployments ADD COLUMN kind TEXT NOT NULL DEFAULT 'config' CHECK (kind IN ('config', 'firmware'));
 ALTER TABLE deployments ADD COLUMN package_id TEXT REFERENCES firmware_packages(id);
 ALTER TABLE deployments ADD COLUMN previous_package_id TEXT REFERENCES firmware_packages(id);
+-- A radio's read takes the account's newest firmware deployments apart from its configuration ones.
+CREATE INDEX deployments_account_kind ON deployments(account_id, kind, number DESC);
 CREATE INDEX deployments_package ON deployments(package_id) WHERE package_id IS NOT NULL;
 CREATE INDEX deployments_previous_package ON deployments(previous_package_id) WHERE previous_package_id IS NOT NULL;
 

@@ -31,6 +31,13 @@ beforeAll(async () => {
     .run();
   await env.DB.prepare("UPDATE devices SET site_id = 'site_big' WHERE account_id = ? AND uid LIKE 'CTB-%'").bind(accountId).run();
   console.log(`made ${big} + 100 radios in ${Date.now() - started} ms`);
+  // Issue 26: a firmware package that fits their model, for the firmware deployment's confirm.
+  await env.DB.prepare(
+    `INSERT INTO firmware_packages (id, org_id, version, models, state, object_key, size, sha256, signature, key_id, created_by)
+     VALUES ('fw_bench', ?, '2.0.0', '["NW-400"]', 'ready', 'packages/fw_bench', 1, '', '', '', 'bench')`,
+  )
+    .bind(owner.orgId)
+    .run();
   cookie = await sessionCookie(owner.email);
 }, 600_000);
 
@@ -102,4 +109,39 @@ it("confirms for BIG radios within 1.2× of 100, writing the same rows", async (
   console.log(
     `confirm page, counted per phase: 100 radios → ${median(pages.small ?? []).toFixed(1)} ms, ${big} radios → ${median(pages.big ?? []).toFixed(1)} ms`,
   );
+}, 600_000);
+
+it("confirms a firmware deployment for BIG radios within 1.2× of 100, writing the same rows", async () => {
+  const big = inject("confirmTargetBig");
+  const times: Record<string, number[]> = { small: [], big: [] };
+  const created: Record<string, string> = {};
+  for (let r = 0; r < RUNS + 1; r++)
+    for (const site of r % 2 === 0 ? ["small", "big"] : ["big", "small"]) {
+      const t0 = performance.now();
+      const answer = data(
+        await call<{ id: string }>(
+          "deployments.create",
+          { accountId, note: `firmware ${r}`, target: target(site), firmwarePackageId: "fw_bench" },
+          cookie,
+          "POST",
+        ),
+      );
+      if (r > 0) times[site]?.push(performance.now() - t0);
+      created[site] = answer.id;
+    }
+  await stepDueDeployments(env);
+  const targeted = async (id: string) =>
+    (await env.DB.prepare("SELECT targeted FROM deployments WHERE id = ?").bind(id).first<{ targeted: number }>())?.targeted;
+  expect(await targeted(created.small ?? "")).toBe(100);
+  expect(await targeted(created.big ?? "")).toBe(big);
+  const [small, large] = [median(times.small ?? []), median(times.big ?? [])];
+  console.log(
+    `firmware confirm (deployments.create with a package): 100 radios → ${small.toFixed(1)} ms, ${big} radios → ${large.toFixed(1)} ms (ratio ${(large / small).toFixed(2)}, goal ≤ 1.2)`,
+  );
+  const rows = await env.DB.prepare(
+    "SELECT count(*) AS n FROM deployment_devices x JOIN deployments d ON d.id = x.deployment_id WHERE d.account_id = ?",
+  )
+    .bind(accountId)
+    .first<{ n: number }>();
+  expect(rows?.n).toBe(0);
 }, 600_000);

@@ -13,6 +13,7 @@ import {
   terminalStates,
 } from "@/schema/fleet/deployment-plan";
 import { phaseOfBucket } from "@/schema/fleet/desired-deployment";
+import { type FirmwareReportState, firmwareRank, firmwareReportStates, storedReport } from "@/schema/fleet/firmware-report";
 import { paceOpening } from "@/schema/fleet/pace-and-retries";
 import { BUCKETS, bucketOf, bucketRange } from "@/schema/fleet/rollout";
 import { type ShownState, shownStates } from "@/schema/fleet/states";
@@ -25,6 +26,7 @@ import {
   listDeploymentRadios,
   listDeployments,
 } from "@/server/data/deployments";
+import { withModelFit } from "@/server/data/firmware-deployments";
 import { syncCounts } from "@/server/data/fleet-sync";
 import { deploymentTargetOf, deploymentTargetSizes, resolveTarget } from "@/server/data/targets";
 import { ApprovalRefused, decideOnDeployment } from "@/server/fleet/approval-decision";
@@ -48,7 +50,11 @@ import { request } from "./helpers";
  * - counts per state equal the model's and the radios listed per state;
  * - at most one deployment of each target runs or is paused (targets, issue 25: every radio, a
  *   site, or the failed radios of an earlier deployment; radios move between sites meanwhile);
- * - the sync counts equal a recount from the radios and the model's.
+ * - the sync counts equal a recount from the radios and the model's;
+ * - firmware rollouts (issue 26) on their own track: a radio follows the newest configuration
+ *   deployment and the newest firmware deployment that hold it, only radios of a model the
+ *   package fits are held, stage reports move forward only (by stage and progress), and a
+ *   radio's recorded firmware is the package it reported `updated` on.
  */
 
 // ── The model ─────────────────────────────────────────────────────────────────────────────
@@ -56,6 +62,10 @@ import { request } from "./helpers";
 type ModelDeployment = {
   id: string;
   number: number;
+  kind: "config" | "firmware";
+  /** A firmware deployment's package (index in Model.packages) and the models it holds (null: every model). */
+  packageIndex: number | null;
+  fit: string[] | null;
   revisionId: string;
   previousRevisionId: string | null;
   plan: Plan;
@@ -73,11 +83,14 @@ type ModelDeployment = {
   pacedTo: number | null;
   timedOutPhase: number;
   /** Each radio's report; `attempts`: failures it was told to retry (the plan's retries). */
-  reports: Map<string, { state: ReportState; phase: number; attempts?: number }>;
+  reports: Map<string, ModelReport>;
   target: ModelTarget;
   /** Four-eyes approval (see the approval block below); absent: the account did not ask for it. */
   approval?: ModelApproval;
 };
+
+/** A radio's report as stored: the engine's state, a firmware stage and progress (storedReport). */
+type ModelReport = { state: ReportState; phase: number; attempts?: number; stage?: string | null; progress?: number | null };
 
 /**
  * The radios a deployment is for: every radio, those at a site now, or those that failed (or
@@ -96,15 +109,27 @@ type ModelRadio = {
   reported: string | null;
   seen: boolean;
   site: string | null;
+  model: string;
+  /** The firmware recorded for it (what it reported `updated` on last). */
+  firmware: string;
 };
+
+/** Two packages per world: one fits both models, one only the first. */
+const RADIO_MODELS = ["NW-400", "XR-9"] as const;
+const PACKAGES = [
+  { version: "2.0.0", models: ["NW-400", "XR-9"] },
+  { version: "3.0.0", models: ["NW-400"] },
+];
 
 export type Model = {
   deployments: ModelDeployment[];
   radios: ModelRadio[];
   /** Revision ids by configuration version (equal configurations share a revision). */
   revisions: Map<number, string>;
-  /** The deployment each radio was told to follow after the last step. */
+  /** The deployment each radio was told to follow after the last step, by kind and uid. */
   told: Map<string, string | null>;
+  /** The world's firmware package ids, as PACKAGES. */
+  packages: string[];
 };
 
 export type Real = { orgId: string; accountId: string; clock: { offsetMs: number }; sites: [string, string] };
@@ -125,23 +150,31 @@ function decidedTo(d: ModelDeployment): number {
 
 function inModelTarget(d: ModelDeployment, r: ModelRadio): boolean {
   const target = d.target;
-  if (target === null) return true;
-  if (target.kind === "site") return r.site === target.site;
+  const fits = d.fit === null || d.fit.includes(r.model);
+  if (target === null) return fits;
+  if (target.kind === "site") return r.site === target.site && fits;
   const report = target.of.reports.get(r.uid)?.state;
   if (report === "failed" || report === "rejected") return true;
-  return report === undefined && r.bucket < target.timedOutTo && (target.site === null || r.site === target.site);
+  return report === undefined && r.bucket < target.timedOutTo && (target.site === null || r.site === target.site) && fits;
 }
 
-/** Deployments of one target supersede each other; one for every radio supersedes all. */
-const targetKey = (target: ModelTarget) =>
-  target === null ? "all" : target.kind === "site" ? `site:${target.site}` : `failedOf:${target.of.id}`;
+/**
+ * Deployments of one kind and target supersede each other; a configuration one for every radio
+ * supersedes all of its kind (a firmware one always has a model fit: its target is never "all").
+ */
+const targetKey = (d: ModelDeployment) => {
+  const target = d.target;
+  const place = target === null ? "all" : target.kind === "site" ? `site:${target.site}` : `failedOf:${target.of.id}`;
+  return target?.kind === "failedOf" ? `${d.kind}:${place}` : `${d.kind}:${place}:${d.fit?.join(",") ?? ""}`;
+};
+const coversEveryRadio = (d: ModelDeployment) => d.kind === "config" && d.target === null;
 
 const covers = (d: ModelDeployment, r: ModelRadio) => d.reports.has(r.uid) || (r.bucket < decidedTo(d) && inModelTarget(d, r));
 
-function toldDeployment(model: Model, r: ModelRadio): ModelDeployment | null {
+function toldDeployment(model: Model, r: ModelRadio, kind: ModelDeployment["kind"] = "config"): ModelDeployment | null {
   for (let i = model.deployments.length - 1; i >= 0; i--) {
     const d = model.deployments[i] as ModelDeployment;
-    if (d.state !== "scheduled" && covers(d, r)) return d;
+    if (d.kind === kind && d.state !== "scheduled" && covers(d, r)) return d;
   }
   return null;
 }
@@ -151,7 +184,12 @@ const isActive = (d: ModelDeployment) => d.state === "scheduled" || d.state === 
 /** A deployment that starts supersedes the older active ones (of its target, unless it is for every radio). */
 function supersedeOlder(model: Model, d: ModelDeployment) {
   for (const other of model.deployments) {
-    if (other.number < d.number && isActive(other) && (d.target === null || targetKey(other.target) === targetKey(d.target))) {
+    if (
+      other.number < d.number &&
+      other.kind === d.kind &&
+      isActive(other) &&
+      (coversEveryRadio(d) || targetKey(other) === targetKey(d))
+    ) {
       other.state = "superseded";
       other.waiting = false;
       other.timeoutPending = false;
@@ -221,6 +259,12 @@ function shownStateOf(d: ModelDeployment, r: ModelRadio): ShownState | null {
   return phase <= d.timedOutPhase ? "timed_out" : "pending";
 }
 
+/** Newest first, the newest configuration deployment that went out (what a confirm names as "previous"). */
+const currentConfig = (m: Model) =>
+  [...m.deployments]
+    .reverse()
+    .find((d) => d.kind === "config" && (d.state === "running" || d.state === "paused" || d.state === "finished"));
+
 function modelSync(model: Model, r: ModelRadio): SyncState {
   const ours = new Set(model.revisions.values());
   if (r.reported && !ours.has(r.reported)) return "drifted";
@@ -241,11 +285,11 @@ function device(path: string, uid: string, body: unknown) {
   });
 }
 
-async function registerRadio(real: Real, uid: string) {
+async function registerRadio(real: Real, r: ModelRadio) {
   await env.DB.prepare(
-    "INSERT INTO devices (uid, org_id, account_id, brand, model, secret_hash) VALUES (?, ?, ?, 'Northwind', 'NW-400', ?)",
+    "INSERT INTO devices (uid, org_id, account_id, brand, model, firmware, secret_hash) VALUES (?, ?, ?, 'Northwind', ?, '1.0.0', ?)",
   )
-    .bind(uid, real.orgId, real.accountId, await sha256Hex(RADIO_SECRET))
+    .bind(r.uid, real.orgId, real.accountId, r.model, await sha256Hex(RADIO_SECRET))
     .run();
 }
 
@@ -310,10 +354,12 @@ class Confirm implements Cmd {
   ) {}
   check(m: Readonly<Model>) {
     if (this.rollbackOf === null) return true;
-    return Boolean(m.deployments[this.rollbackOf % Math.max(1, m.deployments.length)]?.previousRevisionId);
+    const configs = m.deployments.filter((d) => d.kind === "config");
+    return Boolean(configs[this.rollbackOf % Math.max(1, configs.length)]?.previousRevisionId);
   }
   async run(m: Model, real: Real) {
-    const target = this.rollbackOf === null ? null : (m.deployments[this.rollbackOf % m.deployments.length] as ModelDeployment);
+    const configs = m.deployments.filter((d) => d.kind === "config");
+    const target = this.rollbackOf === null ? null : (configs[this.rollbackOf % configs.length] as ModelDeployment);
     if (!target) {
       await env.DB.prepare("UPDATE accounts SET network_config = ? WHERE id = ?")
         .bind(JSON.stringify({ dnsServers: [`10.0.0.${this.configVersion}`] }), real.accountId)
@@ -346,14 +392,15 @@ class Confirm implements Cmd {
       if (known) expect(created.revisionId, "an equal configuration reuses its revision").toBe(known);
       m.revisions.set(this.configVersion, created.revisionId);
     }
-    const current = [...m.deployments]
-      .reverse()
-      .find((d) => d.state === "running" || d.state === "paused" || d.state === "finished");
+    const current = currentConfig(m);
     expect(created.previousRevisionId).toBe(current?.revisionId ?? null);
     const waits = this.scheduled || this.awaitingApproval;
     const d: ModelDeployment = {
       id: created.id,
       number: (m.deployments.at(-1)?.number ?? 0) + 1,
+      kind: "config",
+      packageIndex: null,
+      fit: null,
       revisionId: target?.previousRevisionId ?? created.revisionId,
       previousRevisionId: current?.revisionId ?? null,
       plan,
@@ -411,13 +458,16 @@ class RetryFailed implements Cmd {
     const target: ModelTarget = { kind: "failedOf", of, timedOutTo, site: of.target?.kind === "site" ? of.target.site : null };
     expect(frozen.target.timedOutTo, "the timed-out buckets a retry keeps").toBe(timedOutTo);
     const { total } = await deploymentTargetSizes(env.DB, real.accountId, frozen.target, [100]);
-    const probe = { target, reports: new Map() } as unknown as ModelDeployment;
+    const probe = {
+      target,
+      reports: new Map(),
+      fit: of.target?.kind === "failedOf" ? null : of.fit,
+    } as unknown as ModelDeployment;
     const want = m.radios.filter((r) => r.present && inModelTarget(probe, r)).length;
     expect(total, `radios to retry of #${of.number}`).toBe(want);
     if (total === 0) return; // deployments.retryFailed refuses: nothing to retry
-    const current = [...m.deployments]
-      .reverse()
-      .find((d) => d.state === "running" || d.state === "paused" || d.state === "finished");
+    const current = currentConfig(m);
+    const pkg = of.packageIndex === null ? null : (PACKAGES[of.packageIndex] as (typeof PACKAGES)[number]);
     const created = await confirmDeployment(deps(), {
       accountId: real.accountId,
       orgId: real.orgId,
@@ -428,10 +478,17 @@ class RetryFailed implements Cmd {
       revisionId: of.revisionId,
       target: frozen.target,
       targetedCount: total,
+      ...(pkg && of.packageIndex !== null
+        ? { firmware: { packageId: m.packages[of.packageIndex] as string, version: pkg.version, previousPackageId: null } }
+        : {}),
     });
     const d: ModelDeployment = {
       id: created.id,
       number: (m.deployments.at(-1)?.number ?? 0) + 1,
+      kind: of.kind,
+      packageIndex: of.packageIndex,
+      // A retry keeps its deployment's conditions, the fit among them (a retry of a retry: none).
+      fit: of.target?.kind === "failedOf" ? null : of.fit,
       revisionId: of.revisionId,
       previousRevisionId: current?.revisionId ?? null,
       plan: allAtOnce(),
@@ -534,8 +591,14 @@ class CheckIn implements Cmd {
             : undefined;
     const response = await device("/check-in", r.uid, claimed === undefined ? {} : { reportedRevision: claimed });
     expect(response.status).toBe(200);
-    const body = (await response.json()) as { desiredRevision: { id: string } | null };
+    const body = (await response.json()) as {
+      desiredRevision: { id: string } | null;
+      firmware: { deployment: { id: string }; package: { version: string } } | null;
+    };
     expect(body.desiredRevision?.id ?? null, `what ${r.uid} is told`).toBe(told?.revisionId ?? null);
+    const firmware = toldDeployment(m, r, "firmware");
+    expect(body.firmware?.deployment.id ?? null, `the firmware deployment ${r.uid} is told`).toBe(firmware?.id ?? null);
+    if (firmware?.packageIndex != null) expect(body.firmware?.package.version).toBe(PACKAGES[firmware.packageIndex]?.version);
     if (claimed !== undefined) r.reported = claimed;
     r.seen = true;
   }
@@ -549,6 +612,9 @@ class Report implements Cmd {
     readonly radio: number,
     readonly which: number | "told",
     readonly state: ReportState,
+    /** What it says instead when the deployment is a firmware one (with a download's progress). */
+    readonly firmwareState: FirmwareReportState = "updated",
+    readonly progress = 50,
   ) {}
   check(m: Readonly<Model>) {
     return m.deployments.length > 0 && m.radios.some((r) => r.present);
@@ -558,8 +624,9 @@ class Report implements Cmd {
     const r = present[this.radio % present.length] as ModelRadio;
     const d =
       this.which === "told"
-        ? (toldDeployment(m, r) ?? (m.deployments.at(-1) as ModelDeployment))
+        ? (toldDeployment(m, r, this.progress % 2 === 0 ? "config" : "firmware") ?? (m.deployments.at(-1) as ModelDeployment))
         : (m.deployments[this.which % m.deployments.length] as ModelDeployment);
+    if (d.kind === "firmware") return this.reportFirmware(m, d, r);
     const previous = d.reports.get(r.uid);
     const expected: { status: number; changed?: boolean } = !previous
       ? covers(d, r)
@@ -592,8 +659,111 @@ class Report implements Cmd {
     }
     if (terminalStates.includes(this.state)) afterFinalReport(m, d, phase, this.state);
   }
+  /** A firmware report (firmware-reports.ts): forward only by stage and progress, a different end after an end refused. */
+  async reportFirmware(m: Model, d: ModelDeployment, r: ModelRadio) {
+    const said = {
+      state: this.firmwareState,
+      ...(this.firmwareState === "downloading" ? { progress: this.progress } : {}),
+      ...(this.firmwareState === "failed" ? { stage: "verify" as const, code: "hash-mismatch" } : {}),
+    };
+    const next = storedReport(said);
+    const previous = d.reports.get(r.uid);
+    const stored = previous && {
+      state: previous.state,
+      stage: (previous.stage ?? null) as never,
+      progress: previous.progress ?? null,
+    };
+    const expected: { status: number; changed?: boolean } = !stored
+      ? covers(d, r)
+        ? { status: 200, changed: true }
+        : { status: 409 }
+      : terminalStates.includes(stored.state)
+        ? (stored.state === next.state && stored.stage === next.stage) || !terminalStates.includes(next.state)
+          ? { status: 200, changed: false }
+          : { status: 409 }
+        : firmwareRank(stored) >= firmwareRank(next)
+          ? { status: 200, changed: false }
+          : { status: 200, changed: true };
+    const response = await device(`/deployments/${d.id}/status`, r.uid, said);
+    const body = (await response.json()) as { changed?: boolean; retry?: { attempt: number } };
+    expect({ status: response.status, ...(response.status === 200 ? { changed: body.changed } : {}) }, `${this}`).toEqual(
+      expected,
+    );
+    if (!expected.changed) return;
+    const phase = previous?.phase ?? phaseOfBucket(d.shares, r.bucket);
+    const attempts = previous?.attempts ?? 0;
+    if (next.state === "failed" && attempts < (d.plan.retries?.attempts ?? 0)) {
+      expect(body.retry?.attempt, `${this} is a retry`).toBe(attempts + 1);
+      d.reports.set(r.uid, { state: "delivered", phase, attempts: attempts + 1, stage: null, progress: null });
+      return;
+    }
+    d.reports.set(r.uid, { ...next, phase, attempts });
+    if (next.stage === "updated" && d.packageIndex !== null) r.firmware = PACKAGES[d.packageIndex]?.version ?? r.firmware;
+    if (terminalStates.includes(next.state)) afterFinalReport(m, d, phase, next.state);
+  }
   toString() {
-    return `report(radio ${this.radio}, #${this.which}, ${this.state})`;
+    return `report(radio ${this.radio}, #${this.which}, ${this.state} | ${this.firmwareState}${this.firmwareState === "downloading" ? ` ${this.progress}%` : ""})`;
+  }
+}
+
+/** A firmware deployment of one of the world's packages (deployments.create with firmwarePackageId). */
+class ConfirmFirmware implements Cmd {
+  constructor(
+    readonly plan: Plan,
+    readonly packageIndex: number,
+    readonly site: 0 | 1 | null,
+  ) {}
+  check() {
+    return true;
+  }
+  async run(m: Model, real: Real) {
+    const pkg = PACKAGES[this.packageIndex] as (typeof PACKAGES)[number];
+    const aimed = await confirmedTarget(real, this.site);
+    const target = withModelFit(("target" in aimed.real ? aimed.real.target : null) ?? null, pkg.models);
+    const created = await confirmDeployment(deps(), {
+      accountId: real.accountId,
+      orgId: real.orgId,
+      actor: ACTOR,
+      plan: this.plan,
+      switchover: { mode: "delivery" },
+      note: "",
+      target,
+      firmware: { packageId: m.packages[this.packageIndex] as string, version: pkg.version, previousPackageId: null },
+    });
+    // It names the configuration in force (or freezes one when none went out yet): never a new one to deploy.
+    const current = currentConfig(m);
+    if (current) expect(created.revisionId, "a firmware deployment names the configuration in force").toBe(current.revisionId);
+    const d: ModelDeployment = {
+      id: created.id,
+      number: (m.deployments.at(-1)?.number ?? 0) + 1,
+      kind: "firmware",
+      packageIndex: this.packageIndex,
+      fit: [...pkg.models],
+      revisionId: created.revisionId,
+      previousRevisionId: current?.revisionId ?? null,
+      plan: this.plan,
+      shares: this.plan.phases.map((p) => p.share),
+      state: "running",
+      phaseIndex: 0,
+      started: true,
+      pauseReason: null,
+      waiting: false,
+      timeoutPending: true,
+      pacedTo: null,
+      timedOutPhase: -1,
+      reports: new Map(),
+      target: aimed.model,
+    };
+    // A revision it froze is the account's own (a radio reporting it is not drifted).
+    if (!current) m.revisions.set(-d.number, created.revisionId);
+    expect(created.number).toBe(d.number);
+    expect(created.kind).toBe("firmware");
+    d.pacedTo = firstMinute(m, d);
+    m.deployments.push(d);
+    supersedeOlder(m, d);
+  }
+  toString() {
+    return `confirmFirmware(${PACKAGES[this.packageIndex]?.version}, ${this.plan.phases.map((p) => p.share).join("/")}, site ${this.site})`;
   }
 }
 
@@ -603,7 +773,7 @@ class AddRadio implements Cmd {
   }
   async run(m: Model, real: Real) {
     const r = m.radios.find((radio) => !radio.added) as ModelRadio;
-    await registerRadio(real, r.uid);
+    await registerRadio(real, r);
     r.added = true;
     r.present = true;
   }
@@ -777,8 +947,11 @@ const confirmArbitrary = fc
   .tuple(planArbitrary, fc.integer({ min: 1, max: 4 }), fc.boolean(), fc.boolean(), siteArbitrary)
   .map(([plan, version, scheduled, later, site]) => new Confirm(plan, version, scheduled && later, null, site));
 const reportToldArbitrary = fc
-  .tuple(fc.nat(20), fc.constantFrom(...reportStates))
-  .map(([radio, state]) => new Report(radio, "told", state));
+  .tuple(fc.nat(20), fc.constantFrom(...reportStates), fc.constantFrom(...firmwareReportStates), fc.nat(100))
+  .map(([radio, state, firmwareState, progress]) => new Report(radio, "told", state, firmwareState, progress));
+const confirmFirmwareArbitrary = fc
+  .tuple(planArbitrary, fc.nat(PACKAGES.length - 1), siteArbitrary)
+  .map(([plan, packageIndex, site]) => new ConfirmFirmware(plan, packageIndex, site));
 
 /** Weighted by repetition: decisions and the radios' answers to them are most of a fleet's life. */
 export const commandArbitraries = [
@@ -801,8 +974,10 @@ export const commandArbitraries = [
   reportToldArbitrary,
   reportToldArbitrary,
   fc
-    .tuple(fc.nat(20), fc.nat(20), fc.constantFrom(...reportStates))
-    .map(([radio, which, state]) => new Report(radio, which, state)),
+    .tuple(fc.nat(20), fc.nat(20), fc.constantFrom(...reportStates), fc.constantFrom(...firmwareReportStates), fc.nat(100))
+    .map(([radio, which, state, firmwareState, progress]) => new Report(radio, which, state, firmwareState, progress)),
+  confirmFirmwareArbitrary,
+  confirmFirmwareArbitrary,
   fc.constant(new AddRadio()),
   fc.nat(20).map((radio) => new RetireRadio(radio)),
   fc.tuple(fc.nat(20), siteArbitrary).map(([radio, site]) => new MoveRadio(radio, site)),
@@ -816,25 +991,55 @@ export const commandArbitraries = [
 
 const emptyShown = () => Object.fromEntries(shownStates.map((s) => [s, 0])) as Record<ShownState, number>;
 
+/** A radio is never sent back to an older decision of a kind unless that decision was withdrawn from it. */
+function neverSentBack(m: Model, r: ModelRadio, kind: ModelDeployment["kind"], want: ModelDeployment | null) {
+  const key = `${kind}:${r.uid}`;
+  const before = m.told.get(key);
+  if (before && want && before !== want.id) {
+    const old = m.deployments.find((d) => d.id === before) as ModelDeployment;
+    // Only a pause or a cancel withdraws a decision, and only from radios that had not started;
+    // or the radio left its target before it started (moved away, or no longer failed).
+    const withdrawn =
+      !old.reports.has(r.uid) &&
+      (old.state === "paused" ||
+        old.state === "cancelled" ||
+        (old.state === "superseded" && old.pauseReason !== null) ||
+        !inModelTarget(old, r));
+    expect(
+      want.number > old.number || withdrawn,
+      `${r.uid} sent back from #${old.number} to #${want.number} while #${old.number} still gives it`,
+    ).toBe(true);
+  }
+  m.told.set(key, want?.id ?? null);
+}
+
 export async function checkInvariants(m: Model, real: Real): Promise<void> {
   // Deployments: state and phase as the model says; at most one running or paused.
   const rows = await listDeployments(env.DB, real.accountId, null, 1000);
   expect(
     rows.map((row) => ({ number: row.number, state: row.state, phase: row.phaseIndex, timedOut: row.timedOutPhase })).reverse(),
   ).toEqual(m.deployments.map((d) => ({ number: d.number, state: d.state, phase: d.phaseIndex, timedOut: d.timedOutPhase })));
-  const live = m.deployments.filter((d) => d.state === "running" || d.state === "paused").map((d) => targetKey(d.target));
+  const live = m.deployments.filter((d) => d.state === "running" || d.state === "paused").map(targetKey);
   expect(live.length, "one running or paused deployment per target").toBe(new Set(live).size);
   await checkApprovals(m);
 
   // Reports as the model has them: none lost, none moved backwards.
   const { results: stored } = await env.DB.prepare(
-    `SELECT x.deployment_id, x.uid, x.state FROM deployment_devices x JOIN deployments d ON d.id = x.deployment_id
+    `SELECT x.deployment_id, x.uid, x.state, x.stage, x.progress FROM deployment_devices x JOIN deployments d ON d.id = x.deployment_id
      WHERE d.account_id = ? ORDER BY x.deployment_id, x.uid`,
   )
     .bind(real.accountId)
     .all<{ deployment_id: string; uid: string; state: string }>();
   const expected = m.deployments
-    .flatMap((d) => [...d.reports].map(([uid, r]) => ({ deployment_id: d.id, uid, state: r.state })))
+    .flatMap((d) =>
+      [...d.reports].map(([uid, r]) => ({
+        deployment_id: d.id,
+        uid,
+        state: r.state,
+        stage: r.stage ?? null,
+        progress: r.progress ?? null,
+      })),
+    )
     .sort((a, b) => (a.deployment_id + a.uid < b.deployment_id + b.uid ? -1 : 1));
   expect(stored).toEqual(expected);
 
@@ -845,25 +1050,13 @@ export async function checkInvariants(m: Model, real: Real): Promise<void> {
     const loaded = await loadRadio(env.DB, r.uid);
     if (!loaded.radio) throw new Error(`radio ${r.uid} is gone`);
     const state = radioState(loaded.radio, loaded.deployments, loaded.reports);
-    const want = toldDeployment(m, r);
-    expect(state.desired?.id ?? null, `deployment ${r.uid} follows`).toBe(want?.id ?? null);
-    const before = m.told.get(r.uid);
-    if (before && want && before !== want.id) {
-      const old = m.deployments.find((d) => d.id === before) as ModelDeployment;
-      // Only a pause or a cancel withdraws a decision, and only from radios that had not started;
-      // or the radio left its target before it started (moved away, or no longer failed).
-      const withdrawn =
-        !old.reports.has(r.uid) &&
-        (old.state === "paused" ||
-          old.state === "cancelled" ||
-          (old.state === "superseded" && old.pauseReason !== null) ||
-          !inModelTarget(old, r));
-      expect(
-        want.number > old.number || withdrawn,
-        `${r.uid} sent back from #${old.number} to #${want.number} while #${old.number} still gives it`,
-      ).toBe(true);
+    expect(loaded.radio.firmware, `firmware recorded for ${r.uid}`).toBe(r.firmware);
+    for (const kind of ["config", "firmware"] as const) {
+      const want = toldDeployment(m, r, kind);
+      const followed = kind === "config" ? state.desired : state.firmware;
+      expect(followed?.id ?? null, `${kind} deployment ${r.uid} follows`).toBe(want?.id ?? null);
+      neverSentBack(m, r, kind, want);
     }
-    m.told.set(r.uid, want?.id ?? null);
     const sync = syncOfRadio(state, loaded.radio.reported_revision ? ours.has(loaded.radio.reported_revision) : false);
     expect(sync, `sync state of ${r.uid}`).toBe(modelSync(m, r));
     recount.total += 1;
@@ -907,14 +1100,33 @@ export async function freshWorld(initial = 6, pool = 9): Promise<{ model: Model;
   const real: Real = { orgId, accountId, clock: { offsetMs: 0 }, sites };
   const radios: ModelRadio[] = Array.from({ length: pool }, (_, i) => {
     const uid = `MDL${runs}-${i}`;
-    return { uid, bucket: bucketOf(uid), present: false, added: false, reported: null, seen: false, site: null };
+    const model = RADIO_MODELS[i % 3 === 2 ? 1 : 0] as string;
+    return {
+      uid,
+      bucket: bucketOf(uid),
+      present: false,
+      added: false,
+      reported: null,
+      seen: false,
+      site: null,
+      model,
+      firmware: "1.0.0",
+    };
   });
   for (const r of radios.slice(0, initial)) {
-    await registerRadio(real, r.uid);
+    await registerRadio(real, r);
     r.added = true;
     r.present = true;
   }
-  return { model: { deployments: [], radios, revisions: new Map(), told: new Map() }, real };
+  const packages = PACKAGES.map((_, i) => `fw_${runs}_${i}`);
+  for (const [i, pkg] of PACKAGES.entries())
+    await env.DB.prepare(
+      `INSERT INTO firmware_packages (id, org_id, version, models, state, object_key, size, sha256, signature, key_id, created_by)
+       VALUES (?, ?, ?, ?, 'ready', ?, 1, '', '', '', 'model')`,
+    )
+      .bind(packages[i], orgId, pkg.version, JSON.stringify(pkg.models), `packages/${packages[i]}`)
+      .run();
+  return { model: { deployments: [], radios, revisions: new Map(), told: new Map(), packages }, real };
 }
 
 /** Runs `commands` against a fresh world, checking the invariants after every step; answers how many ran. */
@@ -938,8 +1150,13 @@ export const modelCommands = (maxCommands: number) => fc.commands(commandArbitra
  * sites mid-rollout, failures and rejections, timeouts, and retries of the failed radios.
  */
 const failingReportArbitrary = fc
-  .tuple(fc.nat(20), fc.constantFrom<ReportState>("failed", "rejected", "applied", "delivered"))
-  .map(([radio, state]) => new Report(radio, "told", state));
+  .tuple(
+    fc.nat(20),
+    fc.constantFrom<ReportState>("failed", "rejected", "applied", "delivered"),
+    fc.constantFrom<FirmwareReportState>("failed", "booted-old", "rejected", "updated", "downloading"),
+    fc.nat(100),
+  )
+  .map(([radio, state, firmwareState, progress]) => new Report(radio, "told", state, firmwareState, progress));
 const wideConfirmArbitrary = fc
   .tuple(
     fc.oneof(planArbitrary, fc.constant(allAtOnce()), fc.constant(allAtOnce())),
@@ -952,6 +1169,9 @@ export const targetCommands = (maxCommands: number) =>
     [
       wideConfirmArbitrary,
       wideConfirmArbitrary,
+      fc
+        .tuple(fc.constant(allAtOnce()), fc.nat(PACKAGES.length - 1), siteArbitrary)
+        .map(([plan, packageIndex, site]) => new ConfirmFirmware(plan, packageIndex, site)),
       failingReportArbitrary,
       failingReportArbitrary,
       failingReportArbitrary,

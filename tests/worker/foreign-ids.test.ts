@@ -294,6 +294,14 @@ describe("the account's other paths take only the account's ids", () => {
     await refusedWithoutWriting("deployments.create", { accountId: away.accountId, note: "x" }, "NOT_FOUND");
     await refusedWithoutWriting("deployments.act", { id: away.deploymentId, action: "pause" }, "NOT_FOUND");
     await refusedWithoutWriting("deployments.retryFailed", { id: away.deploymentId }, "NOT_FOUND");
+    // Another tenant's firmware package, named from home's own account (issue 26).
+    await env.DB.prepare(
+      `INSERT INTO firmware_packages (id, org_id, version, models, state, object_key, created_by)
+       VALUES ('fw_away', ?, '9.0.0', '["NW-400"]', 'ready', 'packages/fw_away', 'x')`,
+    )
+      .bind(away.childOrgId)
+      .run();
+    await refusedWithoutWriting("deployments.create", { accountId: home.accountId, firmwarePackageId: "fw_away" }, "NOT_FOUND");
     // A target naming another tenant's site, location or deployment, from home's own account.
     for (const filter of [{ siteId: away.siteId }, { locationId: away.locationId }])
       await refusedWithoutWriting(

@@ -136,6 +136,7 @@ export const procedureSamples: Record<string, (t: Tenant) => unknown> = {
     shares: [10, 100],
     target: { kind: "filter", filter: { siteId: t.siteId } },
   }),
+  "deployments.firmwareFit": (t) => ({ accountId: t.accountId, packageId: "fw_matrix_missing" }),
   "deployments.create": (t) => ({ accountId: t.accountId, note: "matrix" }),
   "deployments.act": (t) => ({ id: t.deploymentId, action: "pause" }),
   "deployments.approve": (t) => ({ id: t.deploymentId, note: "fine" }),

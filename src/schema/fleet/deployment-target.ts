@@ -16,6 +16,8 @@ const conditions = {
   firmware: z.string().optional(),
   /** Every one of these (lower case), as device_tags keeps them. */
   tags: z.array(z.string()).optional(),
+  /** One of these models (a firmware deployment: the models its package fits). */
+  models: z.array(z.string()).optional(),
   /** Two conditions on one field that cannot both hold: the conditions hold no radio. */
   none: z.literal(true).optional(),
 };
@@ -77,6 +79,7 @@ function meetsConditions(target: DeploymentTarget, radio: TargetRadio): boolean 
   if (target.locationId !== undefined && radio.locationId !== target.locationId) return false;
   if (target.model !== undefined && radio.model !== target.model) return false;
   if (target.firmware !== undefined && radio.firmware !== target.firmware) return false;
+  if (target.models !== undefined && !target.models.includes(radio.model)) return false;
   if (target.tags && target.tags.length > 0) {
     const own = new Set(radio.tags.map((tag) => tag.toLowerCase()));
     if (!target.tags.every((tag) => own.has(tag))) return false;

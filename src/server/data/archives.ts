@@ -194,6 +194,8 @@ export function oldCommands(db: Db, accountId: string, cutoff: string): Promise<
  * superseded) before `cutoff` and older than the account's newest deployment that gives its
  * revision to every radio, so no radio's desired deployment or sync state can depend on its
  * rows any more (desired-deployment.ts reads nothing older; deployments.ts coversEveryRadioSql).
+ * Configuration deployments only: a radio keeps the firmware deployment it reported on (none
+ * covers every radio, each has a model fit), so firmware outcomes stay in D1.
  */
 export async function oldDeploymentWithOutcomes(
   db: Db,
@@ -203,8 +205,8 @@ export async function oldDeploymentWithOutcomes(
   return first(
     db,
     `SELECT d.id, d.number, coalesce(d.ended_at, d.updated_at) AS endedAt FROM deployments d
-     WHERE d.account_id = ?1 AND d.state IN ('finished', 'cancelled', 'superseded') AND coalesce(d.ended_at, d.updated_at) < ?2
-       AND d.number < (SELECT ifnull(max(c.number), 0) FROM deployments c WHERE c.account_id = ?1
+     WHERE d.account_id = ?1 AND d.kind = 'config' AND d.state IN ('finished', 'cancelled', 'superseded') AND coalesce(d.ended_at, d.updated_at) < ?2
+       AND d.number < (SELECT ifnull(max(c.number), 0) FROM deployments c WHERE c.account_id = ?1 AND c.kind = 'config'
          AND (c.state = 'finished' OR (c.state IN ('running', 'superseded') AND c.started_at IS NOT NULL
            AND c.pause_reason IS NULL AND c.phase_index = json_array_length(c.plan, '$.phases') - 1)))
        AND EXISTS (SELECT 1 FROM deployment_devices x WHERE x.deployment_id = d.id)
@@ -218,7 +220,7 @@ export async function oldDeploymentWithOutcomes(
 export function outcomesOf(db: Db, deploymentId: string): Promise<Record<string, unknown>[]> {
   return all(
     db,
-    `SELECT deployment_id, uid, phase, state, code, detail, updated_at, attempts, retry_at FROM deployment_devices
+    `SELECT deployment_id, uid, phase, state, code, detail, updated_at, attempts, retry_at, stage, progress, from_firmware FROM deployment_devices
      WHERE deployment_id = ? ORDER BY uid LIMIT ?`,
     deploymentId,
     ARCHIVE_CHUNK_ROWS,

@@ -27,6 +27,7 @@ export function targetMatchSql(alias: string, target: DeploymentTarget | null): 
   if (target.locationId !== undefined) conditions.push(`${alias}.location_id = ${literal(target.locationId)}`);
   if (target.model !== undefined) conditions.push(`${alias}.model = ${literal(target.model)}`);
   if (target.firmware !== undefined) conditions.push(`${alias}.firmware = ${literal(target.firmware)}`);
+  if (target.models !== undefined) conditions.push(`${alias}.model IN (${target.models.map(literal).join(", ") || "NULL"})`);
   if (target.tags && target.tags.length > 0) conditions.push(hasEveryTag(alias, literal(JSON.stringify(target.tags))));
   const meets = `(${conditions.join(" AND ")})`;
   if (target.kind === "filter") return meets;
@@ -38,7 +39,7 @@ export function targetMatchSql(alias: string, target: DeploymentTarget | null): 
 export const targetColumnsSql = `json_extract(d.target, '$.kind') AS t_kind, json_extract(d.target, '$.none') AS t_none,
   json_extract(d.target, '$.siteId') AS t_site, json_extract(d.target, '$.locationId') AS t_location,
   json_extract(d.target, '$.model') AS t_model, json_extract(d.target, '$.firmware') AS t_firmware,
-  json_extract(d.target, '$.tags') AS t_tags, json_extract(d.target, '$.deploymentId') AS t_of,
+  json_extract(d.target, '$.tags') AS t_tags, json_extract(d.target, '$.models') AS t_models, json_extract(d.target, '$.deploymentId') AS t_of,
   json_extract(d.target, '$.timedOutTo') AS t_to`;
 
 /** `inTarget` for the deployment row `p` (carrying `targetColumnsSql`) and the radio row `v`. */
@@ -48,6 +49,7 @@ export function targetColumnsMatchSql(p: string, v: string): string {
       AND (${p}.t_location IS NULL OR ${v}.location_id = ${p}.t_location)
       AND (${p}.t_model IS NULL OR ${v}.model = ${p}.t_model)
       AND (${p}.t_firmware IS NULL OR ${v}.firmware = ${p}.t_firmware)
+      AND (${p}.t_models IS NULL OR ${v}.model IN (SELECT value FROM json_each(${p}.t_models)))
       AND ${hasEveryTag(v, `${p}.t_tags`)})`;
   return `(${p}.t_kind IS NULL
     OR (${p}.t_kind = 'filter' AND ${meets})

@@ -9,6 +9,8 @@ import {
   switchoverSchema,
 } from "@/schema/fleet/deployment-plan";
 import { type DeploymentTarget, parseDeploymentTarget } from "@/schema/fleet/deployment-target";
+import type { FirmwareStage } from "@/schema/fleet/firmware-manifest";
+import { firmwareRankSql } from "@/schema/fleet/firmware-report";
 import type { PaceOpening } from "@/schema/fleet/pace-and-retries";
 import { BUCKETS, bucketRange } from "@/schema/fleet/rollout";
 import type { D1PreparedStatement } from "../cloudflare";
@@ -56,6 +58,24 @@ export type Deployment = {
   endedAt: string | null;
   updatedAt: string;
   version: number;
+  /** 'firmware': its radios install `package` (issue 26); revisionId is then only the configuration in force when confirmed. */
+  kind: DeploymentKind;
+  package: DeployedPackage | null;
+  /** What "roll back" installs again (a firmware deployment). */
+  previousPackage: { id: string; version: string } | null;
+};
+
+export type DeploymentKind = "config" | "firmware";
+
+/** A firmware deployment's package, as radios are told of it (docs/device-protocol.md). */
+export type DeployedPackage = {
+  id: string;
+  version: string;
+  sha256: string;
+  size: number;
+  signature: string;
+  keyId: string;
+  models: string[];
 };
 
 type Row = {
@@ -89,13 +109,27 @@ type Row = {
   ended_at: string | null;
   updated_at: string;
   version: number;
+  kind: DeploymentKind | null;
+  package_id: string | null;
+  package_version: string | null;
+  package_sha256: string | null;
+  package_size: number | null;
+  package_signature: string | null;
+  package_key_id: string | null;
+  package_models: string | null;
+  previous_package_id: string | null;
+  previous_package_version: string | null;
 };
 
 const columns = `d.id, d.account_id, d.org_id, d.number, d.revision_id, r.number AS revision_number, d.previous_revision_id,
   d.rollback_of, d.state, d.pause_reason, d.plan, d.switchover, d.target, d.phase_index, d.phase_started_at, d.next_step_at,
   d.timed_out_phase, d.timeout_at, d.paced_to, d.pace_offered, d.pace_rate, d.pace_at,
-  d.targeted, d.note, d.created_by, d.created_at, d.started_at, d.ended_at, d.updated_at, d.version`;
-const from = "deployments d JOIN revisions r ON r.id = d.revision_id";
+  d.targeted, d.note, d.created_by, d.created_at, d.started_at, d.ended_at, d.updated_at, d.version,
+  d.kind, d.package_id, fp.version AS package_version, fp.sha256 AS package_sha256, fp.size AS package_size,
+  fp.signature AS package_signature, fp.key_id AS package_key_id, fp.models AS package_models,
+  d.previous_package_id, pp.version AS previous_package_version`;
+const from = `deployments d JOIN revisions r ON r.id = d.revision_id
+  LEFT JOIN firmware_packages fp ON fp.id = d.package_id LEFT JOIN firmware_packages pp ON pp.id = d.previous_package_id`;
 
 /**
  * Stored plans and switchovers, parsed once per isolate: every check-in reads the account's
@@ -177,6 +211,31 @@ export function toDeployment(row: Row): Deployment {
     endedAt: row.ended_at,
     updatedAt: row.updated_at,
     version: row.version,
+    kind: row.kind ?? "config",
+    package: row.package_id ? packageOf(row) : null,
+    previousPackage:
+      row.previous_package_id && row.previous_package_version
+        ? { id: row.previous_package_id, version: row.previous_package_version }
+        : null,
+  };
+}
+
+function packageOf(row: Row): DeployedPackage {
+  let models: string[] = [];
+  try {
+    const parsedModels: unknown = JSON.parse(row.package_models ?? "[]");
+    if (Array.isArray(parsedModels)) models = parsedModels.map(String);
+  } catch {
+    // No models: it fits no radio.
+  }
+  return {
+    id: row.package_id ?? "",
+    version: row.package_version ?? "",
+    sha256: row.package_sha256 ?? "",
+    size: row.package_size ?? 0,
+    signature: row.package_signature ?? "",
+    keyId: row.package_key_id ?? "",
+    models,
   };
 }
 
@@ -213,7 +272,7 @@ export async function listDeployments(db: Db, accountId: string, before: number 
  * running — or superseded while running — with its last phase open): nothing older can be what
  * a radio follows (desired-deployment.ts), so a radio's read stops there.
  */
-const coversEveryRadioSql = `target IS NULL AND (state = 'finished' OR (paced_to IS NULL AND (state IN ('running', 'superseded') AND started_at IS NOT NULL
+const coversEveryRadioSql = `kind = 'config' AND target IS NULL AND (state = 'finished' OR (paced_to IS NULL AND (state IN ('running', 'superseded') AND started_at IS NOT NULL
   AND pause_reason IS NULL AND phase_index = json_array_length(plan, '$.phases') - 1)))`;
 
 /** At most this many deployments concern a radio; past it, older ones are forgotten (the radio keeps what it has). */
@@ -231,7 +290,7 @@ export function deploymentsConcerningRadiosSql(accountId: string): string {
          THEN min(CAST(ifnull(json_extract(d.plan, '$.phases[' || d.phase_index || '].share'), 100) * ${BUCKETS / 100} AS INTEGER),
            ifnull(d.paced_to, ${BUCKETS}))
          ELSE 0 END AS decided_to
-     FROM deployments d WHERE d.account_id = ${accountId} AND d.state <> 'scheduled'
+     FROM deployments d WHERE d.account_id = ${accountId} AND d.state <> 'scheduled' AND d.kind = 'config'
        AND d.number >= (SELECT ifnull(max(number), 0) FROM deployments WHERE account_id = ${accountId} AND ${coversEveryRadioSql})
      ORDER BY d.number DESC LIMIT ${DEPLOYMENTS_CONSIDERED}`;
 }
@@ -243,10 +302,17 @@ export function deploymentsConcerningRadiosSql(accountId: string): string {
  */
 export function recentDeploymentsJsonSql(accountId: string): string {
   return `(SELECT json_group_array(${jsonObjectOf(columns)}) FROM (
-     SELECT ${columns} FROM ${from} WHERE d.account_id = ${accountId} AND d.state <> 'scheduled'
+     SELECT * FROM (SELECT ${columns} FROM ${from} WHERE d.account_id = ${accountId} AND d.state <> 'scheduled' AND d.kind = 'config'
        AND d.number >= (SELECT ifnull(max(number), 0) FROM deployments WHERE account_id = ${accountId} AND ${coversEveryRadioSql})
-     ORDER BY d.number DESC LIMIT ${DEPLOYMENTS_CONSIDERED}))`;
+     ORDER BY d.number DESC LIMIT ${DEPLOYMENTS_CONSIDERED})
+     UNION ALL
+     SELECT * FROM (SELECT ${columns} FROM ${from}
+       WHERE d.account_id = ${accountId} AND d.kind = 'firmware' AND d.state <> 'scheduled'
+     ORDER BY d.number DESC LIMIT ${FIRMWARE_DEPLOYMENTS_CONSIDERED})))`;
 }
+
+/** At most this many firmware deployments concern a radio (a firmware deployment never covers every radio: it has a model fit). */
+export const FIRMWARE_DEPLOYMENTS_CONSIDERED = 20;
 
 /** The account's deployments that may concern a radio, newest first (the same rows a radio's read takes). */
 export async function deploymentsConcerningRadios(db: Db, accountId: string): Promise<Deployment[]> {
@@ -261,7 +327,7 @@ export type DeploymentRow = Row;
 export async function currentRevisionId(db: Db, accountId: string): Promise<string | null> {
   const row = await first<{ revision_id: string }>(
     db,
-    "SELECT revision_id FROM deployments WHERE account_id = ? AND state IN ('running', 'paused', 'finished') ORDER BY number DESC LIMIT 1",
+    "SELECT revision_id FROM deployments WHERE account_id = ? AND kind = 'config' AND state IN ('running', 'paused', 'finished') ORDER BY number DESC LIMIT 1",
     accountId,
   );
   return row?.revision_id ?? null;
@@ -289,6 +355,8 @@ export type NewDeployment = {
   createdAt: string;
   /** The confirming request's key: the same key twice makes one deployment. */
   idempotencyKey: string | null;
+  /** A firmware deployment: the package its radios install, and what roll back installs again. */
+  firmware?: { packageId: string; previousPackageId: string | null };
 };
 
 /** `targeted` of a deployment whose target's radios the clock has yet to count (countTargets). */
@@ -306,9 +374,9 @@ export function insertDeploymentStatement(db: Db, d: NewDeployment): D1PreparedS
     db,
     `INSERT INTO deployments (id, account_id, org_id, number, revision_id, previous_revision_id, rollback_of, state, plan,
        switchover, target, phase_index, phase_started_at, next_step_at, timeout_at, targeted, note, created_by, created_at, started_at,
-       updated_at, idempotency_key, paced_to, pace_offered, pace_rate, pace_at)
+       updated_at, idempotency_key, paced_to, pace_offered, pace_rate, pace_at, kind, package_id, previous_package_id)
      SELECT ?, ?, ?, COALESCE((SELECT MAX(number) FROM deployments WHERE account_id = ?), 0) + 1, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?,
-       COALESCE(?, ${counted}), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?
+       COALESCE(?, ${counted}), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?
      FROM accounts a WHERE a.id = ?`,
     d.id,
     d.accountId,
@@ -332,6 +400,9 @@ export function insertDeploymentStatement(db: Db, d: NewDeployment): D1PreparedS
     d.createdAt,
     d.idempotencyKey,
     ...paceColumns(d.state === "running" ? d.pace : null),
+    d.firmware ? "firmware" : "config",
+    d.firmware?.packageId ?? null,
+    d.firmware?.previousPackageId ?? null,
     d.accountId,
   );
 }
@@ -363,7 +434,8 @@ export function timeoutFrom(plan: Plan, openedAt: string): string {
  * later stays: it is a later decision). One for every radio replaces them all; one with a target
  * replaces only those with the same target (a retry, those retrying the same deployment): a
  * rollout to one site leaves the rest of the fleet's rollout running (each radio follows the
- * newest deployment that holds it).
+ * newest deployment that holds it). Only of its own kind: a firmware rollout leaves the
+ * configuration's running, and the other way round (a radio follows one of each).
  */
 export function supersedeOthersStatement(db: Db, accountId: string, keepId: string, at: string): D1PreparedStatement {
   return statement(
@@ -372,7 +444,7 @@ export function supersedeOthersStatement(db: Db, accountId: string, keepId: stri
        version = version + 1
      WHERE account_id = ?2 AND state IN ('scheduled', 'running', 'paused')
        AND number < (SELECT number FROM deployments WHERE id = ?3)
-       AND EXISTS (SELECT 1 FROM deployments n WHERE n.id = ?3 AND (n.target IS NULL OR n.target = deployments.target
+       AND EXISTS (SELECT 1 FROM deployments n WHERE n.id = ?3 AND n.kind = deployments.kind AND (n.target IS NULL OR n.target = deployments.target
          OR (json_extract(n.target, '$.kind') = 'failedOf' AND json_extract(deployments.target, '$.kind') = 'failedOf'
            AND json_extract(n.target, '$.deploymentId') = json_extract(deployments.target, '$.deploymentId'))))`,
     at,
@@ -522,9 +594,12 @@ export type DeviceReport = {
   /** Failures retried so far (the plan's retries), and when the radio may try again. */
   attempts: number;
   retryAt: string | null;
+  /** A firmware report's stage and download progress (null for configuration). */
+  stage: FirmwareStage | null;
+  progress: number | null;
 };
 
-const reportColumns = "deployment_id, state, phase, code, detail, updated_at, attempts, retry_at";
+const reportColumns = "deployment_id, state, phase, code, detail, updated_at, attempts, retry_at, stage, progress";
 
 /** The radio's reports as one JSON array of rows (for `toReports`); `uid` is the outer query's column. */
 export function deviceReportsJsonSql(uid: string): string {
@@ -542,6 +617,8 @@ export function toReports(
     updated_at: string;
     attempts?: number;
     retry_at?: string | null;
+    stage?: FirmwareStage | null;
+    progress?: number | null;
   }[],
 ): Map<string, DeviceReport> {
   return new Map(
@@ -556,6 +633,8 @@ export function toReports(
         updatedAt: r.updated_at,
         attempts: r.attempts ?? 0,
         retryAt: r.retry_at ?? null,
+        stage: r.stage ?? null,
+        progress: r.progress ?? null,
       },
     ]),
   );
@@ -584,7 +663,8 @@ export function retryReportStatement(
     `INSERT INTO deployment_devices (deployment_id, uid, phase, state, code, detail, updated_at, attempts, retry_at)
      VALUES (?, ?, ?, 'delivered', ?, ?, ?, 1, ?)
      ON CONFLICT (deployment_id, uid) DO UPDATE SET state = 'delivered', code = excluded.code, detail = excluded.detail,
-       updated_at = excluded.updated_at, attempts = deployment_devices.attempts + 1, retry_at = excluded.retry_at
+       updated_at = excluded.updated_at, attempts = deployment_devices.attempts + 1, retry_at = excluded.retry_at,
+       stage = NULL, progress = NULL
      WHERE deployment_devices.state IN ('delivered', 'applying') AND deployment_devices.attempts = ?`,
     input.deploymentId,
     input.uid,
@@ -619,6 +699,45 @@ export function upsertReportStatement(
     input.code,
     input.detail,
     input.at,
+  );
+}
+
+/**
+ * A radio's report on a firmware deployment: as upsertReportStatement, forward only, but ranked
+ * by stage and progress too (firmware-report.ts firmwareRankSql), so downloading at 40 % after
+ * 60 %, or downloaded after verified, changes nothing. The first report keeps the firmware the
+ * radio ran then (what it came from).
+ */
+export function upsertFirmwareReportStatement(
+  db: Db,
+  input: {
+    deploymentId: string;
+    uid: string;
+    phase: number;
+    state: ReportState;
+    stage: FirmwareStage | null;
+    progress: number | null;
+    code: string;
+    detail: string;
+    at: string;
+  },
+): D1PreparedStatement {
+  return statement(
+    db,
+    `INSERT INTO deployment_devices (deployment_id, uid, phase, state, code, detail, updated_at, stage, progress, from_firmware)
+     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, (SELECT firmware FROM devices WHERE uid = ?2))
+     ON CONFLICT (deployment_id, uid) DO UPDATE SET state = excluded.state, code = excluded.code, detail = excluded.detail,
+       updated_at = excluded.updated_at, stage = excluded.stage, progress = excluded.progress
+     WHERE ${firmwareRankSql("deployment_devices")} < ${firmwareRankSql("excluded")}`,
+    input.deploymentId,
+    input.uid,
+    input.phase,
+    input.state,
+    input.code,
+    input.detail,
+    input.at,
+    input.stage,
+    input.progress,
   );
 }
 
@@ -753,6 +872,10 @@ export type DeploymentRadio = {
   code: string;
   detail: string;
   updatedAt: string | null;
+  /** Firmware deployments: the stage, the download's progress and the firmware it came from. */
+  stage: FirmwareStage | null;
+  progress: number | null;
+  fromFirmware: string | null;
 };
 
 /**
@@ -796,7 +919,17 @@ export async function listDeploymentRadios(
       deployment.id,
       limit,
     );
-    return rows.map((row) => ({ uid: row.uid, name: row.name, state, code: "", detail: "", updatedAt: null }));
+    return rows.map((row) => ({
+      uid: row.uid,
+      name: row.name,
+      state,
+      code: "",
+      detail: "",
+      updatedAt: null,
+      stage: null,
+      progress: null,
+      fromFirmware: null,
+    }));
   }
   const rows = await all<{
     uid: string;
@@ -805,9 +938,12 @@ export async function listDeploymentRadios(
     code: string;
     detail: string;
     updated_at: string;
+    stage: FirmwareStage | null;
+    progress: number | null;
+    from_firmware: string | null;
   }>(
     db,
-    `SELECT x.uid, d.name, x.state, x.code, x.detail, x.updated_at FROM deployment_devices x LEFT JOIN devices d ON d.uid = x.uid
+    `SELECT x.uid, d.name, x.state, x.code, x.detail, x.updated_at, x.stage, x.progress, x.from_firmware FROM deployment_devices x LEFT JOIN devices d ON d.uid = x.uid
      WHERE x.deployment_id = ? AND x.state = ? AND x.uid > ? ORDER BY x.uid LIMIT ?`,
     deployment.id,
     state,
@@ -821,7 +957,20 @@ export async function listDeploymentRadios(
     code: row.code,
     detail: row.detail,
     updatedAt: row.updated_at,
+    stage: row.stage,
+    progress: row.progress,
+    fromFirmware: row.from_firmware,
   }));
+}
+
+/** A firmware deployment's radios by stage (one grouped read of its reports). */
+export async function stageCounts(db: Db, deploymentId: string): Promise<Partial<Record<FirmwareStage, number>>> {
+  const rows = await all<{ stage: FirmwareStage; n: number }>(
+    db,
+    "SELECT stage, count(*) AS n FROM deployment_devices WHERE deployment_id = ? AND stage IS NOT NULL GROUP BY stage",
+    deploymentId,
+  );
+  return Object.fromEntries(rows.map((row) => [row.stage, row.n]));
 }
 
 /**

@@ -84,7 +84,11 @@ export async function syncSqlFor(
        EXISTS (SELECT 1 FROM sync_snapshot_times t WHERE t.account_id = ?1) AS snapshot`,
     accountId,
   );
-  const deployments = (JSON.parse(row?.rows ?? "[]") as DeploymentRow[]).map(toDeployment).sort((a, b) => b.number - a.number);
+  // Sync states are about configuration: firmware deployments are another track.
+  const deployments = (JSON.parse(row?.rows ?? "[]") as DeploymentRow[])
+    .map(toDeployment)
+    .filter((d) => d.kind === "config")
+    .sort((a, b) => b.number - a.number);
   const snapshot = (row as { snapshot?: number } | null)?.snapshot === 1;
   const stored = snapshot
     ? { accountId, radios: JSON.parse(row?.stored ?? "{}") as Partial<Record<SyncState, number>> }

@@ -37,6 +37,8 @@ export type CheckInMemoryOptions = {
   /** How long a due contact may wait for the batch; 0 writes it before answering. */
   flushMs: number;
   etagKey: string | undefined;
+  /** Signs firmware download URLs (download-url.ts). */
+  firmwareSecret?: string | null;
   /** Ask to be flushed at this time (an alarm); called once per waiting batch. */
   scheduleFlush: (at: number) => void;
 };
@@ -89,6 +91,7 @@ export class CheckInMemory {
     const full = await fullCheckIn(this.options.db(), uid, secretHash, body, new Date(now), {
       batchesContact: true,
       etagKey: this.options.etagKey,
+      firmwareSecret: this.options.firmwareSecret ?? null,
     });
     if (!full.ok) {
       if (entry) entry.cacheable = false;

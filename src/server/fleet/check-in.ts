@@ -1,11 +1,13 @@
 import { z } from "zod";
 import { isFinal } from "@/schema/fleet/desired-deployment";
+import { firmwareYourState } from "@/schema/fleet/firmware-report";
 import type { D1PreparedStatement } from "../cloudflare";
 import { markSentStatement } from "../data/commands";
 import { batch, type Db } from "../data/db";
 import type { DeviceReport } from "../data/deployments";
 import { checkInWrite, type RadioRow, type Reported, type StoredContact } from "../data/device-checkins";
 import { confirmRedirectStatements } from "../data/device-redirects";
+import { signDownloadUrl } from "../firmware/download-url";
 import { commandForRadio } from "./command-reports";
 import { noteFleetVersion, signConfigToken } from "./config-token";
 import { loadRadio, type RadioState, radioState } from "./radio-state";
@@ -70,11 +72,35 @@ export function sameText(a: string, b: string): boolean {
   return diff === 0;
 }
 
-export function busy(state: RadioState): boolean {
-  const d = state.desired;
+/** A deployment (either kind) the radio follows is active and the radio has not reported an end. */
+function concerns(state: RadioState, d: RadioState["desired"]): boolean {
   if (!d || !(d.state === "running" || d.state === "paused")) return false;
   const report = state.reports.get(d.id);
   return !report || !isFinal(report.state);
+}
+
+export function busy(state: RadioState): boolean {
+  return concerns(state, state.desired) || concerns(state, state.firmware);
+}
+
+/**
+ * The check-in's `firmware` (docs/device-protocol.md): the firmware deployment the radio follows,
+ * its package with a signed download URL (none without a signing secret), and what the radio
+ * reported. Null: no firmware deployment concerns the radio.
+ */
+export async function firmwareView(state: RadioState, secret: string | null, at: Date) {
+  const d = state.firmware;
+  if (!d?.package) return null;
+  const report = state.reports.get(d.id);
+  const download = secret ? await signDownloadUrl(secret, d.package.id, state.radio.uid, at) : null;
+  const { models: _models, ...described } = d.package;
+  return {
+    deployment: { id: d.id, number: d.number, state: d.state },
+    package: { ...described, url: download?.url ?? null, urlExpiresAt: download?.expiresAt ?? null },
+    yourState: firmwareYourState(report),
+    progress: report?.stage === "downloading" ? report.progress : null,
+    ...retryOf(report),
+  };
 }
 
 export function deploymentView(state: RadioState) {
@@ -133,6 +159,8 @@ type Options = {
   /** The shard batches last-seen: write it now only with something new (firmware, revision). */
   batchesContact: boolean;
   etagKey: string | undefined;
+  /** Signs firmware download URLs (download-url.ts firmwareSecret); null: none are handed out. */
+  firmwareSecret: string | null;
 };
 
 /** The full path: one read, the writes of what is new, the answer. */
@@ -174,6 +202,7 @@ export async function fullCheckIn(
       secretHash,
     }),
     deployment: deploymentView(state),
+    firmware: await firmwareView(state, options.firmwareSecret, at),
     commands: state.commands.map(commandForRadio),
     redirect: handedOver ? null : redirectOf(radio),
     connect: "/device/v1/connect",
@@ -182,7 +211,8 @@ export async function fullCheckIn(
     ok: true,
     answer,
     busy: busy(state),
-    cacheable: state.commands.length === 0 && !redirectOf(radio) && !handedOver,
+    // A firmware download in progress is never answered from memory: its URL expires.
+    cacheable: state.commands.length === 0 && !redirectOf(radio) && !handedOver && !concerns(state, state.firmware),
     accountId: radio.account_id,
     fleetVersion: loaded.fleetVersion,
     changeSeq: loaded.changeSeq,

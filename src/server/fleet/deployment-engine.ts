@@ -113,6 +113,8 @@ export type ConfirmInput = {
   idempotencyKey?: string;
   /** The account asks for approval: the deployment waits (scheduled, pending) until then at most. */
   approvalExpiresAt?: string;
+  /** A firmware deployment (issue 26): the package its radios install, and what roll back installs again. */
+  firmware?: { packageId: string; version: string; previousPackageId: string | null };
 };
 
 /**
@@ -146,14 +148,19 @@ async function confirmOnce({ db, env }: Deps, input: ConfirmInput): Promise<Depl
   const scheduled = awaiting !== undefined || (startAt !== null && startAt.getTime() > at.getTime());
   const target = input.target ?? null;
   const paced = input.plan.pace && !scheduled ? input.plan.pace : null;
-  const [previousRevisionId, number, content, firstPhase] = await Promise.all([
+  const firmware = input.firmware;
+  const [previousRevisionId, number, firstPhase, snapshot] = await Promise.all([
     currentRevisionId(db, input.accountId),
     nextDeploymentNumber(db, input.accountId),
-    input.revisionId ? null : snapshotAccountConfig(db, input.accountId),
     paced ? phaseTargeted(db, { accountId: input.accountId, target, plan: input.plan }, 0) : 0,
+    input.revisionId || firmware ? null : snapshotAccountConfig(db, input.accountId),
   ]);
+  // A firmware deployment leaves the configuration as it is: it names the revision in force
+  // (frozen now only when the account never deployed one), and the pending changes stay pending.
+  const given = input.revisionId ?? (firmware ? previousRevisionId : null);
+  const content = given ? null : (snapshot ?? (await snapshotAccountConfig(db, input.accountId)));
   const statements: D1PreparedStatement[] = [];
-  let revisionId = input.revisionId ?? "";
+  let revisionId = given ?? "";
   if (content) {
     const contentHash = await contentHashOf(content);
     const existing = await findRevisionByHash(db, input.accountId, contentHash);
@@ -184,6 +191,7 @@ async function confirmOnce({ db, env }: Deps, input: ConfirmInput): Promise<Depl
       createdBy: input.actor.email,
       createdAt,
       idempotencyKey: input.idempotencyKey ?? null,
+      ...(firmware ? { firmware: { packageId: firmware.packageId, previousPackageId: firmware.previousPackageId } } : {}),
     }),
   );
   if (awaiting) statements.push(awaitApprovalStatement(db, { id, authorId: input.actor.id, expiresAt: awaiting }));
@@ -199,13 +207,14 @@ async function confirmOnce({ db, env }: Deps, input: ConfirmInput): Promise<Depl
       diff: {
         state: { after: scheduled ? "scheduled" : "running" },
         ...(awaiting ? { approval: { after: "pending" } } : {}),
+        ...(firmware ? { firmware: { after: firmware.version } } : {}),
         ...(input.note ? { note: { after: input.note } } : {}),
       },
       deployable: false,
     }),
   );
   if (!scheduled) statements.push(supersedeOthersStatement(db, input.accountId, id, createdAt));
-  statements.push(linkPendingChangesStatement(db, input.accountId, id));
+  if (!firmware) statements.push(linkPendingChangesStatement(db, input.accountId, id));
   // The deployment read back (revision number, targeted, timeout) in the same round trip.
   statements.push(deploymentStatement(db, id));
   const deployment = deploymentOf((await db.batch(statements)).at(-1));

@@ -8,8 +8,10 @@ import type { D1PreparedStatement } from "../cloudflare";
 import { batch } from "../data/db";
 import { findDeployment, nextStepDue, reportStateOf, retryReportStatement, upsertReportStatement } from "../data/deployments";
 import { copyDeployedAttributesStatement, reportedRevisionStatement } from "../data/device-checkins";
+import { trustedFirmwareKeys } from "../data/firmware-deployments";
 import { revisionContent } from "../data/revisions";
 import type { AppEnv } from "../env";
+import { firmwareSecret } from "../firmware/download-url";
 import { armClock } from "./arm-deployment-clock";
 import {
   answerResponse,
@@ -37,6 +39,7 @@ import {
   wantsFullPath,
 } from "./config-token";
 import { evaluateThresholds } from "./deployment-engine";
+import { reportFirmware } from "./firmware-reports";
 import { forgetCheckIn, shardOf } from "./live";
 import { loadRadio, type RadioState, radioState, targetRadioOf } from "./radio-state";
 
@@ -229,6 +232,7 @@ deviceProtocol.post("/check-in", async (c) => {
   const full = await fullCheckIn(c.env.DB, credentials.uid, secretHash, body, at, {
     batchesContact: false,
     etagKey: c.env.DEVICE_ETAG_KEY,
+    firmwareSecret: firmwareSecret(c.env),
   });
   return full.ok ? answerResponse(full.answer, full.busy, at) : full.response;
 });
@@ -244,8 +248,12 @@ deviceProtocol.get("/config", async (c) => {
     return new Response(null, { status: 304, headers });
   }
   const d = state.desired;
-  if (!d) return json({ revision: null, deployment: null, config: null }, { headers });
-  const content = await revisionContent(c.env.DB, d.revisionId);
+  // The keys firmware packages are signed with travel with the configuration (docs/device-protocol.md).
+  const [firmwareKeys, content] = await Promise.all([
+    trustedFirmwareKeys(c.env.DB, state.radio.org_id),
+    d ? revisionContent(c.env.DB, d.revisionId) : null,
+  ]);
+  if (!d) return json({ revision: null, deployment: null, config: null, firmwareKeys }, { headers });
   if (!content) return failure({ status: 404, code: "NOT_FOUND", message: "Revision not found." });
   if (state.takesNewAttributes) {
     await batch(c.env.DB, [copyDeployedAttributesStatement(c.env.DB, state.radio.uid)]);
@@ -256,6 +264,7 @@ deviceProtocol.get("/config", async (c) => {
       revision: { id: d.revisionId, number: d.revisionNumber },
       deployment: deploymentView(state),
       config: desiredConfig(content, state.attributes),
+      firmwareKeys,
     },
     { headers },
   );
@@ -282,8 +291,6 @@ deviceProtocol.post("/deployments/:id/status", async (c) => {
   if (!state) return unauthorized();
   const body = await jsonBody(c.req.raw);
   if (isFail(body)) return failure(body);
-  const parsed = statusBody.safeParse(body);
-  if (!parsed.success) return failure(invalid(parsed.error));
   const db = c.env.DB;
   const id = c.req.param("id");
   const deployment = state.deployments.find((d) => d.id === id) ?? (id.length <= 64 ? await findDeployment(db, id) : null);
@@ -291,6 +298,10 @@ deviceProtocol.post("/deployments/:id/status", async (c) => {
   if (!deployment || deployment.accountId !== state.radio.account_id) {
     return failure({ status: 404, code: "NOT_FOUND", message: "No such deployment for this radio." });
   }
+  if (deployment.kind === "firmware")
+    return reportFirmware({ db, env: c.env }, state, deployment, body, (error) => failure(invalid(error)));
+  const parsed = statusBody.safeParse(body);
+  if (!parsed.success) return failure(invalid(parsed.error));
   const previous = state.reports.get(deployment.id);
   const report = parsed.data;
   const answered = answerToRepeat(deployment.id, previous?.state, report.state);

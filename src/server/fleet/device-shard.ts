@@ -2,6 +2,7 @@ import { BUCKETS } from "@/schema/fleet/rollout";
 import type { DurableObjectState, WebSocketRequestResponsePair, WorkerWebSocket } from "../cloudflare";
 import { CONTACT_FLUSH_MS } from "../data/device-checkins";
 import type { Env } from "../env";
+import { firmwareSecret } from "../firmware/download-url";
 import type { CheckInBody, Fail } from "./check-in";
 import { CheckInMemory } from "./check-in-memory";
 import { FLEET_VERSION_FRESH_MS } from "./config-token";
@@ -36,6 +37,7 @@ export class DeviceShard {
       freshMs: numberOr(env.CHECK_IN_FRESH_MS, FLEET_VERSION_FRESH_MS),
       flushMs: numberOr(env.CHECK_IN_FLUSH_MS, CONTACT_FLUSH_MS),
       etagKey: env.DEVICE_ETAG_KEY,
+      firmwareSecret: firmwareSecret(env),
       scheduleFlush: (at) => void ctx.storage.setAlarm(at),
     });
     const Pair = (globalThis as unknown as { WebSocketRequestResponsePair: AutoResponseConstructor })

@@ -17,6 +17,8 @@ export type RadioState = {
   deployments: Deployment[];
   reports: Map<string, DeviceReport>;
   desired: Deployment | null;
+  /** The firmware deployment it follows (issue 26): the newest firmware deployment that holds it. */
+  firmware: Deployment | null;
   attributes: MatchableDevice;
   /** The attributes changed and the desired deployment is newer: the radio takes them now. */
   takesNewAttributes: boolean;
@@ -93,11 +95,15 @@ export function radioState(
   commands: Command[] = [],
 ): RadioState {
   const candidates = radio.account_id ? deployments.filter((d) => d.accountId === radio.account_id) : [];
-  const desired = desiredDeployment(
-    candidates.map((d) => ({ ...d, shares: d.plan.phases.map((p) => p.share) })),
-    targetRadioOf(radio),
-    reports,
-  );
+  // Two tracks: configuration and firmware, each the newest of its kind that holds the radio.
+  const followed = (kind: Deployment["kind"]) =>
+    desiredDeployment(
+      candidates.filter((d) => d.kind === kind).map((d) => ({ ...d, shares: d.plan.phases.map((p) => p.share) })),
+      targetRadioOf(radio),
+      reports,
+    );
+  const desired = followed("config");
+  const firmware = followed("firmware");
   const current: MatchableDevice = {
     uid: radio.uid,
     siteId: radio.site_id,
@@ -125,6 +131,7 @@ export function radioState(
     deployments,
     reports,
     desired: desired ?? null,
+    firmware: firmware ?? null,
     attributes,
     takesNewAttributes: Boolean(changedAt) && newer && desired !== null,
     etag,

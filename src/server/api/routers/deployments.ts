@@ -24,9 +24,17 @@ import {
   listDeployments,
   nextDeploymentNumber,
   radiosOfAccount,
+  stageCounts,
 } from "@/server/data/deployments";
 import { sampleRadios } from "@/server/data/device-checkins";
 import { placeOptions } from "@/server/data/devices";
+import {
+  type DeployablePackage,
+  deployablePackage,
+  firmwareFit,
+  installedPackageId,
+  withModelFit,
+} from "@/server/data/firmware-deployments";
 import { listGroups } from "@/server/data/radio-groups";
 import { findRevision, snapshotAccountConfig } from "@/server/data/revisions";
 import { accountSyncCounts } from "@/server/data/sync-snapshots";
@@ -125,6 +133,55 @@ function refused(ctx: Ctx, error: unknown): never {
 
 const decisionNote = z.string().trim().max(500, "validation.NoteTooLong");
 
+/** A package the account may install, or a translated NOT_FOUND (another tenant's is as unknown as a missing one). */
+async function packageFor(ctx: Ctx, orgId: string, packageId: string, field: string): Promise<DeployablePackage> {
+  const pkg = await deployablePackage(ctx.db, orgId, packageId);
+  if (!pkg) refuse(ctx, "NOT_FOUND", "errors.firmwarePackageNotFound", field);
+  return pkg;
+}
+
+/** What a firmware deployment installs and rolls back to: the chosen rollback package, else the one installed before. */
+async function firmwareOf(
+  ctx: Ctx,
+  account: { _id: string; orgId: string },
+  packageId: string,
+  rollbackPackageId: string | undefined,
+) {
+  const pkg = await packageFor(ctx, account.orgId, packageId, "firmwarePackageId");
+  const previous = rollbackPackageId
+    ? (await packageFor(ctx, account.orgId, rollbackPackageId, "rollbackPackageId")).id
+    : await installedPackageId(ctx.db, account._id);
+  return { pkg, firmware: { packageId: pkg.id, version: pkg.version, previousPackageId: previous === pkg.id ? null : previous } };
+}
+
+/**
+ * Roll back a firmware deployment: install the package it replaced, all at once, on the radios
+ * it was for that the older package fits. Never held for approval, as any rollback.
+ */
+async function rollBackFirmware(
+  ctx: Ctx & Pick<ApiContext, "env">,
+  deployment: Deployment,
+  input: { note: string; idempotencyKey?: string },
+) {
+  const previous = deployment.previousPackage
+    ? await deployablePackage(ctx.db, deployment.orgId, deployment.previousPackage.id)
+    : null;
+  if (!previous) refuse(ctx, "PRECONDITION_FAILED", "errors.nothingToRollBack");
+  const created = await confirmDeployment(ctx, {
+    accountId: deployment.accountId,
+    orgId: deployment.orgId,
+    actor: { id: ctx.user.id, email: ctx.user.email },
+    plan: allAtOnce(),
+    switchover: { mode: "delivery" },
+    note: input.note,
+    rollbackOf: deployment.id,
+    target: withModelFit(deployment.target, previous.models),
+    firmware: { packageId: previous.id, version: previous.version, previousPackageId: deployment.package?.id ?? null },
+    ...keyOf(ctx, input.idempotencyKey),
+  });
+  return { id: created.id, number: created.number, state: created.state };
+}
+
 /**
  * Deployments (DESIGN.md §7): reading is open to the account's users; confirming, acting and
  * rolling back need create-deployments (spec §6).
@@ -156,14 +213,15 @@ export const deploymentsRouter = router({
   /** One deployment with its per-state counts, overall and per phase. */
   get: signedInProcedure.input(z.object({ id })).query(async ({ ctx, input }) => {
     const deployment = await deploymentInScope(ctx, input.id);
-    const [counts, nextNumber, archives, targetPlace, approval] = await Promise.all([
+    const [counts, nextNumber, archives, targetPlace, approval, stages] = await Promise.all([
       deploymentCounts(ctx.db, deployment),
       nextDeploymentNumber(ctx.db, deployment.accountId),
       deploymentArchives(ctx.db, deployment.accountId, deployment.id),
       targetPlaceName(ctx.db, deployment),
       findApproval(ctx.db, deployment.id),
+      deployment.kind === "firmware" ? stageCounts(ctx.db, deployment.id) : {},
     ]);
-    return { deployment, counts, nextNumber, archives, targetPlace, approval };
+    return { deployment, kind: deployment.kind, counts, nextNumber, archives, targetPlace, approval, stages };
   }),
 
   /** The radios of a deployment in one state, by uid (keyset). */
@@ -234,6 +292,19 @@ export const deploymentsRouter = router({
       return { sizes: phases, total };
     }),
 
+  /**
+   * Before a firmware deployment is confirmed: how many of the target's radios the package fits,
+   * how many run it already, which models are left out, and what the fitting radios run now.
+   */
+  firmwareFit: procedureWith("create-deployments")
+    .input(z.object({ accountId: id, packageId: id, target: targetSchema.optional() }))
+    .query(async ({ ctx, input }) => {
+      const account = await accountInScope(ctx, input.accountId);
+      const pkg = await packageFor(ctx, account.orgId, input.packageId, "packageId");
+      const target = await deploymentTarget(ctx, account._id, input.target);
+      return firmwareFit(ctx.db, account._id, account.orgId, target, pkg);
+    }),
+
   create: procedureWith("create-deployments")
     .input(
       z.object({
@@ -243,13 +314,21 @@ export const deploymentsRouter = router({
         note: z.string().trim().max(500, "validation.NoteTooLong").default(""),
         /** The radios it is for (none: every radio of the account). */
         target: targetSchema.optional(),
+        /** A firmware deployment of this package (issue 26): its radios are the target's whose model it fits. */
+        firmwarePackageId: id.optional(),
+        /** What rolling it back installs (default: the package the account's last firmware deployment installed). */
+        rollbackPackageId: id.optional(),
         idempotencyKey,
       }),
     )
     .mutation(async ({ ctx, input }) => {
       const account = await accountInScope(ctx, input.accountId);
       // Its radios are counted in the insert itself (one index count, never a row per radio).
-      const target = await deploymentTarget(ctx, account._id, input.target);
+      const chosen = await deploymentTarget(ctx, account._id, input.target);
+      const firmware = input.firmwarePackageId
+        ? await firmwareOf(ctx, account, input.firmwarePackageId, input.rollbackPackageId)
+        : null;
+      const target = firmware ? withModelFit(chosen, firmware.pkg.models) : chosen;
       const setting = await approvalSettingOf(ctx.db, account._id);
       const deployment = await confirmDeployment(ctx, {
         ...(setting.required ? { approvalExpiresAt: approvalExpiresAt(new Date(), setting).toISOString() } : {}),
@@ -260,6 +339,7 @@ export const deploymentsRouter = router({
         switchover: input.switchover,
         note: input.note,
         target,
+        ...(firmware ? { firmware: firmware.firmware } : {}),
         ...keyOf(ctx, input.idempotencyKey),
       });
       return { id: deployment.id, number: deployment.number, state: deployment.state, timeoutAt: deployment.timeoutAt };
@@ -312,6 +392,7 @@ export const deploymentsRouter = router({
     .input(z.object({ id, note: z.string().trim().max(500, "validation.NoteTooLong").default(""), idempotencyKey }))
     .mutation(async ({ ctx, input }) => {
       const deployment = await deploymentInScope(ctx, input.id);
+      if (deployment.kind === "firmware") return rollBackFirmware(ctx, deployment, input);
       if (!deployment.previousRevisionId) {
         throw new TRPCError({ code: "PRECONDITION_FAILED", message: String(ctx.t("errors.nothingToRollBack")) });
       }
@@ -354,6 +435,15 @@ export const deploymentsRouter = router({
         revisionId: deployment.revisionId,
         target,
         targetedCount: total,
+        ...(deployment.package
+          ? {
+              firmware: {
+                packageId: deployment.package.id,
+                version: deployment.package.version,
+                previousPackageId: deployment.previousPackage?.id ?? null,
+              },
+            }
+          : {}),
         ...keyOf(ctx, input.idempotencyKey),
       });
       return { id: created.id, number: created.number, state: created.state, targeted: total };
