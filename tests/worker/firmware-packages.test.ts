@@ -2,7 +2,7 @@ import { env } from "cloudflare:test";
 import { TRPCError } from "@trpc/server";
 import { beforeAll, describe, expect, it } from "vitest";
 import { firmwareManifest } from "@/schema/fleet/firmware-manifest";
-import { publicKeysForOrg, verifyManifest } from "@/server/firmware/signing-keys";
+import { publicKeysForOrg, SigningKeyUnreadable, signManifest, verifyManifest } from "@/server/firmware/signing-keys";
 import { PART_BYTES, signingSecret } from "@/server/firmware/uploads";
 import { translatorFor } from "@/server/i18n/i18n";
 import { createAccount, createOrganization, createUser, sessionCookie } from "./fixtures";
@@ -287,5 +287,12 @@ describe("the signing secret", () => {
     expect((refused as TRPCError).message).toContain("signature");
     expect(signingSecret({ t, env: { ...env, APP_ENV: "production", FIRMWARE_KEY_SECRET: "s3cret" } })).toBe("s3cret");
     expect(signingSecret({ t, env: { ...env, APP_ENV: "local", FIRMWARE_KEY_SECRET: undefined } }).length).toBeGreaterThan(10);
+  });
+
+  it("a key made under one secret does not open under another: a refusal of its own, not a crash", async () => {
+    const org = await createOrganization("Secret rotation");
+    const first = await signManifest(env.DB, "the first secret", org, "manifest");
+    expect(first.keyId).toMatch(/^fwk_[0-9a-f]{16}$/);
+    await expect(signManifest(env.DB, "another secret", org, "manifest")).rejects.toBeInstanceOf(SigningKeyUnreadable);
   });
 });

@@ -111,6 +111,9 @@ async function keyRowOf(db: Db, secret: string, orgId: string): Promise<KeyRow> 
   return (await first<KeyRow>(db, sql, orgId)) ?? made;
 }
 
+/** The stored private key does not open with this secret (FIRMWARE_KEY_SECRET was changed): nothing can be signed. */
+export class SigningKeyUnreadable extends Error {}
+
 /** Signs the manifest text with the organization's key (made on first need). */
 export async function signManifest(
   db: Db,
@@ -119,9 +122,10 @@ export async function signManifest(
   manifest: string,
 ): Promise<{ keyId: string; signature: string }> {
   const row = await keyRowOf(db, secret, orgId);
-  const privateKey = await crypto.subtle.importKey("pkcs8", await unseal(secret, row.private_key, orgId), ED25519, false, [
-    "sign",
-  ]);
+  const pkcs8 = await unseal(secret, row.private_key, orgId).catch(() => {
+    throw new SigningKeyUnreadable(`the signing key of ${orgId} does not open with this secret`);
+  });
+  const privateKey = await crypto.subtle.importKey("pkcs8", pkcs8, ED25519, false, ["sign"]);
   const signature = await crypto.subtle.sign(ED25519, privateKey, new TextEncoder().encode(manifest));
   return { keyId: row.key_id, signature: toBase64(signature) };
 }

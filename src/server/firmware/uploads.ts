@@ -5,7 +5,7 @@ import { type FirmwarePackage, recordPartStatement, type UploadedPart } from "..
 import type { Env } from "../env";
 import type { Translate } from "../i18n/i18n";
 import { firmwareSecret } from "./download-url";
-import { signManifest } from "./signing-keys";
+import { SigningKeyUnreadable, signManifest } from "./signing-keys";
 
 /**
  * A package's file goes into R2 as a multipart upload (issue 26): parts of PART_BYTES (R2 wants
@@ -107,8 +107,13 @@ export async function finishUpload(
   const measured = await measureObject(bucket, pkg.objectKey);
   if (!measured) return refuse(ctx, "CONFLICT", "firmware.errors.completeFailed");
   const manifest = firmwareManifest({ packageId: pkg.id, version: pkg.version, sha256: measured.sha256, size: measured.size });
-  const signed = await signManifest(ctx.db, secret, pkg.orgId, manifest);
-  return { ...measured, ...signed };
+  try {
+    return { ...measured, ...(await signManifest(ctx.db, secret, pkg.orgId, manifest)) };
+  } catch (error) {
+    // The secret changed since the key was made: said in words (the upload stays, to complete once it is back).
+    if (error instanceof SigningKeyUnreadable) return refuse(ctx, "PRECONDITION_FAILED", "firmware.errors.keyUnreadable");
+    throw error;
+  }
 }
 
 /** Cancels an upload in R2 (its parts go) and deletes a stored file; either may already be gone. */
