@@ -42,6 +42,7 @@ test("a package is uploaded in parts with progress, resumed after a failed part,
   await page.getByRole("link", { name: "Firmware", exact: true }).click();
   await expect(page).toHaveURL(FIRMWARE);
   await page.getByRole("link", { name: "Upload a package" }).first().click();
+  expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
   await page.getByLabel("Version").fill(version);
   await page.getByLabel("Other models").fill("XR-E2E");
   await page.getByLabel("Release notes").fill("Uploaded by the browser test.");
@@ -92,5 +93,45 @@ test("without JavaScript the form posts the file whole; a missing model is said 
   await expect(page).toHaveURL(/\/registry\/firmware\/view\/fw_/);
   await expect(page.getByText(createHash("sha256").update(file).digest("hex")).first()).toBeVisible();
   await deletePackage(page);
+  await context.close();
+});
+
+test("the firmware screens fit 320 px in every language", async ({ browser, baseURL }) => {
+  const origin = baseURL ?? "";
+  const context = await browser.newContext({ baseURL, viewport: { width: 320, height: 640 } });
+  const page = await context.newPage();
+  await signIn(page, baseURL);
+  const call = async (name: string, input: unknown) => {
+    const response = await page.request.post(`/api/${name}`, { data: input, headers: { Origin: origin } });
+    return ((await response.json()) as { result: { data: { id: string } } }).result.data;
+  };
+  const created = await call("firmware.create", {
+    accountId: "acc_metro_bus",
+    version: `e2e-narrow-${Date.now()}`,
+    models: ["XR-E2E-WITH-A-RATHER-LONG-MODEL-NAME"],
+    notes: "Notes",
+  });
+  const part = await page.request.put(`/api/firmware/${created.id}/parts/1`, {
+    data: firmwareFile(5000, 9),
+    headers: { Origin: origin, "Content-Type": "application/octet-stream" },
+  });
+  expect(part.status()).toBe(200);
+  await call("firmware.complete", { id: created.id, accountId: "acc_metro_bus" });
+  const wide: string[] = [];
+  for (const language of ["en", "es-MX", "fr-CA", "pt-BR"]) {
+    await context.addCookies([{ name: "lang", value: language, url: origin }]);
+    for (const path of [
+      FIRMWARE,
+      `${FIRMWARE}/new`,
+      `${FIRMWARE}/view/${created.id}`,
+      `/devices/firmware/view/${created.id}/delete`,
+    ]) {
+      await page.goto(path);
+      const width = await page.evaluate(() => document.documentElement.scrollWidth);
+      if (width > 320) wide.push(`${language} ${path}: ${width}px`);
+    }
+  }
+  expect(wide).toEqual([]);
+  await call("firmware.delete", { id: created.id, accountId: "acc_metro_bus" });
   await context.close();
 });
