@@ -134,6 +134,8 @@ function enhance(root: HTMLElement) {
       status.textContent = current ? fill(text.textStopped ?? "", { part: current, reason }) : reason;
       busy(false);
       resume.hidden = false;
+      // The keyboard lands where the next step is.
+      resume.focus();
     }
   }
 
