@@ -8,8 +8,16 @@
 //   --answer applied|failed|rejected|none   what radios report on a new deployment (default applied)
 //   --fail-percent 10               of radios that answer failed instead (default 0)
 //   --duration 60                   seconds to run (default 60; 0 = one round of check-ins)
+//   --firmware 2.3.0                the firmware the radios start with (default sim-cli)
+//   --interrupt-percent 10          of radios whose firmware download is cut once midway, then resumed
+//   --firmware-fail download|verify|install|reboot|boot-old   where radios fail a firmware update
+//   --firmware-fail-percent 10      of radios that fail there (default 100 with --firmware-fail)
 //
-// Prints check-ins, 304s, reports and the push latency (push → check-in answered).
+// Radios follow the check-in's `firmware` block (scripts/simulate-firmware.mjs). Prints
+// check-ins, 304s, reports, the push latency (push → check-in answered) and a firmware summary
+// (bytes, resumed downloads, failures per stage).
+import { FIRMWARE_FAIL_STAGES, followFirmware, newFirmwareStats, shouldAct } from "./simulate-firmware.mjs";
+
 const args = process.argv.slice(2);
 const opt = (name, fallback) => {
   const i = args.indexOf(`--${name}`);
@@ -18,7 +26,7 @@ const opt = (name, fallback) => {
 const flag = (name) => args.includes(`--${name}`);
 if (flag("help")) {
   console.log(
-    "usage: npm run simulate -- [--url URL] (--demo | --prefix P --count N --secret S) [--connect] [--answer applied|failed|rejected|none] [--fail-percent N] [--duration S]",
+    "usage: npm run simulate -- [--url URL] (--demo | --prefix P --count N --secret S) [--connect] [--answer applied|failed|rejected|none] [--fail-percent N] [--duration S] [--firmware V] [--interrupt-percent N] [--firmware-fail download|verify|install|reboot|boot-old] [--firmware-fail-percent N]",
   );
   process.exit(0);
 }
@@ -26,6 +34,12 @@ const base = opt("url", `http://localhost:${process.env.PORT ?? 8787}`);
 const answer = opt("answer", "applied");
 const failPercent = Number(opt("fail-percent", "0"));
 const duration = Number(opt("duration", "60"));
+const startFirmware = opt("firmware", "sim-cli");
+const interruptPercent = Number(opt("interrupt-percent", "0"));
+const firmwareFail = opt("firmware-fail", "");
+if (firmwareFail && !FIRMWARE_FAIL_STAGES.includes(firmwareFail))
+  throw new Error(`--firmware-fail takes one of ${FIRMWARE_FAIL_STAGES.join(", ")}`);
+const firmwareFailPercent = Number(opt("firmware-fail-percent", firmwareFail ? "100" : "0"));
 let radios;
 if (flag("demo"))
   radios = ["HD-0001", "HD-0002", "HD-0003", "HD-0004", "HD-0005"].map((uid) => ({
@@ -40,7 +54,29 @@ else {
   radios = Array.from({ length: count }, (_, i) => ({ uid: `${prefix}-${String(i + 1).padStart(6, "0")}`, secret }));
 }
 
+for (const radio of radios) {
+  radio.firmware = startFirmware;
+  // Decided once per radio, so a rollout's numbers are what was asked for.
+  radio.fwPlan = {
+    interruptOnce: Math.random() * 100 < interruptPercent,
+    failAt: firmwareFail && Math.random() * 100 < firmwareFailPercent ? firmwareFail : null,
+  };
+}
+
 const stats = { checkIns: 0, notModified: 0, configs: 0, reports: 0, refused: 0, pushes: 0, latencies: [] };
+const firmwareStats = newFirmwareStats();
+const firmwareJobs = new Set();
+
+/** How a radio's firmware job reaches the server. */
+function firmwareIo(radio) {
+  return {
+    report: (deploymentId, body) => call(radio, `/deployments/${encodeURIComponent(deploymentId)}/status`, body),
+    configKeys: async () => (await call(radio, "/config")).json?.firmwareKeys ?? [],
+    checkIn: async () => (await call(radio, "/check-in", { firmware: radio.firmware })).json?.firmware ?? null,
+    // The signed URL is the credential: no Authorization header.
+    fetch: (path, headers, signal) => fetch(new URL(path, base), { headers, signal }),
+  };
+}
 
 async function call(radio, path, body, headers = {}) {
   const response = await fetch(`${base}/device/v1${path}`, {
@@ -58,7 +94,7 @@ async function call(radio, path, body, headers = {}) {
 
 async function checkIn(radio) {
   const result = await call(radio, "/check-in", {
-    firmware: "sim-cli",
+    firmware: radio.firmware,
     reportedRevision: radio.running ?? null,
     battery: 80,
     signal: -70,
@@ -94,6 +130,15 @@ async function checkIn(radio) {
     }
     if (final === "applied") radio.running = d.revision.id;
   }
+  if (shouldAct(radio, body.firmware)) {
+    const job = followFirmware(radio, body.firmware, firmwareIo(radio), radio.fwPlan, firmwareStats)
+      .catch((error) => {
+        firmwareStats.failures.download++;
+        console.error(`${radio.uid}: firmware update stopped: ${error.message}`);
+      })
+      .finally(() => firmwareJobs.delete(job));
+    firmwareJobs.add(job);
+  }
 }
 
 function connect(radio) {
@@ -126,7 +171,10 @@ while (Date.now() < end) {
     }
   }
 }
+// Downloads under way finish before the summary (a deadline does not cut them short).
+while (firmwareJobs.size > 0) await Promise.all([...firmwareJobs]);
 for (const radio of radios) radio.socket?.close();
 const sorted = [...stats.latencies].sort((a, b) => a - b);
 const p95 = sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.95))] : null;
-console.log(JSON.stringify({ radios: radios.length, ...stats, latencies: undefined, pushCheckInP95Ms: p95 }, null, 2));
+const firmware = { ...firmwareStats, megabytes: Number((firmwareStats.bytes / 1024 / 1024).toFixed(1)) };
+console.log(JSON.stringify({ radios: radios.length, ...stats, latencies: undefined, pushCheckInP95Ms: p95, firmware }, null, 2));

@@ -16,6 +16,8 @@ import { ssoRoutes } from "./api/sso-routes";
 import { databaseRefusal } from "./data/database-errors";
 import { type AppEnv, isDevelopment } from "./env";
 import { AppError } from "./errors";
+import { firmwareDownload } from "./firmware/download-route";
+import { DOWNLOAD_PATH } from "./firmware/download-url";
 import { firmwarePartRoute } from "./firmware/part-route";
 import { deviceProtocol } from "./fleet/device-protocol";
 import { translatorFor } from "./i18n/i18n";
@@ -106,6 +108,9 @@ export function createApp() {
     await next();
   });
   // Radios (docs/device-protocol.md): no cookies, no CSRF, no session; before all of that.
+  // Firmware downloads first: the signed URL is their credential, and the protocol's middleware
+  // (clock re-arming) reads D1, which a download never does.
+  app.route(DOWNLOAD_PATH.slice(0, -1), firmwareDownload);
   app.route("/device/v1", deviceProtocol);
   // Forms may only be posted from our own pages (DESIGN.md §5).
   app.use(csrf());

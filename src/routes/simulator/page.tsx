@@ -10,9 +10,11 @@ import { PageHeader } from "@/ui/page-header";
 import { postedValues } from "../settings/procedure-refusal";
 import { type ActionResult, definePage, type PageProps, type RouteContext } from "../types";
 import { memoryFrom } from "./answer-commands";
+import { FirmwarePanel, FirmwareScreenLines } from "./firmware-panel";
+import { FAIL_STAGES, type FailStage, FIRMWARE_STEPS, firmwareMemoryFrom, START_FIRMWARE } from "./radio-firmware";
 import { type RadioDisplay, type SimulatorStep, simulate } from "./radio-session";
 
-const steps: SimulatorStep[] = ["check-in", "accept", "fail", "reject", "delay", "accept-redirect"];
+const steps: SimulatorStep[] = ["check-in", "accept", "fail", "reject", "delay", "accept-redirect", ...FIRMWARE_STEPS];
 /** What the radio may answer to a deployment it is offered. */
 const deploymentSteps: SimulatorStep[] = ["accept", "fail", "reject", "delay"];
 const UID = /^[A-Za-z0-9._-]{1,64}$/;
@@ -106,6 +108,7 @@ function Screen({ display }: { display: RadioDisplay }) {
               : t("simulator.noCommands")}
           </dd>
         </div>
+        <FirmwareScreenLines display={display} />
         {check?.redirect && (
           <div>
             <dt className="inline text-green-400">{t("simulator.redirect")}: </dt>
@@ -183,6 +186,11 @@ function Simulator({ data, form }: PageProps<Data>) {
             <input type="hidden" name="running" value={display.running} />
             <input type="hidden" name="deploymentId" value={deployment?.id ?? ""} />
             <input type="hidden" name="stunned" value={display.memory?.stunned ? "1" : ""} />
+            <input type="hidden" name="firmware" value={display.firmware?.running ?? START_FIRMWARE} />
+            <input type="hidden" name="fwDeploymentId" value={display.firmware?.deploymentId ?? ""} />
+            <input type="hidden" name="fwHave" value={String(display.firmware?.have ?? 0)} />
+            <input type="hidden" name="fwEtag" value={display.firmware?.etag ?? ""} />
+            <input type="hidden" name="fwStage" value={display.firmware?.stage ?? ""} />
             <input
               type="hidden"
               name="memory"
@@ -223,6 +231,7 @@ function Simulator({ data, form }: PageProps<Data>) {
                 </div>
               </div>
             )}
+            <FirmwarePanel display={display} />
           </>
         )}
         <Button type="submit" name="step" value="check-in" variant={signedIn ? "white" : "primary"}>
@@ -264,6 +273,8 @@ async function step(c: RouteContext): Promise<ActionResult> {
     step: chosen,
     deploymentId: (posted.deploymentId ?? "").slice(0, 64),
     memory: memoryFrom({ stunned: posted.stunned, memory: (posted.memory ?? "").slice(0, 8000) }),
+    firmware: firmwareMemoryFrom(posted),
+    failStage: (FAIL_STAGES as readonly string[]).includes(posted.failStage ?? "") ? (posted.failStage as FailStage) : "download",
   });
   return {
     ok: false,

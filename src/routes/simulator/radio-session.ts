@@ -1,6 +1,14 @@
 import { deviceProtocol } from "@/server/fleet/device-protocol";
 import type { RouteContext } from "../types";
 import { answerCommands, type RadioCommand, type RadioMemory } from "./answer-commands";
+import {
+  type FailStage,
+  FIRMWARE_STEPS,
+  type FirmwareMemory,
+  type FirmwareOffer,
+  type FirmwareStep,
+  firmwareStep,
+} from "./radio-firmware";
 
 /**
  * The no-JavaScript simulator talks to the device protocol exactly as a radio does, through
@@ -22,12 +30,16 @@ export type RadioDisplay = {
     } | null;
     pollSeconds: number;
     redirect: { url: string } | null;
+    /** The firmware deployment that concerns the radio (issue 26), or null. */
+    firmware?: FirmwareOffer | null;
   };
   config?: { network: Record<string, unknown>; profiles: Record<string, { name: string; settings: unknown }> } | null;
   /** The revision the simulated radio runs (what it reports). */
   running: string;
   /** Commands answered, messages shown, stunned or not (issue 13). */
   memory?: RadioMemory;
+  /** The firmware it runs and its update so far (issue 26). */
+  firmware?: FirmwareMemory;
   log: string[];
 };
 
@@ -59,15 +71,27 @@ async function call(c: RouteContext, uid: string, secret: string, path: string, 
   return { status: response.status, json: json as Record<string, unknown> | null };
 }
 
-export type SimulatorStep = "check-in" | "accept" | "fail" | "reject" | "delay" | "accept-redirect";
+export type SimulatorStep = "check-in" | "accept" | "fail" | "reject" | "delay" | "accept-redirect" | FirmwareStep;
+
+const isFirmwareStep = (step: SimulatorStep): step is FirmwareStep => (FIRMWARE_STEPS as readonly string[]).includes(step);
 
 /** One click of the simulator: a report (if any), then a check-in and the config it points at. */
 export async function simulate(
   c: RouteContext,
-  input: { uid: string; secret: string; running: string; step: SimulatorStep; deploymentId: string; memory?: RadioMemory },
+  input: {
+    uid: string;
+    secret: string;
+    running: string;
+    step: SimulatorStep;
+    deploymentId: string;
+    memory?: RadioMemory;
+    firmware: FirmwareMemory;
+    failStage: FailStage;
+  },
 ): Promise<RadioDisplay> {
   const log: string[] = [];
   let running = input.running;
+  let firmware = input.firmware;
   const report = async (state: string, code?: string) => {
     const answer = await call(c, input.uid, input.secret, `/deployments/${encodeURIComponent(input.deploymentId)}/status`, {
       state,
@@ -76,7 +100,22 @@ export async function simulate(
     log.push(`status ${state} → ${answer.status}`);
     return answer;
   };
-  if (input.deploymentId && input.step !== "check-in") {
+  if (isFirmwareStep(input.step)) {
+    // The step acts on the offer as the server makes it now (a fresh signed URL with it).
+    const before = await call(c, input.uid, input.secret, "/check-in", { firmware: firmware.running });
+    const offer = (before.json?.firmware as FirmwareOffer | null | undefined) ?? null;
+    if (before.status === 200 && offer?.package) {
+      const done = await firmwareStep(c.env, offer, input.step, input.failStage, firmware, {
+        report: (id, body) => call(c, input.uid, input.secret, `/deployments/${encodeURIComponent(id)}/status`, body),
+        keys: async () => {
+          const config = await call(c, input.uid, input.secret, "/config");
+          return (config.json?.firmwareKeys as { keyId: string; publicKey: string }[] | undefined) ?? [];
+        },
+      });
+      firmware = done.memory;
+      log.push(...done.log);
+    } else log.push(`check-in → ${before.status}: no firmware offered`);
+  } else if (input.deploymentId && input.step !== "check-in") {
     if (input.step === "accept") {
       await report("delivered");
       await report("applying");
@@ -86,7 +125,7 @@ export async function simulate(
     else if (input.step === "delay") await report("delivered");
   }
   const checkIn = await call(c, input.uid, input.secret, "/check-in", {
-    firmware: "sim-1.0",
+    firmware: firmware.running,
     reportedRevision: running || null,
     battery: 87,
     signal: -61,
@@ -100,6 +139,7 @@ export async function simulate(
       status: checkIn.status,
       error: String((checkIn.json?.error as { message?: string } | undefined)?.message ?? ""),
       running,
+      firmware,
       log,
     };
   }
@@ -129,6 +169,7 @@ export async function simulate(
     config: (config.json?.config as RadioDisplay["config"]) ?? null,
     running,
     memory,
+    firmware,
     log,
   };
 }

@@ -82,8 +82,12 @@ export function firmwareRankSql(row: string): string {
     ELSE 900 END)`;
 }
 
-/** What a radio is told it reported (`yourState`): its stage, or the state without one. */
+/**
+ * What a radio is told it reported (`yourState`), in the words it reported with: its progress
+ * stage, `updated`, `booted-old`, `failed` (whatever the stage), or the state without a stage.
+ */
 export function firmwareYourState(report: StoredFirmwareReport | undefined): string {
   if (!report || report.state === "delivered") return "pending";
+  if (report.state === "failed" && report.stage !== "booted-old") return "failed";
   return report.stage ?? report.state;
 }

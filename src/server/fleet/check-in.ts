@@ -99,6 +99,8 @@ export async function firmwareView(state: RadioState, secret: string | null, at:
     package: { ...described, url: download?.url ?? null, urlExpiresAt: download?.expiresAt ?? null },
     yourState: firmwareYourState(report),
     progress: report?.stage === "downloading" ? report.progress : null,
+    // Where a reported failure happened (the radio said so; the pages show it).
+    failedAt: report?.state === "failed" && report.stage !== "booted-old" ? report.stage : null,
     ...retryOf(report),
   };
 }
