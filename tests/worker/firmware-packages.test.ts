@@ -2,6 +2,7 @@ import { env } from "cloudflare:test";
 import { TRPCError } from "@trpc/server";
 import { beforeAll, describe, expect, it } from "vitest";
 import { firmwareManifest } from "@/schema/fleet/firmware-manifest";
+import { firmwareSecret, signDownloadUrl } from "@/server/firmware/download-url";
 import { publicKeysForOrg, SigningKeyUnreadable, signManifest, verifyManifest } from "@/server/firmware/signing-keys";
 import { PART_BYTES, signingSecret } from "@/server/firmware/uploads";
 import { translatorFor } from "@/server/i18n/i18n";
@@ -294,5 +295,33 @@ describe("the signing secret", () => {
     const first = await signManifest(env.DB, "the first secret", org, "manifest");
     expect(first.keyId).toMatch(/^fwk_[0-9a-f]{16}$/);
     await expect(signManifest(env.DB, "another secret", org, "manifest")).rejects.toBeInstanceOf(SigningKeyUnreadable);
+  });
+});
+
+describe("from upload to a radio", () => {
+  it("a package uploaded in parts downloads byte-exact through a signed URL, resumed by Range, and verifies", async () => {
+    const file = [bytesOf(PART_BYTES, 11), bytesOf(54_321, 12)];
+    const created = data(await call<Created>("firmware.create", { version: "6.0.0-radio", models: ["XR-7"] }, vendorOwner));
+    for (const [i, part] of file.entries()) expect((await putPart(created.id, i + 1, part, vendorOwner)).status).toBe(200);
+    data(await call("firmware.complete", { id: created.id }, vendorOwner));
+    const pkg = data(await call<Got>("firmware.get", { id: created.id }, vendorOwner, "GET"));
+
+    // A radio of the customer: the first 5 MB, the connection drops, then the rest by Range.
+    const { url } = await signDownloadUrl(firmwareSecret(env) as string, pkg.id, "RADIO-FW-1", new Date());
+    const cut = 5_000_000;
+    const head = await request(url, { headers: { Range: `bytes=0-${cut - 1}` } });
+    expect(head.status).toBe(206);
+    const tail = await request(url, { headers: { Range: `bytes=${cut}-` } });
+    expect(tail.status).toBe(206);
+    const received = new Uint8Array([...new Uint8Array(await head.arrayBuffer()), ...new Uint8Array(await tail.arrayBuffer())]);
+    expect(received.length).toBe(pkg.size);
+    const hash = await sha256Hex([received]);
+    expect(hash).toBe(pkg.sha256);
+
+    const manifest = firmwareManifest({ packageId: pkg.id, version: pkg.version, sha256: hash, size: received.length });
+    const keys = await publicKeysForOrg(env.DB, customerOrg);
+    const key = keys.find((k) => k.keyId === pkg.keyId);
+    expect(key).toBeDefined();
+    expect(await verifyManifest(key?.publicKey ?? "", manifest, pkg.signature)).toBe(true);
   });
 });
