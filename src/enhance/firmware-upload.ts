@@ -28,6 +28,29 @@ async function procedure<T>(name: string, input: unknown): Promise<T> {
   throw new Refused(fieldMessages.length ? fieldMessages.join(" ") : (answer.error?.message ?? String(response.status)));
 }
 
+const hex = (digest: ArrayBuffer) => [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+
+type Upload = { id: string; file: File; partBytes: number; total: number; stored: Set<number> };
+
+/**
+ * An upload begun earlier (the package page of an unfinished upload): the parts the server has
+ * are kept where the chosen file's slice has the same SHA-256; any other is sent again. A file
+ * with fewer parts than were stored is another file.
+ */
+async function resumedUpload(text: DOMStringMap, file: File): Promise<Upload> {
+  const partBytes = Number(text.partBytes);
+  const total = Math.max(1, Math.ceil(file.size / partBytes));
+  const parts = JSON.parse(text.parts ?? "[]") as { partNumber: number; size: number; sha256: string | null }[];
+  if (parts.some((part) => part.partNumber > total)) throw new Refused(text.textOtherFile ?? "");
+  const stored = new Set<number>();
+  for (const part of parts) {
+    const slice = file.slice((part.partNumber - 1) * partBytes, part.partNumber * partBytes);
+    if (slice.size !== part.size || !part.sha256) continue;
+    if (hex(await crypto.subtle.digest("SHA-256", await slice.arrayBuffer())) === part.sha256) stored.add(part.partNumber);
+  }
+  return { id: text.resumeId ?? "", file, partBytes, total, stored };
+}
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function button(text: string): HTMLButtonElement {
@@ -73,7 +96,9 @@ function enhance(root: HTMLElement) {
   panel.append(bar, status, actions);
   form.after(panel);
 
-  let upload: { id: string; file: File; partBytes: number; total: number; stored: Set<number> } | null = null;
+  let upload: Upload | null = null;
+  // The package page's "resume" form is shown only where it can work: with this script.
+  if (text.resumeId) root.hidden = false;
 
   const busy = (on: boolean) => {
     if (submit) submit.disabled = on;
@@ -139,6 +164,23 @@ function enhance(root: HTMLElement) {
     }
   }
 
+  async function createdUpload(file: File, fields: FormData, typed: string[]): Promise<Upload> {
+    const created = await procedure<{ id: string; partBytes: number }>("firmware.create", {
+      ...frame,
+      version: String(fields.get("version") ?? ""),
+      models: [...fields.getAll("models").map(String), ...typed],
+      notes: String(fields.get("notes") ?? ""),
+      size: file.size,
+    });
+    return {
+      id: created.id,
+      file,
+      partBytes: created.partBytes,
+      total: Math.max(1, Math.ceil(file.size / created.partBytes)),
+      stored: new Set(),
+    };
+  }
+
   form.addEventListener("submit", async (event) => {
     const file = fileInput.files?.[0];
     // No file chosen: the plain post lets the server say so beside the field.
@@ -154,20 +196,7 @@ function enhance(root: HTMLElement) {
     status.textContent = text.textStarting ?? "";
     busy(true);
     try {
-      const created = await procedure<{ id: string; partBytes: number }>("firmware.create", {
-        ...frame,
-        version: String(fields.get("version") ?? ""),
-        models: [...fields.getAll("models").map(String), ...typed],
-        notes: String(fields.get("notes") ?? ""),
-        size: file.size,
-      });
-      upload = {
-        id: created.id,
-        file,
-        partBytes: created.partBytes,
-        total: Math.max(1, Math.ceil(file.size / created.partBytes)),
-        stored: new Set(),
-      };
+      upload = text.resumeId ? await resumedUpload(text, file) : await createdUpload(file, fields, typed);
       progress();
       await run();
     } catch (error) {
@@ -185,6 +214,8 @@ function enhance(root: HTMLElement) {
       await procedure("firmware.delete", { id, ...frame });
       upload = null;
       panel.hidden = true;
+      // On the package page the package is gone: back to the list.
+      if (text.listHref) location.assign(text.listHref);
     } catch (error) {
       status.textContent = error instanceof Refused ? error.message : (text.textNetwork ?? "");
     }

@@ -146,4 +146,25 @@ describe("firmware pages without JavaScript", () => {
     expect(await env.FIRMWARE?.head(`packages/${packageId}`)).toBeNull();
     expect((await request(`/devices/firmware/view/${packageId}`, { headers: { Cookie: owner } })).status).toBe(404);
   });
+
+  it("an unfinished upload's page offers to resume it (with the script), naming each stored part's SHA-256", async () => {
+    const start = await request("/api/firmware.create", {
+      method: "POST",
+      body: JSON.stringify({ version: "5.9.0", models: ["XR-9"] }),
+      headers: { Origin: ORIGIN, "Content-Type": "application/json", Cookie: owner },
+    });
+    const { id } = ((await start.json()) as { result: { data: { id: string } } }).result.data;
+    const first = file.slice(0, PART_BYTES);
+    const part = await request(`/api/firmware/${id}/parts/1`, {
+      method: "PUT",
+      body: first,
+      headers: { Origin: ORIGIN, "Content-Type": "application/octet-stream", Cookie: owner },
+    });
+    expect(part.status).toBe(200);
+    const page = await html(`/devices/firmware/view/${id}`);
+    expect(page).toContain("Upload not finished");
+    expect(page).toMatch(new RegExp(`<section[^>]*hidden[^>]*data-resume-id="${id}"`));
+    expect(page).toContain(await sha256Hex(first));
+    expect(page).toContain("Resume this upload");
+  });
 });

@@ -53,6 +53,22 @@ function ModelChoices({ models, chosen, error }: { models: string[]; chosen: str
   );
 }
 
+/** The words the upload script says, as data attributes of its wrapper (the script has no translations of its own). */
+export function uploadTexts(text: (key: string) => string): Record<`data-${string}`, string> {
+  return {
+    "data-text-label": text("firmware.progress.label"),
+    "data-text-parts": text("firmware.progress.parts"),
+    "data-text-starting": text("firmware.progress.starting"),
+    "data-text-finishing": text("firmware.progress.finishing"),
+    "data-text-retrying": text("firmware.progress.retrying"),
+    "data-text-stopped": text("firmware.progress.stopped"),
+    "data-text-resume": text("firmware.progress.resume"),
+    "data-text-cancel": text("firmware.progress.cancel"),
+    "data-text-other-file": text("firmware.resume.otherFile"),
+    "data-text-network": text("identityForm.networkError"),
+  };
+}
+
 function UploadForm({ data, form }: PageProps<Data>) {
   const { t, assets } = usePage();
   const message = useMessage();
@@ -66,16 +82,7 @@ function UploadForm({ data, form }: PageProps<Data>) {
         data-firmware-upload=""
         data-account-id={frame.accountId ?? ""}
         data-package-href={firmwarePackageHref(frame, "{id}")}
-        data-text-label={text("firmware.progress.label")}
-        data-text-parts={text("firmware.progress.parts")}
-        data-text-starting={text("firmware.progress.starting")}
-        data-text-finishing={text("firmware.progress.finishing")}
-        data-text-retrying={text("firmware.progress.retrying")}
-        data-text-stopped={text("firmware.progress.stopped")}
-        data-text-resume={text("firmware.progress.resume")}
-        data-text-cancel={text("firmware.progress.cancel")}
-        data-text-too-large={text("firmware.errors.tooLarge")}
-        data-text-network={text("identityForm.networkError")}
+        {...uploadTexts(text)}
       >
         <PostForm action={uploadFirmwareHref(frame)} form={form} submit={text("firmware.submit")} encType="multipart/form-data">
           <TextInput

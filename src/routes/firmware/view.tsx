@@ -2,15 +2,67 @@ import { firmwareManifest } from "@/schema/fleet/firmware-manifest";
 import { api } from "@/server/api/procedures-route";
 import { type AccountDetails, accountDetails } from "@/server/current-account";
 import { usePage } from "@/server/render/page-context";
-import { ButtonLink } from "@/ui/button";
+import { Button, ButtonLink } from "@/ui/button";
+import { PlainScript } from "@/ui/plain-script";
 import { deploymentHref } from "../deployments/paths";
 import { DeviceFrame } from "../devices/frame";
 import type { Frame } from "../devices/paths";
 import { definePage, type PageProps, type RouteContext } from "../types";
-import { deleteFirmwareHref, firmwareHref, formatSize, frameOf } from "./paths";
+import { deleteFirmwareHref, firmwareHref, firmwarePackageHref, formatSize, frameOf } from "./paths";
+import { uploadTexts } from "./upload";
 
 type RouterOutput = Awaited<ReturnType<ReturnType<typeof api>["firmware"]["get"]>>;
 type Data = { frame: Frame; account: AccountDetails | null; pkg: RouterOutput };
+
+/**
+ * An unfinished upload, resumed by choosing the same file again (with JavaScript only: the
+ * script compares the file's slices with the stored parts' SHA-256 and sends the rest).
+ */
+function ResumeUpload({ frame, pkg }: { frame: Frame; pkg: RouterOutput }) {
+  const { t, assets } = usePage();
+  const text = (key: string) => String(t(key));
+  return (
+    <section
+      aria-labelledby="resume-title"
+      className="mb-6 max-w-xl"
+      hidden
+      data-firmware-upload=""
+      data-resume-id={pkg.id}
+      data-account-id={frame.accountId ?? ""}
+      data-part-bytes={pkg.partBytes}
+      data-parts={JSON.stringify(pkg.parts)}
+      data-package-href={firmwarePackageHref(frame, "{id}")}
+      data-list-href={firmwareHref(frame)}
+      {...uploadTexts(text)}
+    >
+      <h2 id="resume-title" className="text-lg font-semibold text-slate-900">
+        {t("firmware.resume.title")}
+      </h2>
+      <form className="mt-2 flex flex-col gap-3">
+        <div className="flex min-w-0 flex-col gap-1">
+          <label htmlFor="resume-file" className="text-sm font-medium text-slate-800">
+            {t("firmware.fields.file")}
+          </label>
+          <input
+            id="resume-file"
+            type="file"
+            name="file"
+            required
+            aria-describedby="resume-file-hint"
+            className="block w-full min-w-0 text-sm text-slate-800"
+          />
+          <p id="resume-file-hint" className="text-sm text-slate-600">
+            {t("firmware.resume.help")}
+          </p>
+        </div>
+        <div>
+          <Button type="submit">{t("firmware.progress.resume")}</Button>
+        </div>
+      </form>
+      <PlainScript script={assets.plainScripts.firmwareUpload} />
+    </section>
+  );
+}
 
 /** A value a firmware team copies (a hash, a key): monospace, wrapping anywhere so it fits 320 px. */
 function Code({ children }: { children: string }) {
@@ -49,6 +101,7 @@ function PackageView({ data }: PageProps<Data>) {
           {t("firmware.view.uploading", { parts: pkg.partsReceived.length })}
         </p>
       )}
+      {!ready && pkg.canManage ? <ResumeUpload frame={frame} pkg={pkg} /> : null}
       <dl className="divide-y divide-slate-200 rounded-lg border border-slate-200 bg-white px-4">
         <Detail term={text("firmware.fields.version")}>{pkg.version}</Detail>
         <Detail term={text("firmware.view.owner")}>{pkg.orgName}</Detail>

@@ -10,7 +10,8 @@ import { all, type Db, first, newId, now, statement } from "./db";
  * only from its own organization or one above it. Every change is an activity entry.
  */
 export type PackageState = "uploading" | "ready";
-export type UploadedPart = { partNumber: number; etag: string; size: number };
+/** A stored part; its SHA-256 lets a resumed upload tell which parts of the chosen file are there already. */
+export type UploadedPart = { partNumber: number; etag: string; size: number; sha256?: string };
 
 export type FirmwarePackage = {
   id: string;

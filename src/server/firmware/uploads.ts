@@ -51,7 +51,9 @@ export async function storePart(
   if (bytes.byteLength > PART_BYTES) refuse(ctx, "PAYLOAD_TOO_LARGE", "firmware.errors.partTooLarge");
   const upload = firmwareBucket(ctx).resumeMultipartUpload(pkg.objectKey, uploadId);
   const uploaded = await upload.uploadPart(partNumber, bytes);
-  const part = { partNumber, etag: uploaded.etag, size: bytes.byteLength };
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes as Uint8Array<ArrayBuffer>));
+  const sha256 = [...digest].map((b) => b.toString(16).padStart(2, "0")).join("");
+  const part = { partNumber, etag: uploaded.etag, size: bytes.byteLength, sha256 };
   const result = await recordPartStatement(ctx.db, pkg.id, part).run();
   // Completed or cancelled meanwhile: the part is not the package's.
   if (!result.meta.changes) refuse(ctx, "CONFLICT", "firmware.errors.notUploading");

@@ -109,6 +109,8 @@ export const firmwareRouter = router({
         publicKey: key && key.keyId === pkg.keyId ? key.publicKey : null,
         rowVersion: pkg.rowVersion,
         partsReceived: pkg.parts.map((part) => part.partNumber),
+        /** What a resumed upload compares its file's slices with, part by part. */
+        parts: pkg.parts.map(({ partNumber, size, sha256 }) => ({ partNumber, size, sha256: sha256 ?? null })),
         partBytes: PART_BYTES,
         deployments,
       };
