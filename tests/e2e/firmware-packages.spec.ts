@@ -135,3 +135,40 @@ test("the firmware screens fit 320 px in every language", async ({ browser, base
   await call("firmware.delete", { id: created.id, accountId: "acc_metro_bus" });
   await context.close();
 });
+
+test("an upload left unfinished resumes from its package page, keeping the parts already stored", async ({
+  browser,
+  baseURL,
+}) => {
+  test.setTimeout(60_000);
+  const origin = baseURL ?? "";
+  const context = await browser.newContext({ baseURL });
+  const page = await context.newPage();
+  await signIn(page, baseURL);
+  const file = firmwareFile(8 * 1024 * 1024 + 70_000, 21);
+  // Begun earlier: the first part arrived, then the browser was closed.
+  const start = await page.request.post("/api/firmware.create", {
+    data: { accountId: "acc_metro_bus", version: `e2e-resume-${Date.now()}`, models: ["XR-E2E"] },
+    headers: { Origin: origin },
+  });
+  const { id } = ((await start.json()) as { result: { data: { id: string } } }).result.data;
+  const first = await page.request.put(`/api/firmware/${id}/parts/1?accountId=acc_metro_bus`, {
+    data: file.subarray(0, 8 * 1024 * 1024),
+    headers: { Origin: origin, "Content-Type": "application/octet-stream" },
+  });
+  expect(first.status()).toBe(200);
+
+  const sent: string[] = [];
+  page.on("request", (request) => {
+    if (request.method() === "PUT") sent.push(new URL(request.url()).pathname);
+  });
+  await page.goto(`${FIRMWARE}/view/${id}`);
+  await expect(page.getByText("Upload not finished")).toBeVisible();
+  await page.getByLabel("Firmware file").setInputFiles({ name: "radio.bin", mimeType: "application/octet-stream", buffer: file });
+  await page.getByRole("button", { name: "Resume upload" }).click();
+  await expect(page.getByText(createHash("sha256").update(file).digest("hex")).first()).toBeVisible({ timeout: 20_000 });
+  // Only the second part travelled again.
+  expect(sent).toEqual([`/api/firmware/${id}/parts/2`]);
+  await deletePackage(page);
+  await context.close();
+});
