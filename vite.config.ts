@@ -57,6 +57,8 @@ export default defineConfig(({ command, isPreview }) => ({
             // Plain scripts of pages without a form, linked by those pages alone (no React).
             "src/enhance/live-counts.ts",
             "src/enhance/more-entries.ts",
+            // The firmware upload form's script: the file in parts of 8 MiB, with progress and resume.
+            "src/enhance/firmware-upload.ts",
             // The WebAuthn library, loaded by URL when a passkey ceremony starts (src/islands/webauthn.ts).
             "src/islands/webauthn.ts",
           ],

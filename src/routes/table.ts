@@ -25,6 +25,7 @@ import { confirmResetCodeSentPage } from "./confirm-reset-code-sent";
 import { deploymentRoutes } from "./deployments/routes";
 import { deviceRoutes } from "./devices/routes";
 import { fcCasesRoutes } from "./fc-cases/routes";
+import { firmwareRoutes } from "./firmware/routes";
 import { forgotPasswordPage } from "./forgot-password";
 import { gettingStartedPage } from "./getting-started";
 import { homePage } from "./home";
@@ -185,6 +186,8 @@ export const routes: RouteDefinition[] = [
   // Commands to radios (issue 13): history, one command, send, bulk send and the connectivity test.
   // Saved groups beside an account's inventory (issue 25), before the uid-shaped command paths.
   ...radioGroupRoutes,
+  // Firmware packages (issue 26), before the uid-shaped command paths (/devices/:screen/:uid).
+  ...firmwareRoutes,
   ...deviceCommandRoutes,
   // The device inventory and an account's registry (spec §2); /devices/profiles below is apart.
   ...deviceRoutes,

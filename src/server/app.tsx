@@ -18,6 +18,7 @@ import { type AppEnv, isDevelopment } from "./env";
 import { AppError } from "./errors";
 import { firmwareDownload } from "./firmware/download-route";
 import { DOWNLOAD_PATH } from "./firmware/download-url";
+import { firmwarePartRoute } from "./firmware/part-route";
 import { deviceProtocol } from "./fleet/device-protocol";
 import { translatorFor } from "./i18n/i18n";
 import { languageRoute } from "./language-route";
@@ -124,6 +125,8 @@ export function createApp() {
   app.route("/", authRoutes);
   app.route("/", ssoRoutes);
   app.route("/", passkeyRoutes);
+  // Before the procedures: a package's parts are raw bytes, not the JSON wire format.
+  app.route("/", firmwarePartRoute);
   app.route("/", proceduresRoute);
   app.route("/", languageRoute);
   app.route("/", signOutRoute);

@@ -183,6 +183,35 @@ export const routeVisits: RouteVisit[] = [
     note: "no group saved yet: the not-found screen",
     status: 404,
   },
+  // Firmware packages (issue 26) in both frames; the demo has no package: its page is the not-found screen.
+  { route: "/devices/firmware", url: () => "/devices/firmware" },
+  { route: "/devices/firmware/new", url: () => "/devices/firmware/new" },
+  {
+    route: "/devices/firmware/view/:packageId",
+    url: () => "/devices/firmware/view/fw_missing",
+    note: "no package uploaded yet: the not-found screen",
+    status: 404,
+  },
+  {
+    route: "/devices/firmware/view/:packageId/delete",
+    url: () => "/devices/firmware/view/fw_missing/delete",
+    note: "no package uploaded yet: the not-found screen",
+    status: 404,
+  },
+  { route: "/accounts/:accountId/registry/firmware", url: () => acc("/registry/firmware") },
+  { route: "/accounts/:accountId/registry/firmware/new", url: () => acc("/registry/firmware/new") },
+  {
+    route: "/accounts/:accountId/registry/firmware/view/:packageId",
+    url: () => acc("/registry/firmware/view/fw_missing"),
+    note: "no package uploaded yet: the not-found screen",
+    status: 404,
+  },
+  {
+    route: "/accounts/:accountId/registry/firmware/view/:packageId/delete",
+    url: () => acc("/registry/firmware/view/fw_missing/delete"),
+    note: "no package uploaded yet: the not-found screen",
+    status: 404,
+  },
   { route: "/accounts/:accountId/registry/devices/test/:uid", url: () => acc(`/registry/devices/test/${RADIO}`) },
   { route: `/accounts/:accountId/registry/devices/${UID}/commands`, url: () => acc(`/registry/devices/${RADIO}/commands`) },
   {

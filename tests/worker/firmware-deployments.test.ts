@@ -246,11 +246,8 @@ describe("a firmware deployment", () => {
     const response = await request("/device/v1/config", { headers: { Authorization: bearer(uid ?? "") } });
     expect(response.status).toBe(200);
     const body = (await response.json()) as { firmwareKeys: { keyId: string; publicKey: string }[] };
-    expect(body.firmwareKeys).toEqual(
-      [parent, child]
-        .map((org) => ({ keyId: `key_${org}`, publicKey: `pub_${org}` }))
-        .sort((a, b) => (a.keyId < b.keyId ? -1 : 1)),
-    );
+    // Nearest organization first.
+    expect(body.firmwareKeys).toEqual([child, parent].map((org) => ({ keyId: `key_${org}`, publicKey: `pub_${org}` })));
   });
 
   it("has nothing to roll back to when no package was installed before", async () => {

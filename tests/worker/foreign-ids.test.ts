@@ -42,6 +42,7 @@ async function written(): Promise<string> {
     "rules",
     "deployments",
     "radio_groups",
+    "firmware_packages",
   ];
   const counts = await Promise.all(
     tables.map(async (table) => (await env.DB.prepare(`SELECT count(*) AS n FROM ${table}`).first<{ n: number }>())?.n),
@@ -361,6 +362,31 @@ describe("the account's other paths take only the account's ids", () => {
     );
     await refusedWithoutWriting("radioGroups.delete", { accountId: home.accountId, groupId: awayGroup, version: 1 }, "NOT_FOUND");
     await refusedWithoutWriting("radioGroups.delete", { accountId: away.accountId, groupId: awayGroup, version: 1 }, "NOT_FOUND");
+  });
+
+  it("firmware: another tenant's package is NOT_FOUND to complete, delete or send a part to, from any frame", async () => {
+    const awayPackage = `fw_away_${crypto.randomUUID().slice(0, 8)}`;
+    await env.DB.prepare(
+      `INSERT INTO firmware_packages (id, org_id, version, models, state, object_key, upload_id, created_by)
+       VALUES (?, ?, '1.0.0', '["XR-7"]', 'uploading', ?, 'upload-away', 'test')`,
+    )
+      .bind(awayPackage, away.childOrgId, `packages/${awayPackage}`)
+      .run();
+    for (const frame of [{}, { accountId: home.accountId }]) {
+      await refusedWithoutWriting("firmware.complete", { id: awayPackage, ...frame }, "NOT_FOUND");
+      await refusedWithoutWriting("firmware.delete", { id: awayPackage, ...frame }, "NOT_FOUND");
+    }
+    await refusedWithoutWriting("firmware.delete", { id: awayPackage, accountId: away.accountId }, "NOT_FOUND");
+    const part = await request(`/api/firmware/${awayPackage}/parts/1`, {
+      method: "PUT",
+      body: new Uint8Array(16),
+      headers: { Origin: ORIGIN, "Content-Type": "application/octet-stream", Cookie: owner },
+    });
+    expect(part.status).toBe(404);
+    const row = await env.DB.prepare("SELECT parts FROM firmware_packages WHERE id = ?")
+      .bind(awayPackage)
+      .first<{ parts: string }>();
+    expect(row?.parts).toBe("[]");
   });
 
   it("webhooks: another tenant's webhook is NOT_FOUND on every path, and stays as it was", async () => {

@@ -63,6 +63,11 @@ beforeAll(async () => {
       `INSERT INTO radio_groups (id, account_id, name, filter, created_at, updated_at)
        VALUES ('grp_crawl', ?, 'Crawl depot radios', '{"siteId":"site_crawl"}', '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z')`,
     ).bind(accountId),
+    // A ready firmware package of the dealer (issue 26): its page and delete page are linked from the lists.
+    env.DB.prepare(
+      `INSERT INTO firmware_packages (id, org_id, version, models, notes, state, object_key, size, sha256, signature, key_id, created_by)
+       VALUES ('fw_crawl', ?, '2.0.0', '["XR-7"]', 'Crawl notes', 'ready', 'packages/fw_crawl', 1024, ?, 'c2ln', 'fwk_crawl', 'crawl')`,
+    ).bind(dealer, "a".repeat(64)),
   ]);
   // A change in the activity log, so the log and the account home link to what it names.
   const renamed = await request("/api/sites.update", {

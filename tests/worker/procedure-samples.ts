@@ -84,6 +84,12 @@ export const procedureSamples: Record<string, (t: Tenant) => unknown> = {
   "commandBatches.cancel": (t) => ({ accountId: t.accountId, batchId: "00000000-0000-4000-8000-000000000000" }),
   "commandBatches.retry": (t) => ({ accountId: t.accountId, batchId: "00000000-0000-4000-8000-000000000000" }),
   // Saved groups (a group id that is not there: the account is checked first).
+  "firmware.list": (t) => ({ accountId: t.accountId }),
+  "firmware.get": (t) => ({ id: "fw_matrix_missing", accountId: t.accountId }),
+  "firmware.models": (t) => ({ accountId: t.accountId }),
+  "firmware.create": (t) => ({ accountId: t.accountId, version: "9.9.9-matrix", models: ["XR-7"], notes: "Matrix", size: 1024 }),
+  "firmware.complete": (t) => ({ id: "fw_matrix_missing", accountId: t.accountId }),
+  "firmware.delete": (t) => ({ id: "fw_matrix_missing", accountId: t.accountId }),
   "radioGroups.list": (t) => ({ accountId: t.accountId }),
   "radioGroups.get": (t) => ({ accountId: t.accountId, groupId: "grp_missing" }),
   "radioGroups.create": (t) => ({ accountId: t.accountId, name: "Matrix group", siteId: t.siteId, firmware: "1.0" }),

@@ -6,10 +6,11 @@ import { AccountLayout } from "@/ui/shell/account-layout";
 import { Tabs } from "@/ui/tabs";
 import { registryHref } from "./paths";
 
-/** The registry's tabs (spec §2, §6): Devices and Subscriptions, each for its flag. */
-export function RegistryTabs({ accountId, current }: { accountId: string; current: "devices" | "subscriptions" }) {
+/** The registry's tabs (spec §2, §6): Devices, Subscriptions and Firmware (issue 26), each for its flag. */
+export function RegistryTabs({ accountId, current }: { accountId: string; current: "devices" | "subscriptions" | "firmware" }) {
   const { t, user } = usePage();
-  const can = (flag: "view-devices-in-accounts" | "view-subscriptions-in-accounts") => user?.permissions[flag] === true;
+  const can = (flag: "view-devices-in-accounts" | "view-subscriptions-in-accounts" | "manage-devices") =>
+    user?.permissions[flag] === true;
   const items = [
     ...(can("view-devices-in-accounts")
       ? [
@@ -29,6 +30,15 @@ export function RegistryTabs({ accountId, current }: { accountId: string; curren
           },
         ]
       : []),
+    ...(can("manage-devices")
+      ? [
+          {
+            href: registryHref(accountId, "firmware"),
+            label: String(t("devices.registry.firmwareTab")),
+            current: current === "firmware",
+          },
+        ]
+      : []),
   ];
   return <Tabs label={String(t("accountShell.nav.registry"))} items={items} />;
 }
@@ -43,8 +53,10 @@ export function DeviceFrame({
   description,
   actions,
   children,
+  tab = "devices",
 }: {
   account: AccountDetails | null;
+  tab?: "devices" | "firmware";
   title: string;
   description?: ReactNode;
   actions?: ReactNode;
@@ -61,7 +73,7 @@ export function DeviceFrame({
   }
   return (
     <AccountLayout account={account}>
-      <RegistryTabs accountId={account._id} current="devices" />
+      <RegistryTabs accountId={account._id} current={tab} />
       <div className="mt-4">
         {header}
         {children}

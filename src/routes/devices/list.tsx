@@ -10,6 +10,7 @@ import { EmptyState } from "@/ui/empty-state";
 import { SelectField } from "@/ui/field";
 import { FormAlert } from "@/ui/form-alert";
 import { bulkHref } from "../commands/paths";
+import { firmwareHref } from "../firmware/paths";
 import { groupsHref } from "../radio-groups/paths";
 import { type ActionResult, definePage, type PageProps, type RouteContext } from "../types";
 import { DriftCountsStrip } from "./drift-counts";
@@ -276,6 +277,11 @@ function DevicesList({ data, form }: PageProps<Data>) {
       {frame.accountId ? (
         <ButtonLink href={groupsHref(frame.accountId)} variant="white">
           {t("devices.list.groups")}
+        </ButtonLink>
+      ) : null}
+      {canManage ? (
+        <ButtonLink href={firmwareHref(frame)} variant="white">
+          {t("firmware.inventoryLink")}
         </ButtonLink>
       ) : null}
       <a href={exportHref(frame, search)} className={buttonClass("white")} download>

@@ -33,7 +33,7 @@ export function assignmentHref(uid: string, edit = false): string {
   return `/devices/uid/${enc(uid)}${edit ? "/edit" : ""}`;
 }
 
-export function registryHref(accountId: string, tab: "devices" | "subscriptions"): string {
+export function registryHref(accountId: string, tab: "devices" | "subscriptions" | "firmware"): string {
   return `/accounts/${enc(accountId)}/registry/${tab}`;
 }
 

@@ -7,6 +7,7 @@ import { deploymentsRouter } from "./routers/deployments";
 import { deviceRedirectsRouter } from "./routers/device-redirects";
 import { devicesRouter } from "./routers/devices";
 import { fcCasesRouter } from "./routers/fc-cases";
+import { firmwareRouter } from "./routers/firmware";
 import { identityProvidersRouter } from "./routers/identity-providers";
 import { locationsRouter } from "./routers/locations";
 import { notificationsRouter } from "./routers/notifications";
@@ -31,6 +32,7 @@ export const appRouter = router({
   deviceRedirects: deviceRedirectsRouter,
   devices: devicesRouter,
   fcCases: fcCasesRouter,
+  firmware: firmwareRouter,
   identityProviders: identityProvidersRouter,
   locations: locationsRouter,
   notifications: notificationsRouter,

@@ -111,17 +111,3 @@ export async function firmwareFit(
     .sort((a, b) => b.count - a.count);
   return fit;
 }
-
-/**
- * The firmware signing keys a radio of `orgId` trusts (GET /device/v1/config `firmwareKeys`): its
- * organization's and those of the organizations above it, so a vendor's package verifies on a
- * customer's radio.
- */
-export async function trustedFirmwareKeys(db: Db, orgId: string): Promise<{ keyId: string; publicKey: string }[]> {
-  return all<{ keyId: string; publicKey: string }>(
-    db,
-    `SELECT k.key_id AS keyId, k.public_key AS publicKey FROM firmware_signing_keys k
-     WHERE k.org_id IN (SELECT ancestor_id FROM organization_ancestors WHERE org_id = ?) ORDER BY k.key_id`,
-    orgId,
-  );
-}

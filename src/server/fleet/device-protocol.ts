@@ -8,10 +8,10 @@ import type { D1PreparedStatement } from "../cloudflare";
 import { batch } from "../data/db";
 import { findDeployment, nextStepDue, reportStateOf, retryReportStatement, upsertReportStatement } from "../data/deployments";
 import { copyDeployedAttributesStatement, reportedRevisionStatement } from "../data/device-checkins";
-import { trustedFirmwareKeys } from "../data/firmware-deployments";
 import { revisionContent } from "../data/revisions";
 import type { AppEnv } from "../env";
 import { firmwareSecret } from "../firmware/download-url";
+import { publicKeysForOrg } from "../firmware/signing-keys";
 import { armClock } from "./arm-deployment-clock";
 import {
   answerResponse,
@@ -250,7 +250,7 @@ deviceProtocol.get("/config", async (c) => {
   const d = state.desired;
   // The keys firmware packages are signed with travel with the configuration (docs/device-protocol.md).
   const [firmwareKeys, content] = await Promise.all([
-    trustedFirmwareKeys(c.env.DB, state.radio.org_id),
+    publicKeysForOrg(c.env.DB, state.radio.org_id),
     d ? revisionContent(c.env.DB, d.revisionId) : null,
   ]);
   if (!d) return json({ revision: null, deployment: null, config: null, firmwareKeys }, { headers });

@@ -3,6 +3,7 @@ import { IMPORT_BODY_MAX_BYTES } from "@/schema/devices";
 import { type ErrorCodeName, errorCodes, httpStatusOf } from "@/schema/errors";
 import type { AppEnv } from "../env";
 import { AppError } from "../errors";
+import { PART_PATH, UPLOAD_FORM_PATH } from "../firmware/upload-paths";
 import { translatorFor } from "../i18n/i18n";
 
 /**
@@ -239,7 +240,7 @@ async function formRefusal(c: Context<AppEnv>): Promise<Refusal | null> {
   const type = c.req.header("Content-Type") ?? "";
   const media = type.split(";")[0]?.trim().toLowerCase();
   if (media !== "application/x-www-form-urlencoded" && media !== "multipart/form-data") return null;
-  if (IMPORT_FORM.test(c.req.path)) return null;
+  if (IMPORT_FORM.test(c.req.path) || UPLOAD_FORM_PATH.test(c.req.path)) return null;
   const read = await readForm(c, requestLimits.formBodyBytes);
   return "refusal" in read ? read.refusal : null;
 }
@@ -263,7 +264,9 @@ function refuse(c: Context<AppEnv>, refusal: Refusal, shape: "procedure" | "plai
 /** Runs after the language is known, so every refusal speaks the caller's language. */
 export const limitRequests: MiddlewareHandler<AppEnv> = async (c, next) => {
   const path = c.req.path;
-  if (path.startsWith("/api/") && isPlainCall(path)) {
+  if (c.req.method === "PUT" && PART_PATH.test(path)) {
+    // A firmware package's part (8 MiB of bytes): its route reads it within its own limit.
+  } else if (path.startsWith("/api/") && isPlainCall(path)) {
     const refusal = c.req.method === "POST" ? await bodyRefusal(c, requestLimits.plainBodyBytes, true) : null;
     if (refusal) return refuse(c, refusal, "plain");
   } else if (path.startsWith("/api/")) {

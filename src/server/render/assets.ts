@@ -10,6 +10,8 @@ export const webAuthnSource = "src/islands/webauthn.ts";
 /** Plain scripts of pages without a form (no React): a deployment's live counts, the activity log's "Load more". */
 export const liveCountsSource = "src/enhance/live-counts.ts";
 export const moreEntriesSource = "src/enhance/more-entries.ts";
+/** The firmware upload form's script: the file in parts with progress and resume (issue 26). */
+export const firmwareUploadSource = "src/enhance/firmware-upload.ts";
 
 /** A plain script and the chunks it imports, to preload (one round trip on a slow network, not two). */
 export type PlainScript = { src: string; preloads: string[] };
@@ -26,7 +28,7 @@ export type AssetTags = {
   /** The sign-in page's plain script (no React) and the chunks it imports, to preload. */
   signInScript: { src: string; preloads: string[] };
   /** Plain scripts a page without a form links itself, where their markup is (each a few hundred bytes). */
-  plainScripts: { liveCounts: PlainScript; moreEntries: PlainScript };
+  plainScripts: { liveCounts: PlainScript; moreEntries: PlainScript; firmwareUpload: PlainScript };
   /** Vite's own client, for hot reload in development. */
   devClient: string | null;
   /** Chunks to preload for the given islands, so a slow network pays one round trip, not three. */
@@ -70,7 +72,11 @@ const built: AssetTags | null = manifest
         src: fileOf(signInScriptSource),
         preloads: chunkClosure([signInScriptSource]).filter((file) => file !== fileOf(signInScriptSource)),
       },
-      plainScripts: { liveCounts: plainScript(liveCountsSource), moreEntries: plainScript(moreEntriesSource) },
+      plainScripts: {
+        liveCounts: plainScript(liveCountsSource),
+        moreEntries: plainScript(moreEntriesSource),
+        firmwareUpload: plainScript(firmwareUploadSource),
+      },
       devClient: null,
       preloadsFor: (names) => {
         const entry = fileOf(clientEntrySource);
@@ -89,6 +95,7 @@ const development: AssetTags = {
   plainScripts: {
     liveCounts: { src: `/${liveCountsSource}`, preloads: [] },
     moreEntries: { src: `/${moreEntriesSource}`, preloads: [] },
+    firmwareUpload: { src: `/${firmwareUploadSource}`, preloads: [] },
   },
   devClient: "/@vite/client",
   preloadsFor: () => [],

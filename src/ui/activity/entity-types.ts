@@ -15,6 +15,7 @@ export const accountEntityTypes = [
   "deployment",
   "command",
   "radioGroup",
+  "firmwarePackage",
   "fc-session",
   "fc-customer",
   "fc-settings",

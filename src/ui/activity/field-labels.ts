@@ -70,6 +70,13 @@ export const loggedFields = [
   "approvalNote",
   "approvalRequired",
   "approvalExpiryHours",
+  // A firmware package (issue 26).
+  "version",
+  "notes",
+  "state",
+  "size",
+  "sha256",
+  "keyId",
 ] as const;
 
 /** Lists whose items have a name of their own ("Wi-Fi network {{number}}"). */
