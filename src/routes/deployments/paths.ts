@@ -12,7 +12,3 @@ export const deploymentHref = (accountId: string, deploymentId: string, query = 
  */
 export const firmwareDeploymentHref = (accountId: string, chosen: { firmware?: string; package?: string } = {}) =>
   `${confirmDeploymentHref(accountId)}?${new URLSearchParams({ kind: "firmware", ...chosen })}`;
-
-/** A firmware package's page in the account's registry (helper P's screens). */
-export const firmwarePackageHref = (accountId: string, packageId: string) =>
-  `${base(accountId)}/registry/firmware/view/${encodeURIComponent(packageId)}`;

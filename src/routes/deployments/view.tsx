@@ -17,12 +17,13 @@ import { PageHeader } from "@/ui/page-header";
 import { AccountLayout } from "@/ui/shell/account-layout";
 import { StatusMessage } from "@/ui/status-message";
 import { Table } from "@/ui/table";
+import { firmwarePackageHref } from "../firmware/paths";
 import { postedValues } from "../settings/procedure-refusal";
 import { type ActionResult, definePage, type PageProps, type RouteContext } from "../types";
 import { ApprovalPanel, decideFromPage } from "./approval-panel";
 import { FirmwareStages } from "./firmware-stages";
 import { LiveCounts } from "./live-counts";
-import { deploymentHref, deploymentsHref, firmwarePackageHref } from "./paths";
+import { deploymentHref, deploymentsHref } from "./paths";
 import { requestKey } from "./request-key";
 import { AwaitingApprovalBadge, StateBadge } from "./state-badge";
 
@@ -135,7 +136,7 @@ function Facts({
             String(t("firmwareDeployment.package")),
             <a
               className="font-medium text-brand-700 hover:underline"
-              href={firmwarePackageHref(accountId, deployment.package.id)}
+              href={firmwarePackageHref({ accountId }, deployment.package.id)}
               data-slot="deployment-package"
             >
               {t("deployments.firmwareVersion", { version: deployment.package.version })}
