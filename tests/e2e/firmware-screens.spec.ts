@@ -60,3 +60,49 @@ test("the firmware screens read at 320 px, in English and French, without an axe
   await context.clearCookies({ name: "lang" });
   await context.close();
 });
+
+test("a package uploaded in parts is rolled out from the confirm page: fit counted, deployment shown with its stages (no JavaScript)", async ({
+  browser,
+  baseURL,
+}) => {
+  const context = await browser.newContext({ baseURL, javaScriptEnabled: false });
+  const page = await context.newPage();
+  await signIn(page, baseURL);
+  const origin = baseURL ?? "";
+  // A package of the demo's bus radios (model XR-9), uploaded through the API as the upload page does.
+  const version = `9.${Date.now() % 100000}`;
+  const created = await page.request.post("/api/firmware.create", {
+    data: { accountId: "acc_metro_bus", version, models: ["XR-9"], notes: "e2e", size: 1024 },
+    headers: { Origin: origin },
+  });
+  const packageId = ((await created.json()) as { result: { data: { id: string } } }).result.data.id;
+  const part = await page.request.put(`/api/firmware/${packageId}/parts/1`, {
+    data: Buffer.alloc(1024, 7),
+    headers: { Origin: origin, "Content-Type": "application/octet-stream" },
+  });
+  expect(part.ok()).toBe(true);
+  const completed = await page.request.post("/api/firmware.complete", {
+    data: { id: packageId, accountId: "acc_metro_bus" },
+    headers: { Origin: origin },
+  });
+  expect(completed.ok()).toBe(true);
+
+  await page.goto(`${ACCOUNT}/deployments`);
+  await page.getByRole("link", { name: "New firmware deployment" }).click();
+  await page.getByLabel("Package").selectOption(packageId);
+  await page.getByRole("button", { name: "Count the radios this package fits" }).click();
+  await expect(page.getByText(/Radios in this target: [\d,]+; the package fits [\d,]+ of them\./)).toBeVisible();
+  await expect(page.getByText(/^Phase 1: [\d,]+ radios?$/)).toBeVisible();
+  await page.getByRole("button", { name: "Confirm and update" }).click();
+  await expect(page).toHaveURL(new RegExp(`${ACCOUNT}/deployments/[^/?]+$`));
+  await expect(page.getByRole("link", { name: `Firmware ${version}` })).toHaveAttribute(
+    "href",
+    `${ACCOUNT}/registry/firmware/view/${packageId}`,
+  );
+  await expect(page.getByRole("heading", { name: "Radios by firmware stage" })).toBeVisible();
+  await expect(page.getByRole("rowheader", { name: "Booted the old firmware" })).toBeVisible();
+  // Leave the demo fleet as it was: cancel it (or, waiting for approval, reject it).
+  const cancel = page.getByRole("button", { name: "Cancel deployment" });
+  if (await cancel.count()) await cancel.click();
+  await context.close();
+});
