@@ -2,8 +2,6 @@ import { Hono } from "hono";
 import { z } from "zod";
 import { progressOf, type ReportState, reportStates, terminalStates } from "@/schema/fleet/deployment-plan";
 import { desiredConfig } from "@/schema/fleet/desired-config";
-import { includes, isFinal, phaseOfBucket } from "@/schema/fleet/desired-deployment";
-import { afterFailure } from "@/schema/fleet/pace-and-retries";
 import type { D1PreparedStatement } from "../cloudflare";
 import { batch } from "../data/db";
 import { findDeployment, nextStepDue, reportStateOf, retryReportStatement, upsertReportStatement } from "../data/deployments";
@@ -29,7 +27,6 @@ import {
 import { rearmCommandClockOnce } from "./command-clock";
 import { reportCommand } from "./command-reports";
 import {
-  forgetRadioChanges,
   noteFleetVersion,
   parseTokens,
   plainEtags,
@@ -38,10 +35,10 @@ import {
   verifyConfigToken,
   wantsFullPath,
 } from "./config-token";
-import { evaluateThresholds } from "./deployment-engine";
 import { reportFirmware } from "./firmware-reports";
 import { forgetCheckIn, shardOf } from "./live";
-import { loadRadio, type RadioState, radioState, targetRadioOf } from "./radio-state";
+import { loadRadio, type RadioState, radioState } from "./radio-state";
+import { admitReport, afterReportStored } from "./report-steps";
 
 /**
  * The device protocol, /device/v1 (docs/device-protocol.md): JSON over HTTPS, Bearer
@@ -306,20 +303,9 @@ deviceProtocol.post("/deployments/:id/status", async (c) => {
   const report = parsed.data;
   const answered = answerToRepeat(deployment.id, previous?.state, report.state);
   if (answered) return answered;
-  const shares = deployment.plan.phases.map((p) => p.share);
-  if (!previous && !includes({ ...deployment, shares }, targetRadioOf(state.radio), state.reports)) {
-    return failure({
-      status: 409,
-      code: "CONFLICT",
-      message: `The deployment is ${deployment.state} and does not include this radio now.`,
-    });
-  }
-  const phase = previous?.phase ?? phaseOfBucket(shares, state.radio.rollout_bucket);
-  const now = new Date();
-  const at = now.toISOString();
-  // A failure with an attempt left is a retry after a backoff, not a failure (the plan's retries).
-  const afterFailed = report.state === "failed" ? afterFailure(deployment.plan.retries, previous?.attempts ?? 0, now) : null;
-  const retry = afterFailed?.kind === "retry" ? afterFailed : null;
+  const admitted = admitReport(state, deployment, report.state === "failed", new Date());
+  if (!admitted.ok) return admitted.response;
+  const { phase, retry, at } = admitted;
   const fields = {
     deploymentId: deployment.id,
     uid: state.radio.uid,
@@ -344,19 +330,7 @@ deviceProtocol.post("/deployments/:id/status", async (c) => {
       answerToRepeat(deployment.id, stored, report.state) ?? json({ deploymentId: deployment.id, state: stored, changed: false })
     );
   }
-  // The report is a change of this radio (migration 0031): this isolate re-reads the log at
-  // once, and the radio's shard answers its next check-in with the report in it.
-  forgetRadioChanges();
-  await forgetCheckIn(c.env, state.radio.uid);
-  if (retry)
-    return json({
-      deploymentId: deployment.id,
-      state: report.state,
-      changed: true,
-      retry: { attempt: retry.attempt, notBefore: retry.retryAt.toISOString() },
-    });
-  if (isFinal(report.state)) await evaluateThresholds({ db, env: c.env }, deployment, phase, report.state);
-  return json({ deploymentId: deployment.id, state: report.state, changed: true });
+  return afterReportStored({ db, env: c.env }, state, deployment, { said: report.state, state: report.state, phase, retry });
 });
 
 deviceProtocol.post("/commands/:id/status", async (c) => {

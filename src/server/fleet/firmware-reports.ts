@@ -1,16 +1,13 @@
 import type { z } from "zod";
-import { includes, isFinal, phaseOfBucket } from "@/schema/fleet/desired-deployment";
+import { isFinal } from "@/schema/fleet/desired-deployment";
 import { firmwareRank, firmwareReportBody, type StoredFirmwareReport, storedReport } from "@/schema/fleet/firmware-report";
-import { afterFailure } from "@/schema/fleet/pace-and-retries";
 import type { D1PreparedStatement } from "../cloudflare";
 import { type Db, first, statement } from "../data/db";
 import { type Deployment, retryReportStatement, upsertFirmwareReportStatement } from "../data/deployments";
 import type { Env } from "../env";
 import { failure, json } from "./check-in";
-import { forgetRadioChanges } from "./config-token";
-import { evaluateThresholds } from "./deployment-engine";
-import { forgetCheckIn } from "./live";
-import { type RadioState, targetRadioOf } from "./radio-state";
+import type { RadioState } from "./radio-state";
+import { admitReport, afterReportStored } from "./report-steps";
 
 /**
  * A radio's report on a firmware deployment (docs/device-protocol.md "Reports"): stages move
@@ -32,19 +29,9 @@ export async function reportFirmware(
   const previous = state.reports.get(deployment.id);
   const repeated = previous ? answerToRepeat(deployment.id, previous, report) : null;
   if (repeated) return repeated;
-  const shares = deployment.plan.phases.map((p) => p.share);
-  if (!previous && !includes({ ...deployment, shares }, targetRadioOf(state.radio), state.reports)) {
-    return failure({
-      status: 409,
-      code: "CONFLICT",
-      message: `The deployment is ${deployment.state} and does not include this radio now.`,
-    });
-  }
-  const phase = previous?.phase ?? phaseOfBucket(shares, state.radio.rollout_bucket);
-  const now = new Date();
-  const at = now.toISOString();
-  const afterFailed = report.state === "failed" ? afterFailure(deployment.plan.retries, previous?.attempts ?? 0, now) : null;
-  const retry = afterFailed?.kind === "retry" ? afterFailed : null;
+  const admitted = admitReport(state, deployment, report.state === "failed", new Date());
+  if (!admitted.ok) return admitted.response;
+  const { phase, retry, at } = admitted;
   const fields = {
     deploymentId: deployment.id,
     uid: state.radio.uid,
@@ -67,17 +54,7 @@ export async function reportFirmware(
     const stored = await storedReportOf(db, deployment.id, state.radio.uid);
     return (stored && answerToRepeat(deployment.id, stored, report)) ?? unchanged(deployment.id, stored);
   }
-  forgetRadioChanges();
-  await forgetCheckIn(env, state.radio.uid);
-  if (retry)
-    return json({
-      deploymentId: deployment.id,
-      state: parsed.data.state,
-      changed: true,
-      retry: { attempt: retry.attempt, notBefore: retry.retryAt.toISOString() },
-    });
-  if (isFinal(report.state)) await evaluateThresholds({ db, env }, deployment, phase, report.state);
-  return json({ deploymentId: deployment.id, state: parsed.data.state, changed: true });
+  return afterReportStored({ db, env }, state, deployment, { said: parsed.data.state, state: report.state, phase, retry });
 }
 
 function unchanged(deploymentId: string, stored: StoredFirmwareReport | null): Response {
