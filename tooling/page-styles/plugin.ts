@@ -76,6 +76,12 @@ function layout(root: string) {
         }
         // The sign-in form links its plain script by URL (src/server/render/assets.ts).
         if (/\.signInScript\.src\b/.test(text)) found.push(join(src, "enhance/sign-in.ts"));
+        // A page's plain scripts (`plainScripts.firmwareUpload` is src/enhance/firmware-upload.ts)
+        // add elements with classes of their own at run time.
+        for (const match of text.matchAll(/\bplainScripts\.([a-zA-Z]+)/g)) {
+          const name = (match[1] ?? "").replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
+          found.push(join(src, "enhance", `${name}.ts`));
+        }
         return found;
       },
     },
