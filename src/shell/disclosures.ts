@@ -7,10 +7,10 @@ import { onLeave } from "./outside";
  */
 export function enhanceDisclosure(details: HTMLDetailsElement): void {
   const summary = details.querySelector("summary");
-  let stop: (() => void) | null = null;
-  details.addEventListener("toggle", () => {
-    stop?.();
-    stop = details.open ? onLeave(details, () => (details.open = false)) : null;
+  // Listening always (not from the "toggle" event, which fires a task later) so that a focus
+  // moving away right after the menu opens still closes it.
+  onLeave(details, () => {
+    if (details.open) details.open = false;
   });
   details.addEventListener("keydown", (event) => {
     if (event.key !== "Escape" || !details.open) return;
