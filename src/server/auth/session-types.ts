@@ -17,6 +17,11 @@ export type SessionUser = {
   role: User["role"];
   language: Language | null;
   permissions: PermissionMap;
+  /**
+   * Set when an API token calls (issue 27): then `id` is the token's id, `email` the label the
+   * activity log shows for it, and `accountIds`, when not null, the only accounts it may reach.
+   */
+  token?: { id: string; name: string; accountIds: readonly string[] | null };
 };
 
 export type CurrentSession = { record: SessionRecord; user: User };
