@@ -68,6 +68,7 @@ export const integratorProcedures: ReadonlySet<string> = new Set([
   "devices.bulkTag",
   "devices.importCsv",
   "devices.retire",
+  "devices.rotateSecret",
   "radioGroups.list",
   "radioGroups.get",
   "radioGroups.create",
