@@ -49,16 +49,16 @@ test("the cookbook's three scripts run with a token limited to one account; anot
   expect(await signedIn.json()).toEqual({ ok: true });
 
   // An advanced account of this run, with two seats, and a token for it alone.
-  const account = await call<{ id: string }>(page, baseURL, "accounts.add", {
+  const { _id: accountId } = await call<{ _id: string }>(page, baseURL, "accounts.add", {
     orgId: "org_harbor",
     name: `Cookbook ${run}`,
     subscriptionLevel: "advanced",
   });
-  await call(page, baseURL, "subscriptions.allocate", { subscriptionId: "sub_harbor_demo", accountId: account.id, quantity: 2 });
+  await call(page, baseURL, "subscriptions.allocate", { subscriptionId: "sub_harbor_demo", accountId: accountId, quantity: 2 });
   const made = await call<{ id: string; token: string }>(page, baseURL, "apiTokens.create", {
     name: `Cookbook ${run}`,
     role: "configurator",
-    accountIds: [account.id],
+    accountIds: [accountId],
     expiresInDays: 1,
   });
   const dir = await mkdtemp(join(tmpdir(), "cookbook-"));
@@ -71,7 +71,7 @@ test("the cookbook's three scripts run with a token limited to one account; anot
     join(dir, "bad.csv"),
     `uid,brand,model,name,tags\n${uids[0]},Northwind,XR-7,One,cookbook\n,Northwind,XR-7,Two,cookbook\n`,
   );
-  const refused = await exec("node", [script("register-radios.mjs"), "--account", account.id, "--file", join(dir, "bad.csv")], {
+  const refused = await exec("node", [script("register-radios.mjs"), "--account", accountId, "--file", join(dir, "bad.csv")], {
     env,
   }).catch((error: { code: number; stderr: string }) => error);
   expect(refused).toMatchObject({ code: 1 });
@@ -83,7 +83,7 @@ test("the cookbook's three scripts run with a token limited to one account; anot
   const secretsFile = join(dir, "secrets.csv");
   const registered = await exec(
     "node",
-    [script("register-radios.mjs"), "--account", account.id, "--file", join(dir, "radios.csv"), "--secrets", secretsFile],
+    [script("register-radios.mjs"), "--account", accountId, "--file", join(dir, "radios.csv"), "--secrets", secretsFile],
     { env },
   );
   expect(registered.stdout).toContain("registered 2 new radios");
@@ -98,14 +98,14 @@ test("the cookbook's three scripts run with a token limited to one account; anot
   expect(radios.map((r) => r.uid).sort()).toEqual(uids);
 
   // 2. A phased rollout to a saved group, waited for while the radios apply it.
-  await call(page, baseURL, "radioGroups.create", { accountId: account.id, name: "Cookbook radios", tag: "cookbook" });
+  await call(page, baseURL, "radioGroups.create", { accountId: accountId, name: "Cookbook radios", tag: "cookbook" });
   let ended = false;
   const rollout = spawn(
     "node",
     [
       script("phased-rollout.mjs"),
       "--account",
-      account.id,
+      accountId,
       "--group",
       "Cookbook radios",
       "--phases",
@@ -131,9 +131,9 @@ test("the cookbook's three scripts run with a token limited to one account; anot
   // 3. The month's command history: a ping sent now is in today's row.
   const api = (path: string, data: unknown) =>
     page.request.post(`/api/${path}`, { data, headers: { Authorization: `Bearer ${made.token}` } });
-  expect((await api("commands.send", { accountId: account.id, uid: uids[0], type: "ping" })).status()).toBe(200);
+  expect((await api("commands.send", { accountId: accountId, uid: uids[0], type: "ping" })).status()).toBe(200);
   const month = new Date().toISOString().slice(0, 7);
-  const exported = await exec("node", [script("export-command-history.mjs"), "--account", account.id, "--month", month], { env });
+  const exported = await exec("node", [script("export-command-history.mjs"), "--account", accountId, "--month", month], { env });
   const rows = exported.stdout
     .replace(/^\uFEFF/, "")
     .trim()
@@ -153,7 +153,7 @@ test("the cookbook's three scripts run with a token limited to one account; anot
   // Revoked, the very next call fails.
   await call(page, baseURL, "apiTokens.revoke", { id: made.id, version: 1 });
   const after = await page.request.get(
-    `/api/devices.list?input=${encodeURIComponent(JSON.stringify({ accountId: account.id }))}`,
+    `/api/devices.list?input=${encodeURIComponent(JSON.stringify({ accountId: accountId }))}`,
     {
       headers: { Authorization: `Bearer ${made.token}` },
     },
