@@ -202,6 +202,12 @@ function openNextPhase(m: Model, d: ModelDeployment) {
   d.waiting = false;
   d.timeoutPending = true;
   d.pacedTo = firstMinute(m, d);
+  passEmptyPhase(m, d);
+}
+
+/** A phase opened with no radio in it succeeds at once (deployment-engine.ts passEmptyPhase). */
+function passEmptyPhase(m: Model, d: ModelDeployment) {
+  if (d.state === "running" && !d.waiting && targetedInPhase(m, d, d.phaseIndex) === 0) phaseSucceeded(m, d);
 }
 
 /** A paced phase opens with its first minute offered (schema/fleet/pace-and-retries.ts paceOpening). */
@@ -238,6 +244,13 @@ function afterFinalReport(model: Model, d: ModelDeployment, phase: number, repor
   if (!successStates.includes(reported) || phase !== d.phaseIndex || d.waiting) return;
   const successes = inPhase.filter((r) => successStates.includes(r.state)).length;
   if (successes * 100 < plan.successPercent * targetedInPhase(model, d, phase)) return;
+  phaseSucceeded(model, d);
+}
+
+/** The current phase reached its success threshold: finish, pause, wait, or open the next one. */
+function phaseSucceeded(model: Model, d: ModelDeployment) {
+  const plan = d.plan.phases[d.phaseIndex];
+  if (!plan) return;
   if (d.phaseIndex >= d.shares.length - 1) {
     d.state = "finished";
     d.pauseReason = null;
@@ -421,7 +434,10 @@ class Confirm implements Cmd {
     expect(created.revisionId).toBe(d.revisionId);
     if (!waits) d.pacedTo = firstMinute(m, d);
     m.deployments.push(d);
-    if (!waits) supersedeOlder(m, d);
+    if (!waits) {
+      supersedeOlder(m, d);
+      passEmptyPhase(m, d);
+    }
   }
   toString() {
     const phases = this.plan.phases.map((p) => p.share).join("/");
@@ -508,6 +524,7 @@ class RetryFailed implements Cmd {
     expect(created.targeted).toBe(total);
     m.deployments.push(d);
     supersedeOlder(m, d);
+    passEmptyPhase(m, d);
   }
   toString() {
     return `retryFailed(#${this.which})`;
@@ -761,6 +778,7 @@ class ConfirmFirmware implements Cmd {
     d.pacedTo = firstMinute(m, d);
     m.deployments.push(d);
     supersedeOlder(m, d);
+    passEmptyPhase(m, d);
   }
   toString() {
     return `confirmFirmware(${PACKAGES[this.packageIndex]?.version}, ${this.plan.phases.map((p) => p.share).join("/")}, site ${this.site})`;
@@ -851,6 +869,7 @@ class ClockStep implements Cmd {
         d.timeoutPending = true;
         d.pacedTo = firstMinute(m, d);
         supersedeOlder(m, d);
+        passEmptyPhase(m, d);
       } else if (d.state === "running" && d.waiting) openNextPhase(m, d);
       else if (d.state === "running" && d.pacedTo !== null) {
         // Days of a pace's minutes: the whole phase is offered, and its radios' timeout starts again.
@@ -918,6 +937,7 @@ class Decide implements Cmd {
       d.timeoutPending = true;
       d.pacedTo = firstMinute(m, d);
       supersedeOlder(m, d);
+      passEmptyPhase(m, d);
     }
   }
   toString() {

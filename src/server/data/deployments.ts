@@ -840,6 +840,31 @@ function phaseTargetsStatement(
   );
 }
 
+/**
+ * Whether a phase holds any radio now. EXISTS stops at the first one, so a phase with radios
+ * costs one index probe however large the fleet; only an empty phase reads its whole range.
+ */
+export async function phaseHasRadios(
+  db: Db,
+  deployment: Pick<Deployment, "accountId" | "target" | "plan">,
+  phase: number,
+): Promise<boolean> {
+  const range = bucketRange(
+    deployment.plan.phases.map((p) => p.share),
+    phase,
+  );
+  const target = deployment.target === null ? "1" : targetMatchSql("d", deployment.target);
+  const row = await first<{ found: number }>(
+    db,
+    `SELECT EXISTS (SELECT 1 FROM devices d WHERE d.account_id = ?1 AND d.status = 'active'
+       AND d.rollout_bucket >= ?2 AND d.rollout_bucket < ?3 AND ${target}) AS found`,
+    deployment.accountId,
+    range.from,
+    range.to,
+  );
+  return row?.found === 1;
+}
+
 /** Counts of one phase only (threshold checks after a report). */
 export async function phaseCounts(db: Db, deploymentId: string, phase: number): Promise<Partial<Record<ReportState, number>>> {
   const rows = await all<{ state: ReportState; n: number }>(

@@ -32,6 +32,7 @@ import {
   paceOfferedChangesStatement,
   paceStepStatement,
   phaseCounts,
+  phaseHasRadios,
   phaseTargeted,
   supersedeOthersStatement,
   type Transition,
@@ -225,6 +226,9 @@ async function confirmOnce({ db, env }: Deps, input: ConfirmInput): Promise<Depl
   } else if (scheduled && startAt) await armClock(env, startAt);
   else await announce(env, deployment, "deployment");
   if (deployment.timeoutAt) await armClock(env, new Date(deployment.timeoutAt));
+  // An empty first phase passes at once (and the answer then says where the deployment is).
+  if (deployment.state === "running" && (await passEmptyPhase({ db, env }, deployment)))
+    return (await findDeployment(db, id)) ?? deployment;
   if (deployment.paceAt) await armClock(env, new Date(deployment.paceAt));
   // Its target's radios are counted by the clock, now, off this request.
   if (deployment.targeted === NOT_COUNTED) await armClock(env, at);
@@ -273,6 +277,9 @@ export async function actOnDeployment(
     await announce(env, after, "deployment");
   } else await announce(env, after, action === "cancel" ? "cancel" : "pause");
   if (after.state === "finished" && d.state !== "finished") await deploymentEvent(env, after, "deployment.finished");
+  if (action === "advance" && after.state === "running" && (await passEmptyPhase({ db, env }, after))) {
+    return (await findDeployment(db, d.id)) ?? after;
+  }
   return after;
 }
 
@@ -403,7 +410,20 @@ async function openNextPhase({ db, env }: Deps, d: Deployment): Promise<string |
   if (!moved) return null;
   if (moved.paceAt) await armClock(env, new Date(moved.paceAt));
   await announce(env, { ...d, phaseIndex: d.phaseIndex + 1 }, "deployment");
+  const opened = await findDeployment(db, d.id);
+  if (opened) await passEmptyPhase({ db, env }, opened);
   return moved.timeoutAt;
+}
+
+/**
+ * A phase that opens with no radio in it (a small target's buckets can leave one empty) has
+ * nobody to report on it, so its success holds at once; else the deployment would wait forever.
+ * Called wherever a phase opens; it may pass several empty phases in a row, or finish.
+ */
+async function passEmptyPhase({ db, env }: Deps, d: Deployment): Promise<boolean> {
+  if (d.state !== "running" || d.nextStepAt || (await phaseHasRadios(db, d, d.phaseIndex))) return false;
+  await phaseSucceeded({ db, env }, d);
+  return true;
 }
 
 /**
@@ -466,6 +486,8 @@ export async function stepDueDeployments(env: Env, now = new Date()): Promise<nu
       if (await applyTransition(db, d, { to: "running", nextStepAt: null }, SYSTEM_ACTOR, ["scheduled"])) {
         await supersedeIfStarting(db, d);
         await announce(env, { ...d, state: "running" }, "deployment");
+        const started = await findDeployment(db, d.id);
+        if (started) await passEmptyPhase({ db, env }, started);
       }
     } else if (d.state === "running" && d.nextStepAt && d.nextStepAt <= now.toISOString()) {
       // Its timeout is in the next due time this returns (the alarm and the cron arm the clock with it).
