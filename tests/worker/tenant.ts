@@ -9,9 +9,13 @@ import type { Tenant } from "./procedure-samples";
  * account with a site, location, profile, rule, subscription and allocation, a template) and
  * a signed-in user of every role. The matrices and the fuzz test call procedures with it.
  */
-export async function makeTenant(label: string): Promise<Tenant & { cookies: Record<Role, string> }> {
-  const orgId = await createOrganization(`${label} dealer`);
-  const childOrgId = await createOrganization(`${label} customer`, orgId);
+export async function makeTenant(
+  label: string,
+  /** Another account of an existing tenant's organizations (a sibling), instead of new organizations. */
+  within?: { orgId: string; childOrgId: string },
+): Promise<Tenant & { cookies: Record<Role, string> }> {
+  const orgId = within?.orgId ?? (await createOrganization(`${label} dealer`));
+  const childOrgId = within?.childOrgId ?? (await createOrganization(`${label} customer`, orgId));
   const accountId = await createAccount(childOrgId, "Matrix fleet");
   const subscriptionId = `sub_${label}_${crypto.randomUUID().slice(0, 8)}`;
   const allocationId = `alc_${label}_${crypto.randomUUID().slice(0, 8)}`;
