@@ -44,8 +44,19 @@ export async function makeTenant(
       siteId,
     ),
     env.DB.prepare(
-      "INSERT INTO profiles (id, org_id, account_id, type, name, settings) VALUES (?, ?, ?, 'buttons', 'Matrix radios', ?), (?, ?, NULL, 'buttons', 'Matrix template', ?)",
-    ).bind(profileId, childOrgId, accountId, buttons, templateId, orgId, buttons),
+      "INSERT INTO profiles (id, org_id, account_id, type, name, settings) VALUES (?, ?, ?, 'buttons', ?, ?), (?, ?, NULL, 'buttons', ?, ?)",
+    ).bind(
+      profileId,
+      childOrgId,
+      accountId,
+      // A sibling's profiles share their organizations' names: its own, then.
+      within ? `${label} radios` : "Matrix radios",
+      buttons,
+      templateId,
+      orgId,
+      within ? `${label} template` : "Matrix template",
+      buttons,
+    ),
     env.DB.prepare("INSERT INTO rules (id, account_id, name, priority) VALUES (?, ?, 'Matrix rule', 1)").bind(ruleId, accountId),
     env.DB.prepare("INSERT INTO rule_profiles (rule_id, profile_id, position) VALUES (?, ?, 1)").bind(ruleId, profileId),
     env.DB.prepare("INSERT INTO rule_sets (account_id, version) VALUES (?, 1)").bind(accountId),
