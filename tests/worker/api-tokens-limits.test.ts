@@ -58,7 +58,7 @@ describe("a token limited to one account", () => {
     expect((await call("sites.list", "query", { accountId: home.accountId })).status).toBe(200);
     expect((await call("devices.details", "query", { uid: home.deviceUid })).status).toBe(200);
     const accounts = await call("accounts.list", "query", { orgId: home.orgId });
-    const items = (accounts.body.result?.data as { items: { _id: string }[] }).items;
+    const items = (accounts.body.result?.data as { items?: { _id: string }[] } | undefined)?.items ?? [];
     expect(items.map((a) => a._id)).toEqual([home.accountId]);
   });
 
