@@ -190,6 +190,27 @@ describe("calling with a token", () => {
     expect(await spanish.text()).toContain("Token de API «Pipeline»");
   });
 
+  it("shows a token as the author on the pages that name who did something", async () => {
+    const { token } = await makeToken({ name: "Pinger" });
+    const sent = await withToken(token, "commands.send", { uid: home.deviceUid, accountId: home.accountId, type: "ping" });
+    expect(sent.response.status).toBe(200);
+    const history = await request(`/accounts/${home.accountId}/registry/devices/${home.deviceUid}/commands`, {
+      headers: { Cookie: home.cookies.owner },
+    });
+    expect(history.status).toBe(200);
+    expect(await history.text()).toContain("API token “Pinger”");
+    // A deployment started by a token: its list and its page name the token.
+    await env.DB.prepare("UPDATE deployments SET created_by = 'api-token:Releaser' WHERE id = ?").bind(home.deploymentId).run();
+    for (const path of [
+      `/accounts/${home.accountId}/deployments`,
+      `/accounts/${home.accountId}/deployments/${home.deploymentId}`,
+    ]) {
+      const page = await request(path, { headers: { Cookie: home.cookies.owner } });
+      expect(page.status, path).toBe(200);
+      expect(await page.text(), path).toContain("API token “Releaser”");
+    }
+  });
+
   it("records the last use (time, address, country) at most once a minute", async () => {
     const { id, token } = await makeToken();
     const before = await env.DB.prepare("SELECT last_used_at FROM api_tokens WHERE id = ?").bind(id).first();
