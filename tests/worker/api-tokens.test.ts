@@ -2,6 +2,8 @@ import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "@/server/app";
 import { sha256Hex } from "@/server/auth/crypto";
+import type { D1Database } from "@/server/cloudflare";
+import { type Counted, counting } from "./d1-counting";
 import { ORIGIN, postForm, request } from "./helpers";
 import { makeTenant } from "./tenant";
 
@@ -231,6 +233,29 @@ describe("calling with a token", () => {
     // The list shows it.
     const page = await request("/settings/api-tokens", { headers: { Cookie: home.cookies.owner } });
     expect(await page.text()).toContain("198.51.100.1");
+  });
+
+  it("costs one read to find the token and one write to count the call (last use: one write a minute)", async () => {
+    const { token } = await makeToken();
+    const input = encodeURIComponent(JSON.stringify({ accountId: home.accountId }));
+    const measure = async (headers: Record<string, string>) => {
+      const counted: Counted = { calls: 0, statements: [] };
+      const response = await createApp().request(new Request(`${ORIGIN}/api/sites.list?input=${input}`, { headers }), undefined, {
+        ...env,
+        DB: counting(env.DB as D1Database, counted),
+      });
+      expect(response.status).toBe(200);
+      return counted.statements;
+    };
+    const firstCall = await measure({ Authorization: `Bearer ${token}` });
+    const laterCall = await measure({ Authorization: `Bearer ${token}` });
+    const withCookie = await measure({ Cookie: home.cookies.owner });
+    // The token's lookup takes the place of the session's read (each one round trip); then one
+    // write counts the call, and the first call of a minute writes the last use.
+    expect(laterCall.length).toBe(withCookie.length + 1);
+    expect(laterCall.filter((sql) => sql.startsWith("INSERT INTO throttles"))).toHaveLength(1);
+    expect(firstCall.length).toBe(withCookie.length + 2);
+    expect(firstCall.filter((sql) => sql.startsWith("UPDATE api_tokens SET last_used_at"))).toHaveLength(1);
   });
 
   it("answers 429 with Retry-After once the token's window is spent", async () => {
