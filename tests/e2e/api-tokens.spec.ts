@@ -1,5 +1,7 @@
 import { randomUUID } from "node:crypto";
+import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page, test } from "./client-address";
+import { contextsFor, languages } from "./route-visits";
 
 // API tokens as an owner meets them (issue 27), with JavaScript on and off: a token made on
 // /settings/api-tokens/add, its secret shown once, a script calling with it (the list then shows
@@ -92,3 +94,44 @@ for (const javaScriptEnabled of [true, false]) {
     });
   });
 }
+
+test("the token screens fit 320 px in four languages, pass axe, and are made by keyboard", async ({ browser, baseURL }) => {
+  test.setTimeout(120_000);
+  const origin = baseURL ?? "";
+  const TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
+  const problems: string[] = [];
+  for (const language of languages) {
+    const contexts = await contextsFor(browser, { baseURL: origin, language, viewport: { width: 320, height: 640 } });
+    try {
+      const page = await contexts.signedIn.newPage();
+      const check = async (what: string) => {
+        const width = await page.evaluate(() => document.documentElement.scrollWidth);
+        if (width > 320) problems.push(`${language} ${what}: ${width}px wide`);
+        const results = await new AxeBuilder({ page }).withTags(TAGS).analyze();
+        for (const violation of results.violations) problems.push(`${language} ${what}: ${violation.id} ${violation.help}`);
+      };
+      // Made by keyboard alone: Tab from the page's start to the name, type it, Enter sends.
+      await page.goto("/settings/api-tokens/add");
+      await check("add");
+      for (let i = 0; i < 60 && !(await page.locator("#field-name").evaluate((el) => el === document.activeElement)); i++) {
+        await page.keyboard.press("Tab");
+      }
+      await page.keyboard.type(`Keys ${language} ${randomUUID().slice(0, 6)}`);
+      await page.keyboard.press("Tab");
+      await expect(page.locator("#field-role")).toBeFocused();
+      // Enter in a text field sends its form (the defaults: viewer, every account, 90 days).
+      await page.keyboard.press("Shift+Tab");
+      await page.keyboard.press("Enter");
+      await expect(page.locator("[data-token-secret]")).toHaveValue(/^ctk_/);
+      await check("new token");
+      await page.goto("/settings/api-tokens");
+      await check("list");
+      const revoke = page.locator('a[href^="/settings/api-tokens/revoke/"]').first();
+      await page.goto((await revoke.getAttribute("href")) ?? "");
+      await check("revoke");
+    } finally {
+      await contexts.close();
+    }
+  }
+  expect(problems).toEqual([]);
+});
