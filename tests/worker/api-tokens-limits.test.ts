@@ -95,3 +95,27 @@ describe("a token limited to one account", () => {
     expect(await fingerprint()).toBe(before);
   }, 120_000);
 });
+
+describe("a token for every account", () => {
+  it("calls every integrator procedure with its own ids without a server error, as a person would", async () => {
+    const own = await makeTenant("Whole");
+    const made = await request("/api/apiTokens.create", {
+      method: "POST",
+      body: JSON.stringify({ name: "Everything", role: "owner", accountIds: null, expiresInDays: 7 }),
+      headers: { Origin: ORIGIN, "Content-Type": "application/json", Cookie: own.cookies.owner },
+    });
+    token = ((await made.json()) as { result: { data: { token: string } } }).result.data.token;
+    const failures: string[] = [];
+    const ordered = procedures
+      .filter((p) => integratorProcedures.has(p.path))
+      .sort((a, b) => (a.type === b.type ? 0 : a.type === "query" ? -1 : 1));
+    for (const procedure of ordered) {
+      const { status, body } = await call(procedure.path, procedure.type, procedureSamples[procedure.path]?.(own) ?? {});
+      // The same answers a person of that role gets: never a 5xx, never "not for tokens" nor "sign in".
+      if (status >= 500 || ["UNAUTHORIZED", "FORBIDDEN"].includes(body.error?.data.code ?? "")) {
+        failures.push(`${procedure.path} → ${status} ${body.error?.message ?? ""}`);
+      }
+    }
+    expect(failures).toEqual([]);
+  }, 120_000);
+});
