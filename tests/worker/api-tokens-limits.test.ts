@@ -94,6 +94,22 @@ describe("a token limited to one account", () => {
     expect(checked).toBe(integratorProcedures.size);
     expect(await fingerprint()).toBe(before);
   }, 120_000);
+
+  it("is refused the organization's own frame (the same calls without an account), and writes nothing", async () => {
+    const before = await fingerprint();
+    const leaks: string[] = [];
+    for (const procedure of procedures.filter((p) => integratorProcedures.has(p.path))) {
+      const input = procedureSamples[procedure.path]?.(sibling);
+      if (!input || typeof input !== "object" || !("accountId" in input)) continue;
+      const { accountId: _account, ...orgFrame } = input as Record<string, unknown>;
+      const { status, body } = await call(procedure.path, procedure.type, orgFrame);
+      // Refused (FORBIDDEN above its accounts, or bad input where an account is required); never answered.
+      if (!body.error || status >= 500)
+        leaks.push(`${procedure.path} → ${status} ${JSON.stringify(body.result?.data).slice(0, 120)}`);
+    }
+    expect(leaks).toEqual([]);
+    expect(await fingerprint()).toBe(before);
+  }, 120_000);
 });
 
 describe("a token for every account", () => {
