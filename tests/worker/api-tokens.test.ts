@@ -178,8 +178,13 @@ describe("calling with a token", () => {
 
   it("writes each change with the token as its actor, shown readably in the log", async () => {
     const { id, token } = await makeToken({ name: "Pipeline" });
-    const added = await withToken(token, "sites.add", { accountId: home.accountId, name: "Site from a script" });
-    expect(added.response.status).toBe(200);
+    // As a script sends it: no Origin, no cookie, JSON.
+    const added = await request("/api/sites.add", {
+      method: "POST",
+      body: JSON.stringify({ accountId: home.accountId, name: "Site from a script" }),
+      headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+    });
+    expect(added.status).toBe(200);
     const entry = await env.DB.prepare(
       "SELECT actor_id, actor_email FROM activity_logs WHERE entity_type = 'site' AND entity_label = 'Site from a script'",
     ).first();
