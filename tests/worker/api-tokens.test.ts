@@ -173,6 +173,13 @@ describe("calling with a token", () => {
     const list = ((await asOwner("apiTokens.list", {}, "GET")).body.result?.data ?? []) as { id: string; state: string }[];
     expect(list.find((t) => t.id === id)?.state).toBe("revoked");
     expect(list.find((t) => t.id === expiredId)?.state).toBe("expired");
+    const logged = await env.DB.prepare(
+      "SELECT action, diff FROM activity_logs WHERE entity_type = 'api-token' AND entity_id = ? ORDER BY created_at",
+    )
+      .bind(id)
+      .all<{ action: string; diff: string }>();
+    expect(logged.results.map((entry) => entry.action)).toEqual(["create", "update"]);
+    expect(JSON.parse(logged.results[1]?.diff ?? "{}")).toEqual({ state: { before: "active", after: "revoked" } });
     expect((await asOwner("apiTokens.revoke", { id, version: 2 })).body.error?.data.code).toBe("CONFLICT");
   });
 
@@ -235,9 +242,21 @@ describe("calling with a token", () => {
     await withToken(token, "sites.list", { accountId: home.accountId }, "GET", { "CF-Connecting-IP": "198.51.100.1" });
     const third = await env.DB.prepare("SELECT last_used_address FROM api_tokens WHERE id = ?").bind(id).first();
     expect(third).toEqual({ last_used_address: "198.51.100.1" });
+    // Cloudflare's country of the caller, when it knows one.
+    await env.DB.prepare("UPDATE api_tokens SET last_used_at = '2026-01-01T00:00:00.000Z' WHERE id = ?").bind(id).run();
+    const input = encodeURIComponent(JSON.stringify({ accountId: home.accountId }));
+    const fromCanada = new Request(`${ORIGIN}/api/sites.list?input=${input}`, {
+      headers: { Authorization: `Bearer ${token}`, "CF-Connecting-IP": "192.0.2.44" },
+      cf: { country: "CA" },
+    } as RequestInit);
+    expect((await createApp().request(fromCanada, undefined, env)).status).toBe(200);
+    const fourth = await env.DB.prepare("SELECT last_used_address, last_used_country FROM api_tokens WHERE id = ?")
+      .bind(id)
+      .first();
+    expect(fourth).toEqual({ last_used_address: "192.0.2.44", last_used_country: "CA" });
     // The list shows it.
     const page = await request("/settings/api-tokens", { headers: { Cookie: home.cookies.owner } });
-    expect(await page.text()).toContain("198.51.100.1");
+    expect(await page.text()).toContain("192.0.2.44 · CA");
   });
 
   it("costs one read to find the token and one write to count the call (last use: one write a minute)", async () => {
