@@ -57,7 +57,9 @@ import { allocationAddPage } from "./settings/allocation-add";
 import { allocationEditPage } from "./settings/allocation-edit";
 import { allocationRemovePage } from "./settings/allocation-remove";
 import { allocationsListPage } from "./settings/allocations-list";
-import { addApiTokenPage, apiTokensPage, revokeApiTokenPage } from "./settings/api-tokens";
+import { addApiTokenPage } from "./settings/api-token-add";
+import { revokeApiTokenPage } from "./settings/api-token-revoke";
+import { apiTokensPage } from "./settings/api-tokens-list";
 import {
   addIdentityProviderPage,
   deleteIdentityProviderPage,
