@@ -321,6 +321,15 @@ describe("calling with a token", () => {
     expect(csv.status).toBe(200);
     expect(csv.headers.get("Content-Type")).toMatch(/text\/csv/);
     expect(await csv.text()).toContain("Site from a script");
+    for (const path of [
+      `/accounts/${home.accountId}/registry/devices/export.csv`,
+      `/accounts/${home.accountId}/reports/inventory?format=csv`,
+    ]) {
+      const download = await request(path, { headers: { Authorization: `Bearer ${token}` } });
+      expect(download.status, path).toBe(200);
+      expect(download.headers.get("Content-Type"), path).toMatch(/text\/csv/);
+      await download.text();
+    }
     const refused = await request(`/accounts/${home.accountId}/activity-logs/export.csv`, {
       headers: { Authorization: "Bearer ctk_nothing" },
     });
