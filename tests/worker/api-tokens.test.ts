@@ -382,6 +382,37 @@ describe("the screens", () => {
     expect(await bad.text()).toContain("Enter the token’s name.");
   });
 
+  it("offers a search when the accounts do not all fit the form, and limits to one found", async () => {
+    const inserts = Array.from({ length: 101 }, (_, i) =>
+      env.DB.prepare("INSERT INTO accounts (id, org_id, name) VALUES (?, ?, ?)").bind(
+        `acc_many_${i}_${crypto.randomUUID().slice(0, 6)}`,
+        home.childOrgId,
+        `Fleet ${String(i).padStart(3, "0")}`,
+      ),
+    );
+    await env.DB.batch(inserts);
+    const far = `acc_far_${crypto.randomUUID().slice(0, 6)}`;
+    await env.DB.prepare("INSERT INTO accounts (id, org_id, name) VALUES (?, ?, 'Zulu harbour tugs')")
+      .bind(far, home.childOrgId)
+      .run();
+    const form = await (await request("/settings/api-tokens/add", { headers: { Cookie: home.cookies.owner } })).text();
+    expect(form).toContain("Find accounts by name");
+    expect(form).not.toContain("Zulu harbour tugs");
+    const found = await (
+      await request("/settings/api-tokens/add?search=zulu", { headers: { Cookie: home.cookies.owner } })
+    ).text();
+    expect(found).toContain("Zulu harbour tugs");
+    expect(found).toContain('action="/settings/api-tokens/add?search=zulu"');
+    const made = await postForm(
+      "/settings/api-tokens/add?search=zulu",
+      { name: "Tugs only", role: "viewer", scope: "some", accountIds: far, expiresInDays: "30" },
+      { Cookie: home.cookies.owner },
+    );
+    expect(made.status).toBe(200);
+    const row = await env.DB.prepare("SELECT account_ids FROM api_tokens WHERE name = 'Tugs only'").first();
+    expect(row).toEqual({ account_ids: JSON.stringify([far]) });
+  });
+
   it("revokes from its page, at once", async () => {
     const { id, token } = await makeToken({ name: "To revoke" });
     const confirm = await request(`/settings/api-tokens/revoke/${id}`, { headers: { Cookie: home.cookies.owner } });

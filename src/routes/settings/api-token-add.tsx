@@ -1,8 +1,10 @@
+import { SEARCH_MAX_LENGTH } from "@/schema/text";
 import { api } from "@/server/api/procedures-route";
 import { MAX_TOKEN_DAYS, type tokenRoles } from "@/server/api/routers/api-tokens";
 import { grantableRoles, type Role } from "@/server/auth/roles";
 import { usePage } from "@/server/render/page-context";
-import { SelectField } from "@/ui/field";
+import { Button } from "@/ui/button";
+import { Field, SelectField } from "@/ui/field";
 import { PlainScript } from "@/ui/plain-script";
 import { SettingsLayout } from "@/ui/shell/settings-layout";
 import { PostForm, refusedForm, TextInput, useMessage } from "../devices/forms";
@@ -17,7 +19,35 @@ import { BASE, postedFields } from "./api-tokens-shared";
 const EXPIRY_CHOICES = [30, 90, 180, MAX_TOKEN_DAYS] as const;
 const FIELDS = ["name", "role", "accountIds", "scope", "expiresInDays"] as const;
 
-type AddData = { roles: Role[]; accounts: { id: string; name: string }[] };
+/** The accounts a token may be limited to: the first page by name, or those a search found. */
+const ACCOUNTS_SHOWN = 100;
+
+type AddData = { roles: Role[]; accounts: { id: string; name: string }[]; search: string; more: boolean };
+
+/**
+ * A plain GET search over the organization's accounts, shown when they do not all fit the list
+ * (or a search is on): the add form then offers the accounts found.
+ */
+function AccountSearch({ search, more }: { search: string; more: boolean }) {
+  const { t } = usePage();
+  const text = (key: string, values?: Record<string, string>) => String(values ? t(key, values) : t(key));
+  return (
+    <form method="get" action={`${BASE}/add`} className="mb-6 flex max-w-xl flex-wrap items-end gap-2">
+      <Field
+        label={text("apiTokens.findAccounts")}
+        name="search"
+        id="api-token-account-search"
+        defaultValue={search}
+        maxLength={SEARCH_MAX_LENGTH}
+        hint={more ? text("apiTokens.accountsShown", { number: String(ACCOUNTS_SHOWN) }) : undefined}
+        className="min-w-0 flex-1"
+      />
+      <Button type="submit" variant="white">
+        {text("apiTokens.find")}
+      </Button>
+    </form>
+  );
+}
 
 /** The token just made: its secret, once, with a copy button where JavaScript runs. */
 function CreatedToken({ name, token }: { name: string; token: string }) {
@@ -73,11 +103,13 @@ function AddToken({ data, form }: PageProps<AddData>) {
   const values = form?.values ?? {};
   const chosen = new Set((values.accountIds ?? "").split("\n").filter(Boolean));
   const limited = values.scope === "some";
+  const here = data.search ? `${BASE}/add?search=${encodeURIComponent(data.search)}` : `${BASE}/add`;
   const scopeError = message(form?.errors.accountIds ?? form?.errors.scope);
   return (
     <SettingsLayout current="api-tokens" title={text("routes.addApiToken")}>
       <p className="mb-6 max-w-xl text-sm text-slate-700">{text("apiTokens.addLead")}</p>
-      <PostForm action={`${BASE}/add`} form={form} submit={text("apiTokens.create")}>
+      {(data.more || data.search) && <AccountSearch search={data.search} more={data.more} />}
+      <PostForm action={here} form={form} submit={text("apiTokens.create")}>
         <TextInput
           form={form}
           name="name"
@@ -167,10 +199,13 @@ export const addApiTokenPage = definePage<AddData>({
   load: async (c) => {
     const user = c.get("user");
     if (!user) return c.notFound();
-    const page = await api(c).accounts.list({ orgId: user.orgId, pageSize: 100 });
+    const search = (c.req.query("search") ?? "").slice(0, SEARCH_MAX_LENGTH);
+    const page = await api(c).accounts.list({ orgId: user.orgId, search, pageSize: ACCOUNTS_SHOWN });
     return {
       roles: grantableRoles(user.role).filter((role) => role !== "case-agent"),
       accounts: page.items.map((account) => ({ id: account._id, name: account.name })),
+      search,
+      more: page.next !== null,
     };
   },
   Component: AddToken,
