@@ -59,6 +59,8 @@ export default defineConfig(({ command, isPreview }) => ({
             "src/enhance/more-entries.ts",
             // The firmware upload form's script: the file in parts of 8 MiB, with progress and resume.
             "src/enhance/firmware-upload.ts",
+            // The new API token's copy button.
+            "src/enhance/copy-secret.ts",
             // The WebAuthn library, loaded by URL when a passkey ceremony starts (src/islands/webauthn.ts).
             "src/islands/webauthn.ts",
           ],

@@ -57,6 +57,9 @@ import { allocationAddPage } from "./settings/allocation-add";
 import { allocationEditPage } from "./settings/allocation-edit";
 import { allocationRemovePage } from "./settings/allocation-remove";
 import { allocationsListPage } from "./settings/allocations-list";
+import { addApiTokenPage } from "./settings/api-token-add";
+import { revokeApiTokenPage } from "./settings/api-token-revoke";
+import { apiTokensPage } from "./settings/api-tokens-list";
 import {
   addIdentityProviderPage,
   deleteIdentityProviderPage,
@@ -274,6 +277,22 @@ export const routes: RouteDefinition[] = [
     access: "signed-in",
     permission: "edit-users",
     page: deleteIdentityProviderPage,
+  },
+  // API tokens of the organization (issue 27).
+  { path: "/settings/api-tokens", title: "routes.apiTokens", access: "signed-in", permission: "edit-users", page: apiTokensPage },
+  {
+    path: "/settings/api-tokens/add",
+    title: "routes.addApiToken",
+    access: "signed-in",
+    permission: "edit-users",
+    page: addApiTokenPage,
+  },
+  {
+    path: "/settings/api-tokens/revoke/:tokenId",
+    title: "routes.revokeApiToken",
+    access: "signed-in",
+    permission: "edit-users",
+    page: revokeApiTokenPage,
   },
   // Settings: Organizations (open to every signed-in user for reading) and Users (spec §2, §6).
   { path: "/settings/organizations", title: "routes.settingsOrganizations", access: "signed-in", page: organizationsListPage },

@@ -25,6 +25,8 @@ export type Env = {
   /** Test hooks (milliseconds): how long a shard trusts its fleet versions, how long last-seen waits for its batch. */
   CHECK_IN_FRESH_MS?: string;
   CHECK_IN_FLUSH_MS?: string;
+  /** Calls an API token may make per minute (default 600, src/server/middleware/bearer.ts); tests set it low. */
+  API_TOKEN_RATE_LIMIT?: string;
   /** "local" for the demo (seeded, mailbox), "production" when deployed. */
   APP_ENV?: string;
   /** "outbox" (default, D1) or "http" (see src/server/mail/mailer.ts). */

@@ -173,6 +173,9 @@ export const procedureSamples: Record<string, (t: Tenant) => unknown> = {
   "users.revokeInvitation": () => ({ id: "inv_matrix_unknown" }),
   "users.listIdentityProvidersForUser": () => ({}),
   "users.unlinkExternalIdentity": () => ({ id: "xid_matrix_unknown" }),
+  "apiTokens.list": (t) => ({ orgId: t.orgId }),
+  "apiTokens.create": (t) => ({ name: "Matrix token", role: "viewer", accountIds: [t.accountId], expiresInDays: 30 }),
+  "apiTokens.revoke": () => ({ id: "tok_matrix_unknown", version: 1 }),
   "identityProviders.list": (t) => ({ orgId: t.orgId }),
   "identityProviders.details": () => ({ id: "idp_matrix_unknown" }),
   "identityProviders.add": (t) => ({

@@ -9,9 +9,13 @@ import type { Tenant } from "./procedure-samples";
  * account with a site, location, profile, rule, subscription and allocation, a template) and
  * a signed-in user of every role. The matrices and the fuzz test call procedures with it.
  */
-export async function makeTenant(label: string): Promise<Tenant & { cookies: Record<Role, string> }> {
-  const orgId = await createOrganization(`${label} dealer`);
-  const childOrgId = await createOrganization(`${label} customer`, orgId);
+export async function makeTenant(
+  label: string,
+  /** Another account of an existing tenant's organizations (a sibling), instead of new organizations. */
+  within?: { orgId: string; childOrgId: string },
+): Promise<Tenant & { cookies: Record<Role, string> }> {
+  const orgId = within?.orgId ?? (await createOrganization(`${label} dealer`));
+  const childOrgId = within?.childOrgId ?? (await createOrganization(`${label} customer`, orgId));
   const accountId = await createAccount(childOrgId, "Matrix fleet");
   const subscriptionId = `sub_${label}_${crypto.randomUUID().slice(0, 8)}`;
   const allocationId = `alc_${label}_${crypto.randomUUID().slice(0, 8)}`;
@@ -40,8 +44,19 @@ export async function makeTenant(label: string): Promise<Tenant & { cookies: Rec
       siteId,
     ),
     env.DB.prepare(
-      "INSERT INTO profiles (id, org_id, account_id, type, name, settings) VALUES (?, ?, ?, 'buttons', 'Matrix radios', ?), (?, ?, NULL, 'buttons', 'Matrix template', ?)",
-    ).bind(profileId, childOrgId, accountId, buttons, templateId, orgId, buttons),
+      "INSERT INTO profiles (id, org_id, account_id, type, name, settings) VALUES (?, ?, ?, 'buttons', ?, ?), (?, ?, NULL, 'buttons', ?, ?)",
+    ).bind(
+      profileId,
+      childOrgId,
+      accountId,
+      // A sibling's profiles share their organizations' names: its own, then.
+      within ? `${label} radios` : "Matrix radios",
+      buttons,
+      templateId,
+      orgId,
+      within ? `${label} template` : "Matrix template",
+      buttons,
+    ),
     env.DB.prepare("INSERT INTO rules (id, account_id, name, priority) VALUES (?, ?, 'Matrix rule', 1)").bind(ruleId, accountId),
     env.DB.prepare("INSERT INTO rule_profiles (rule_id, profile_id, position) VALUES (?, ?, 1)").bind(ruleId, profileId),
     env.DB.prepare("INSERT INTO rule_sets (account_id, version) VALUES (?, 1)").bind(accountId),

@@ -1,4 +1,5 @@
 import { TRPCError } from "@trpc/server";
+import { actorLabel } from "@/schema/actor-label";
 import { type CommandParams, type CommandType, paramsSummary } from "@/schema/fleet/commands";
 import { formatDateTime } from "@/schema/format";
 import { api } from "@/server/api/procedures-route";
@@ -53,7 +54,7 @@ function BatchList({ data }: PageProps<ListData>) {
                 {t(`commands.types.${batch.type}`)} · {formatDateTime(language, batch.createdAt, scope.timeZone)}
               </a>
               <p className="text-slate-700">
-                <TargetWords batch={batch} /> · {batch.createdByEmail}
+                <TargetWords batch={batch} /> · {actorLabel(batch.createdByEmail, (key, values) => String(t(key, values)))}
               </p>
             </li>
           ))}
@@ -140,7 +141,10 @@ function BatchPage({ data }: PageProps<Data>) {
       />
       <div className="space-y-6">
         <dl className="grid gap-x-8 text-sm sm:grid-cols-2">
-          {row(String(t("commands.detail.by")), batch.createdByEmail)}
+          {row(
+            String(t("commands.detail.by")),
+            actorLabel(batch.createdByEmail, (key, values) => String(t(key, values))),
+          )}
           {row(String(t("commands.batches.sentAt")), formatDateTime(language, batch.createdAt, scope.timeZone))}
           {row(String(t("commands.batches.target")), <TargetWords batch={batch} />)}
           {summary && row(String(t("commands.columns.details")), summary)}

@@ -1,5 +1,6 @@
 import { TRPCError } from "@trpc/server";
 import { Island } from "@/islands/runtime/island";
+import { actorLabel } from "@/schema/actor-label";
 import { type CommandParams, type CommandType, cancellableStates, paramsSummary } from "@/schema/fleet/commands";
 import { formatDateTime } from "@/schema/format";
 import { api } from "@/server/api/procedures-route";
@@ -46,7 +47,10 @@ function Detail({ data }: PageProps<Data>) {
       <div className="space-y-6">
         <dl className="grid gap-x-8 text-sm sm:grid-cols-2">
           {summary && row(String(t("commands.columns.details")), summary)}
-          {row(String(t("commands.detail.by")), command.createdByEmail)}
+          {row(
+            String(t("commands.detail.by")),
+            actorLabel(command.createdByEmail, (key, values) => String(t(key, values))),
+          )}
           {row(String(t("commands.detail.expires")), when(command.expiresAt))}
           {command.cancelledByEmail && row(String(t("commands.detail.cancelledBy")), command.cancelledByEmail)}
           {row(String(t("commands.detail.id")), <span className="font-mono text-xs">{command.id}</span>)}

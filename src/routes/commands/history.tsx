@@ -1,3 +1,4 @@
+import { actorLabel } from "@/schema/actor-label";
 import { type CommandParams, type CommandType, paramsSummary } from "@/schema/fleet/commands";
 import { formatDateTime } from "@/schema/format";
 import type { Command } from "@/server/data/commands";
@@ -73,7 +74,11 @@ function History({ data }: PageProps<Data>) {
           { key: "state", header: String(t("commands.columns.state")), cell: (c) => <CommandStateBadge state={c.state} /> },
           { key: "queued", header: String(t("commands.columns.queued")), cell: (c) => when(c.createdAt) },
           { key: "last", header: String(t("commands.columns.lastStep")), cell: (c) => when(lastStep(c)) },
-          { key: "by", header: String(t("commands.columns.by")), cell: (c) => c.createdByEmail },
+          {
+            key: "by",
+            header: String(t("commands.columns.by")),
+            cell: (c) => actorLabel(c.createdByEmail, (key, values) => String(t(key, values))),
+          },
         ]}
       />
       {next && (

@@ -1,4 +1,5 @@
 import { TRPCError } from "@trpc/server";
+import { actorLabel } from "@/schema/actor-label";
 import { formatDateTime } from "@/schema/format";
 import { api } from "@/server/api/procedures-route";
 import type { DeploymentApproval } from "@/server/data/deployment-approval";
@@ -35,7 +36,10 @@ export function ApprovalPanel({
     const key = `deployments.approval.${approval.approval}`;
     return (
       <StatusMessage tone={approval.approval === "approved" ? "success" : "info"}>
-        {t(key, { who: approval.decidedBy ?? "", time: when(approval.decidedAt) })}
+        {t(key, {
+          who: actorLabel(approval.decidedBy ?? "", (key, values) => String(t(key, values))),
+          time: when(approval.decidedAt),
+        })}
         {approval.note && <> {t("deployments.approval.noteWas", { note: approval.note })}</>}
       </StatusMessage>
     );
@@ -46,7 +50,10 @@ export function ApprovalPanel({
         {t("deployments.approval.heading")}
       </h2>
       <p className="mt-1 text-sm text-slate-800">
-        {t("deployments.approval.waiting", { author: deployment.createdBy, time: when(approval.expiresAt) })}
+        {t("deployments.approval.waiting", {
+          author: actorLabel(deployment.createdBy, (key, values) => String(t(key, values))),
+          time: when(approval.expiresAt),
+        })}
       </p>
       {canDecide && (
         <div className="mt-4 grid gap-4 md:grid-cols-2">

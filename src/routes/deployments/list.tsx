@@ -1,3 +1,4 @@
+import { actorLabel } from "@/schema/actor-label";
 import { formatDateTime } from "@/schema/format";
 import { api } from "@/server/api/procedures-route";
 import { type AccountDetails, accountDetails } from "@/server/current-account";
@@ -88,7 +89,11 @@ function DeploymentsList({ data }: PageProps<Data>) {
             header: String(t("deployments.columns.created")),
             cell: (d) => formatDateTime(language, d.createdAt, account.timezone),
           },
-          { key: "by", header: String(t("deployments.columns.by")), cell: (d) => d.createdBy },
+          {
+            key: "by",
+            header: String(t("deployments.columns.by")),
+            cell: (d) => actorLabel(d.createdBy, (key, values) => String(t(key, values))),
+          },
           { key: "note", header: String(t("deployments.columns.note")), cell: (d) => d.note },
         ]}
       />

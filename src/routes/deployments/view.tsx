@@ -1,4 +1,5 @@
 import { TRPCError } from "@trpc/server";
+import { actorLabel } from "@/schema/actor-label";
 import { allowedFrom, type DeploymentAction, isActive } from "@/schema/fleet/deployment-plan";
 import type { FirmwareStage } from "@/schema/fleet/firmware-manifest";
 import { type ShownState, shownStates } from "@/schema/fleet/states";
@@ -161,7 +162,7 @@ function Facts({
         )}
       {row(
         String(t("deployments.columns.created")),
-        `${formatDateTime(language, deployment.createdAt, timeZone)} · ${deployment.createdBy}`,
+        `${formatDateTime(language, deployment.createdAt, timeZone)} · ${actorLabel(deployment.createdBy, (key, values) => String(t(key, values)))}`,
       )}
       {deployment.nextStepAt && row(String(t("deployments.nextStep")), formatDateTime(language, deployment.nextStepAt, timeZone))}
       {deployment.note && row(String(t("deployments.columns.note")), deployment.note)}

@@ -3,7 +3,7 @@ import type { Account } from "@/server/data/accounts";
 import { type Device, findDevice, placeBelongs } from "@/server/data/devices";
 import { isWithinOrganization } from "@/server/data/organizations";
 import { refuse } from "./refusal";
-import { accountInScope, assertOrganizationInScope } from "./tenancy";
+import { accountInScope, accountLimit, assertOrganizationInScope, refuseLimited } from "./tenancy";
 import type { ApiContext } from "./trpc";
 
 type Caller = Pick<ApiContext, "db" | "t"> & { user: SessionUser };
@@ -19,12 +19,18 @@ export async function deviceInScope(ctx: Caller, uid: string, accountId?: string
     return refuse(ctx, "NOT_FOUND", "devices.errors.notFound");
   // Inside an account's registry, a radio of another account (or none) is not there.
   if (accountId !== undefined && device.accountId !== accountId) return refuse(ctx, "NOT_FOUND", "devices.errors.notFound");
+  // A token limited to some accounts sees no radio of another account, nor of the inventory.
+  const limit = accountLimit(ctx.user);
+  if (limit && (!device.accountId || !limit.includes(device.accountId)))
+    return refuse(ctx, "NOT_FOUND", "devices.errors.notFound");
   if (!device.accountId && !ctx.user.permissions["manage-devices"]) refuse(ctx, "FORBIDDEN", "errors.protected");
   return device;
 }
 
 /** The organization whose inventory a call is about: the one named (in the caller's tree), or the caller's own. */
 export async function inventoryOrg(ctx: Caller, orgId: string | undefined): Promise<string> {
+  // The inventory is the organization's, above every account: not for an account-limited token.
+  if (accountLimit(ctx.user)) refuseLimited(ctx);
   if (!orgId) return ctx.user.orgId;
   await assertOrganizationInScope(ctx, orgId);
   return orgId;

@@ -1,5 +1,6 @@
 import { accountsRouter } from "./routers/accounts";
 import { activityLogsRouter } from "./routers/activity-logs";
+import { apiTokensRouter } from "./routers/api-tokens";
 import { archivesRouter } from "./routers/archives";
 import { commandBatchesRouter } from "./routers/command-batches";
 import { commandsRouter } from "./routers/commands";
@@ -25,6 +26,7 @@ import { createCallerFactory, router } from "./trpc";
 export const appRouter = router({
   accounts: accountsRouter,
   activityLogs: activityLogsRouter,
+  apiTokens: apiTokensRouter,
   archives: archivesRouter,
   commands: commandsRouter,
   commandBatches: commandBatchesRouter,

@@ -7,6 +7,7 @@ import { databaseRefusal } from "../data/database-errors";
 import type { Db } from "../data/db";
 import type { Env } from "../env";
 import type { Translate } from "../i18n/i18n";
+import { integratorProcedures } from "./integrator-procedures";
 import { Refusal } from "./refusal";
 
 /** What every procedure knows about its caller; built per request (HTTP or in process). */
@@ -58,8 +59,16 @@ const databaseErrors = t.middleware(async ({ ctx, next }) => {
   return result;
 });
 
+/** An API token reaches only the integrators' procedures (issue 27); the screens' own stay the screens'. */
+const tokenReach = t.middleware(({ ctx, path, next }) => {
+  if (ctx.user?.token && !integratorProcedures.has(path)) {
+    throw new TRPCError({ code: "FORBIDDEN", message: String(ctx.t("apiTokens.errors.notForTokens")) });
+  }
+  return next();
+});
+
 export const router = t.router;
-export const publicProcedure = t.procedure.use(databaseErrors);
+export const publicProcedure = t.procedure.use(tokenReach).use(databaseErrors);
 export const createCallerFactory = t.createCallerFactory;
 
 /** A procedure for signed-in callers; the context's user is then never null. */

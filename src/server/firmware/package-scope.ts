@@ -1,5 +1,5 @@
 import { refuse } from "../api/refusal";
-import { accountInScope } from "../api/tenancy";
+import { accountInScope, accountLimit, refuseLimited } from "../api/tenancy";
 import type { ApiContext } from "../api/trpc";
 import { type FirmwarePackage, findPackage } from "../data/firmware-packages";
 import { isWithinOrganization } from "../data/organizations";
@@ -14,7 +14,10 @@ export type Caller = Pick<ApiContext, "db" | "t" | "env"> & { user: NonNullable<
 
 /** The organization whose view the caller has: the account's, or the caller's own. */
 export async function viewerOrgOf(ctx: Caller, account: string | undefined): Promise<string> {
-  return account ? (await accountInScope(ctx, account)).orgId : ctx.user.orgId;
+  if (account) return (await accountInScope(ctx, account)).orgId;
+  // The organization's own frame is above an account-limited token's accounts.
+  if (accountLimit(ctx.user)) refuseLimited(ctx);
+  return ctx.user.orgId;
 }
 
 /** Whether the caller may change the package: it belongs to the caller's organization or one below. */

@@ -1,4 +1,5 @@
 import type { Context, MiddlewareHandler } from "hono";
+import { bearerOf } from "../auth/api-token-secret";
 import { hintedUser, sameIdentity, syncHint } from "../auth/session-hint";
 import type { Speculation } from "../auth/session-types";
 import { type CurrentSession, readSession, type SessionUser, toSessionUser } from "../auth/sessions";
@@ -6,6 +7,7 @@ import { refusingWrites } from "../data/refusing-writes";
 import type { AppEnv } from "../env";
 import { upstreamOf, upstreamUser } from "../proxy/upstream";
 import { isSignedInPage } from "../render/signed-in-pages";
+import { acceptsBearer, bearerSession } from "./bearer";
 import { chooseLanguage } from "./language";
 
 export type { Speculation } from "../auth/session-types";
@@ -36,6 +38,9 @@ export const session: MiddlewareHandler<AppEnv> = async (c, next) => {
     c.set("user", await upstreamUser(c, upstream));
     return next();
   }
+  // An API token where one is accepted; its header never falls back to the cookie.
+  const credential = acceptsBearer(c.req.path) ? bearerOf(c.req.header("Authorization")) : null;
+  if (credential !== null) return bearerSession(c, credential, next);
   const signedInPage = isSignedInPage(c);
   const hinted = signedInPage ? hintedUser(c) : null;
   if (!hinted) {

@@ -12,6 +12,8 @@ export const liveCountsSource = "src/enhance/live-counts.ts";
 export const moreEntriesSource = "src/enhance/more-entries.ts";
 /** The firmware upload form's script: the file in parts with progress and resume (issue 26). */
 export const firmwareUploadSource = "src/enhance/firmware-upload.ts";
+/** The new API token's copy button (issue 27). */
+export const copySecretSource = "src/enhance/copy-secret.ts";
 
 /** A plain script and the chunks it imports, to preload (one round trip on a slow network, not two). */
 export type PlainScript = { src: string; preloads: string[] };
@@ -28,7 +30,7 @@ export type AssetTags = {
   /** The sign-in page's plain script (no React) and the chunks it imports, to preload. */
   signInScript: { src: string; preloads: string[] };
   /** Plain scripts a page without a form links itself, where their markup is (each a few hundred bytes). */
-  plainScripts: { liveCounts: PlainScript; moreEntries: PlainScript; firmwareUpload: PlainScript };
+  plainScripts: { liveCounts: PlainScript; moreEntries: PlainScript; firmwareUpload: PlainScript; copySecret: PlainScript };
   /** Vite's own client, for hot reload in development. */
   devClient: string | null;
   /** Chunks to preload for the given islands, so a slow network pays one round trip, not three. */
@@ -76,6 +78,7 @@ const built: AssetTags | null = manifest
         liveCounts: plainScript(liveCountsSource),
         moreEntries: plainScript(moreEntriesSource),
         firmwareUpload: plainScript(firmwareUploadSource),
+        copySecret: plainScript(copySecretSource),
       },
       devClient: null,
       preloadsFor: (names) => {
@@ -96,6 +99,7 @@ const development: AssetTags = {
     liveCounts: { src: `/${liveCountsSource}`, preloads: [] },
     moreEntries: { src: `/${moreEntriesSource}`, preloads: [] },
     firmwareUpload: { src: `/${firmwareUploadSource}`, preloads: [] },
+    copySecret: { src: `/${copySecretSource}`, preloads: [] },
   },
   devClient: "/@vite/client",
   preloadsFor: () => [],

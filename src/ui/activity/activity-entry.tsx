@@ -1,3 +1,4 @@
+import { actorLabel } from "@/schema/actor-label";
 import { formatDateTime, timeZoneLabel } from "@/schema/format";
 import type { Language } from "@/schema/languages";
 import type { Translate } from "@/server/i18n/i18n";
@@ -84,7 +85,7 @@ export function ActivityEntryView({
       <p className="mt-1 text-sm text-slate-600">
         <time dateTime={entry.createdAt}>{formatDateTime(language, entry.createdAt, timeZone)}</time>
         {" · "}
-        {text("activityLogs.by", { actor: entry.actorEmail })}
+        {text("activityLogs.by", { actor: actorLabel(entry.actorEmail, text) })}
       </p>
       {lines.length > 0 && (
         <ul className="mt-3 space-y-1 text-sm text-slate-800">

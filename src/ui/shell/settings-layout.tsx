@@ -4,11 +4,11 @@ import { usePage } from "@/server/render/page-context";
 import { PageHeader } from "../page-header";
 import { Tabs } from "../tabs";
 
-export type SettingsTab = "organizations" | "users" | "subscriptions" | "allocations";
+export type SettingsTab = "organizations" | "users" | "api-tokens" | "subscriptions" | "allocations";
 
 /**
- * The settings area's tabs (spec §2, §6): Organizations for every signed-in user, Users with
- * edit-users, Subscriptions and Allocations with view-subscriptions-in-organizations; those two
+ * The settings area's tabs (spec §2, §6): Organizations for every signed-in user, Users and API tokens
+ * with edit-users, Subscriptions and Allocations with view-subscriptions-in-organizations; those two
  * carry the orgId query parameter. A pure function, so pages and tests agree on it.
  */
 export function settingsTabs(permissions: PermissionMap, orgId: string | null): { id: SettingsTab; href: string }[] {
@@ -16,6 +16,7 @@ export function settingsTabs(permissions: PermissionMap, orgId: string | null): 
   const tabs: { id: SettingsTab; href: string; open: boolean }[] = [
     { id: "organizations", href: "/settings/organizations", open: true },
     { id: "users", href: "/settings/users", open: permissions["edit-users"] === true },
+    { id: "api-tokens", href: "/settings/api-tokens", open: permissions["edit-users"] === true },
     {
       id: "subscriptions",
       href: `/settings/subscriptions${query}`,

@@ -26,9 +26,10 @@ import { deleteAccountArchives } from "@/server/retention/delete-account-archive
 import { cursorOf, pageInput } from "../list-input";
 import { assertWritten } from "../network-levels";
 import { listed, saveNetworkOverrides } from "../place-changes";
-import { accountInScope, assertOrganizationInScope, type ScopedContext } from "../tenancy";
+import { accountInScope, accountLimit, assertOrganizationInScope, type ScopedContext } from "../tenancy";
 import { procedureWith, router, signedInProcedure } from "../trpc";
 import { accountSummaryProcedures } from "./account-summary";
+import { limitedAccounts } from "./limited-accounts";
 
 const id = z.string().min(1).max(64);
 const name = requiredText("accountName", 120);
@@ -96,7 +97,9 @@ export const accountsRouter = router({
       }),
     )
     .query(async ({ ctx, input }) => {
-      await assertOrganizationInScope(ctx, input.orgId);
+      await assertOrganizationInScope(ctx, input.orgId, { listsAccounts: true });
+      const limit = accountLimit(ctx.user);
+      if (limit) return { ...(await limitedAccounts(ctx, limit, input)), pageSize: input.pageSize };
       const page = await listAccounts(ctx.db, {
         orgId: input.orgId,
         search: input.search,

@@ -28,7 +28,7 @@ import {
 } from "@/server/firmware/uploads";
 import { isConstraintError } from "../network-levels";
 import { refuse } from "../refusal";
-import { accountInScope } from "../tenancy";
+import { accountInScope, accountLimit, refuseLimited } from "../tenancy";
 import { procedureWith, router } from "../trpc";
 
 /**
@@ -121,6 +121,7 @@ export const firmwareRouter = router({
     .input(z.object({ accountId }))
     .query(async ({ ctx, input }) => {
       const account = input.accountId ? await accountInScope(ctx, input.accountId) : null;
+      if (!account && accountLimit(ctx.user)) refuseLimited(ctx);
       const facets = await deviceFacets(ctx.db, { orgId: account?.orgId ?? ctx.user.orgId, scopeAccountId: account?._id });
       return { models: facets.models };
     }),

@@ -12,7 +12,7 @@ import {
   siblingNameTaken,
 } from "@/server/data/organizations";
 import { refuse } from "../refusal";
-import { assertOrganizationInScope } from "../tenancy";
+import { accountLimit, assertOrganizationInScope, refuseLimited } from "../tenancy";
 import { type ApiContext, procedureWith, router, signedInProcedure } from "../trpc";
 
 const id = z.string().min(1).max(64);
@@ -43,6 +43,8 @@ export const organizationsRouter = router({
   list: signedInProcedure
     .input(z.object({ search: searchText.default("") }).default({ search: "" }))
     .query(async ({ ctx, input }) => {
+      // The tree is above an account-limited token's accounts.
+      if (accountLimit(ctx.user)) refuseLimited(ctx);
       const nodes = await listOrganizationNodes(ctx.db, ctx.user.orgId, input.search);
       return nodes.map((node): OrganizationInTree => ({ ...node, value: node.id, label: node.name }));
     }),

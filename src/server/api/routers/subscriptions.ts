@@ -31,7 +31,7 @@ import {
 } from "@/server/data/subscriptions";
 import { cursorOf, pageInput } from "../list-input";
 import { refuse, refuseWith } from "../refusal";
-import { accountInScope, assertOrganizationInScope } from "../tenancy";
+import { accountInScope, accountLimit, assertOrganizationInScope, refuseLimited } from "../tenancy";
 import { type ApiContext, procedureWith, router } from "../trpc";
 
 /*
@@ -107,6 +107,8 @@ async function mayIssueFor(ctx: Caller, orgId: string): Promise<boolean> {
 
 /** Another tenant's subscription answers exactly like a missing one. */
 async function subscriptionInScope(ctx: Caller, subscriptionId: string): Promise<Subscription> {
+  // A subscription is the organization's: above an account-limited token's accounts.
+  if (accountLimit(ctx.user)) refuseLimited(ctx);
   const subscription = await findSubscription(ctx.db, subscriptionId);
   if (!subscription || !(await isWithinOrganization(ctx.db, ctx.user.orgId, subscription.orgId))) {
     return refuse(ctx, "NOT_FOUND", "subscriptions.errors.notFound");
@@ -120,6 +122,9 @@ async function allocationInScope(ctx: Caller, allocationId: string): Promise<All
   if (!allocation || !(await isWithinOrganization(ctx.db, ctx.user.orgId, allocation.subscriptionOrgId))) {
     return refuse(ctx, "NOT_FOUND", "subscriptions.errors.allocationNotFound");
   }
+  // An account-limited token sees its own accounts' seats only.
+  const limit = accountLimit(ctx.user);
+  if (limit && !limit.includes(allocation.accountId)) refuse(ctx, "NOT_FOUND", "subscriptions.errors.allocationNotFound");
   return allocation;
 }
 
