@@ -21,7 +21,12 @@ async function page(path: string, cookie = "") {
 
 /** The text of an HTML fragment as a reader gets it (entities decoded where curl examples use them). */
 const decoded = (html: string) =>
-  html.replaceAll("&quot;", '"').replaceAll("&#x27;", "'").replaceAll("&amp;", "&").replaceAll("&lt;", "<").replaceAll("&gt;", ">");
+  html
+    .replaceAll("&quot;", '"')
+    .replaceAll("&#x27;", "'")
+    .replaceAll("&amp;", "&")
+    .replaceAll("&lt;", "<")
+    .replaceAll("&gt;", ">");
 
 describe("/docs/api", () => {
   it.each(languages)("renders for someone signed out in %s, without a missing key", async (language) => {
@@ -50,13 +55,23 @@ describe("/docs/api", () => {
     expect(html).toContain('href="/api/openapi.json"');
     expect(decoded(html)).toContain('-H "Authorization: Bearer $TOKEN"');
     expect(html).toContain("Retry-After");
-    for (const code of ["BAD_REQUEST", "UNAUTHORIZED", "FORBIDDEN", "NOT_FOUND", "CONFLICT", "PRECONDITION_FAILED", "TOO_MANY_REQUESTS"]) {
+    for (const code of [
+      "BAD_REQUEST",
+      "UNAUTHORIZED",
+      "FORBIDDEN",
+      "NOT_FOUND",
+      "CONFLICT",
+      "PRECONDITION_FAILED",
+      "TOO_MANY_REQUESTS",
+    ]) {
       expect(html).toContain(code);
     }
     for (const group of groups) expect(html, group).toContain(`href="/docs/api/${group}"`);
     // The CSV downloads, with their own curl.
     expect(html).toContain("/accounts/{accountId}/registry/devices/export.csv");
-    expect(decoded(html)).toContain("curl -o 'export.csv' 'http://config.test/accounts/acc_metro_bus/registry/devices/export.csv'");
+    expect(decoded(html)).toContain(
+      "curl -o 'export.csv' 'http://config.test/accounts/acc_metro_bus/registry/devices/export.csv'",
+    );
   });
 
   it("lists every procedure on its group's page: method, path, permission, input fields and curl", async () => {
