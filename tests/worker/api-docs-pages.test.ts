@@ -55,6 +55,8 @@ describe("/docs/api", () => {
     expect(html).toContain('href="/api/openapi.json"');
     expect(decoded(html)).toContain('-H "Authorization: Bearer $TOKEN"');
     expect(html).toContain("Retry-After");
+    // The lists that page, with the field their cursor goes in.
+    expect(html).toMatch(/href="\/docs\/api\/devices#devices.list"[^>]*>devices.list<\/a> <code[^>]*>cursor</);
     for (const code of [
       "BAD_REQUEST",
       "UNAUTHORIZED",

@@ -33,3 +33,10 @@ export function inputOf(operation: Operation): { schema: Record<string, unknown>
 
 /** The translation key of a procedure's summary: apiDocs.summaries.<router>.<name>. */
 export const summaryKey = (operationId: string) => `apiDocs.summaries.${operationId}`;
+
+/** The input field a list takes its next page by (a cursor, or a page number), if it pages. */
+export function pagingField(operation: Operation): string | null {
+  const properties = inputOf(operation).schema?.properties;
+  if (typeof properties !== "object" || properties === null) return null;
+  return ["after", "cursor", "page"].find((field) => field in properties) ?? null;
+}

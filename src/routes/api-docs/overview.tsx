@@ -3,7 +3,7 @@ import { usePage } from "@/server/render/page-context";
 import { PageHeader } from "@/ui/page-header";
 import { definePage } from "../types";
 import { curlDownload, curlQuery } from "./curl";
-import { callsOf, documentedCalls, procedureGroups } from "./document-parts";
+import { callsOf, documentedCalls, pagingField, procedureGroups } from "./document-parts";
 import { CodeBlock, DocSection } from "./parts";
 import { apiGroupHref, apiTokensHref, openApiHref } from "./paths";
 
@@ -70,6 +70,33 @@ function Downloads({ origin }: { origin: string }) {
         );
       })}
     </ul>
+  );
+}
+
+/** The lists that page, with the input field that takes the cursor (read from their schemas). */
+function PagingList() {
+  const { t } = usePage();
+  const paged = documentedCalls().flatMap(({ operation }) => {
+    const field = pagingField(operation);
+    return field ? [{ id: operation.operationId, field }] : [];
+  });
+  return (
+    <>
+      <p>{t("apiDocs.paging.list")}</p>
+      <ul className="grid gap-x-6 gap-y-1 text-sm sm:grid-cols-2">
+        {paged.map(({ id, field }) => (
+          <li key={id}>
+            <a
+              href={`${apiGroupHref(id.split(".")[0] ?? "")}#${id}`}
+              className="font-mono break-all text-brand-700 hover:underline"
+            >
+              {id}
+            </a>{" "}
+            <code className="font-mono text-slate-700">{field}</code>
+          </li>
+        ))}
+      </ul>
+    </>
   );
 }
 
@@ -159,6 +186,7 @@ function ApiOverview({ data }: { data: Data }) {
           </DocSection>
           <DocSection id="paging" title={t("apiDocs.paging.title")}>
             <p>{t("apiDocs.paging.p1")}</p>
+            <PagingList />
           </DocSection>
           <DocSection id="downloads" title={t("apiDocs.downloads.title")}>
             <p>{t("apiDocs.downloads.p1")}</p>

@@ -46,9 +46,15 @@ export function typeLabel(schema: JsonSchema): string {
 }
 
 function notesOf(schema: JsonSchema): string[] {
-  return NOTE_KEYWORDS.filter((keyword) => keyword in schema)
-    .map((keyword) => `${keyword}: ${typeof schema[keyword] === "string" ? schema[keyword] : JSON.stringify(schema[keyword])}`)
-    .filter((note) => !NOISE.has(note));
+  return (
+    NOTE_KEYWORDS.filter((keyword) => keyword in schema)
+      // A default is a JSON value ("" or "name" quoted); a pattern or format is read as written.
+      .map((keyword) => {
+        const value = schema[keyword];
+        return `${keyword}: ${typeof value === "string" && keyword !== "default" ? value : JSON.stringify(value)}`;
+      })
+      .filter((note) => !NOISE.has(note))
+  );
 }
 
 /** What tells a union's object variant apart: its first property with a const, else its number. */
