@@ -44,7 +44,7 @@ test.describe("without JavaScript", () => {
     await expect(page.getByText('-H "Authorization: Bearer $TOKEN"').first()).toBeVisible();
     await expect(page.getByText("429 TOO_MANY_REQUESTS", { exact: false }).first()).toBeVisible();
 
-    await contents.getByRole("link", { name: "8. Procedures" }).click();
+    await contents.getByRole("link", { name: "9. Procedures" }).click();
     await page.getByRole("link", { name: "Deployments", exact: true }).click();
     await expect(page).toHaveURL(/\/docs\/api\/deployments$/);
     await expect(page.getByRole("heading", { level: 1, name: "Deployments" })).toBeVisible();

@@ -55,6 +55,16 @@ describe("/docs/api", () => {
     expect(html).toContain('href="/api/openapi.json"');
     expect(decoded(html)).toContain('-H "Authorization: Bearer $TOKEN"');
     expect(html).toContain("Retry-After");
+    // The story of the issue, step by step: radios from a CSV, a group, a phased rollout, its result.
+    for (const step of [
+      "devices.importCsv",
+      "radioGroups.create",
+      "deployments.create",
+      "deployments.get",
+      "deployments.radios",
+    ]) {
+      expect(decoded(html), step).toContain(`'http://config.test/api/${step}'`);
+    }
     // The lists that page, with the field their cursor goes in.
     expect(html).toMatch(/href="\/docs\/api\/devices#devices.list"[^>]*>devices.list<\/a> <code[^>]*>cursor</);
     for (const code of [

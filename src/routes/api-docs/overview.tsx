@@ -1,15 +1,16 @@
+import { exampleInputs } from "@/server/api/openapi/examples";
 import { servedDocument } from "@/server/api/openapi/served-document";
 import { usePage } from "@/server/render/page-context";
 import { PageHeader } from "@/ui/page-header";
 import { definePage } from "../types";
-import { curlDownload, curlQuery } from "./curl";
+import { curlDownload, curlMutation, curlQuery } from "./curl";
 import { callsOf, documentedCalls, pagingField, procedureGroups } from "./document-parts";
 import { CodeBlock, DocSection } from "./parts";
 import { apiGroupHref, apiTokensHref, openApiHref } from "./paths";
 
 type Data = { origin: string };
 
-const sections = ["tokens", "header", "wire", "errors", "limits", "paging", "downloads", "procedures"] as const;
+const sections = ["tokens", "header", "wire", "errors", "limits", "paging", "downloads", "walkthrough", "procedures"] as const;
 
 /** Spec §8 codes an integrator meets, with their HTTP status. */
 const errorRows = [
@@ -97,6 +98,41 @@ function PagingList() {
         ))}
       </ul>
     </>
+  );
+}
+
+/** The story the issue names: radios from a CSV, a group, a phased rollout to it, its result. */
+const walkthrough = [
+  ["import", "devices.importCsv", "POST"],
+  ["group", "radioGroups.create", "POST"],
+  ["deploy", "deployments.create", "POST"],
+  ["follow", "deployments.get", "GET"],
+  ["failed", "deployments.radios", "GET"],
+] as const;
+
+function Walkthrough({ origin }: { origin: string }) {
+  const { t } = usePage();
+  return (
+    <ol className="flex list-decimal flex-col gap-4 pl-5">
+      {walkthrough.map(([step, procedure, method]) => (
+        <li key={step}>
+          <p>
+            {t(`apiDocs.walkthrough.${step}`)}{" "}
+            <a
+              href={`${apiGroupHref(procedure.split(".")[0] ?? "")}#${procedure}`}
+              className="font-mono text-sm break-all text-brand-700 hover:underline"
+            >
+              {procedure}
+            </a>
+          </p>
+          <CodeBlock>
+            {method === "GET"
+              ? curlQuery(origin, procedure, exampleInputs[procedure])
+              : curlMutation(origin, procedure, exampleInputs[procedure])}
+          </CodeBlock>
+        </li>
+      ))}
+    </ol>
   );
 }
 
@@ -191,6 +227,10 @@ function ApiOverview({ data }: { data: Data }) {
           <DocSection id="downloads" title={t("apiDocs.downloads.title")}>
             <p>{t("apiDocs.downloads.p1")}</p>
             <Downloads origin={origin} />
+          </DocSection>
+          <DocSection id="walkthrough" title={t("apiDocs.walkthrough.title")}>
+            <p>{t("apiDocs.walkthrough.p1")}</p>
+            <Walkthrough origin={origin} />
           </DocSection>
           <DocSection id="procedures" title={t("apiDocs.procedures.title")}>
             <p>{t("apiDocs.procedures.p1")}</p>

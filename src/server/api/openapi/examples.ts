@@ -118,6 +118,8 @@ export const exampleInputs: Record<string, unknown> = {
   "deployments.create": {
     accountId: bus,
     note: "Night-shift channels",
+    target: { kind: "filter", filter: { groupId: "grp_0123456789abcdef" } },
+    idempotencyKey: "release-2026-11-27",
     plan: {
       phases: [
         {
