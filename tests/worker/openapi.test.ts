@@ -112,6 +112,17 @@ describe("GET /api/openapi.json", () => {
     expect(response.headers.get("Cache-Control")).toContain("public");
     expect(await response.json()).toEqual(committed);
   });
+
+  it("answers 304 to a client that has this version", async () => {
+    const first = await request("/api/openapi.json");
+    const tag = first.headers.get("ETag") ?? "";
+    expect(tag).toMatch(/^"[0-9a-f]{24}"$/);
+    const again = await request("/api/openapi.json", { headers: { "If-None-Match": `W/${tag}` } });
+    expect(again.status).toBe(304);
+    expect(await again.text()).toBe("");
+    const other = await request("/api/openapi.json", { headers: { "If-None-Match": '"0000"' } });
+    expect(other.status).toBe(200);
+  });
 });
 
 describe("every documented path", () => {
