@@ -82,7 +82,7 @@ describe("/docs/api", () => {
     // The CSV downloads, with their own curl.
     expect(html).toContain("/accounts/{accountId}/registry/devices/export.csv");
     expect(decoded(html)).toContain(
-      "curl -o 'export.csv' 'http://config.test/accounts/acc_metro_bus/registry/devices/export.csv'",
+      "curl -o 'radios.csv' 'http://config.test/accounts/acc_metro_bus/registry/devices/export.csv?site=site_mta_north'",
     );
   });
 

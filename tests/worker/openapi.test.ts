@@ -94,6 +94,11 @@ describe("the committed document", () => {
         download.path,
       ).toBe(true);
       expect(committed.paths[download.path]?.get?.operationId).toBe(`download.${download.key}`);
+      const example = new URL(download.example.path, "http://x.test").pathname;
+      expect(
+        integratorDownloads.some((pattern) => pattern.test(example)),
+        download.example.path,
+      ).toBe(true);
     }
     for (const pattern of integratorDownloads) {
       expect(

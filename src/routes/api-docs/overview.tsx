@@ -1,5 +1,5 @@
+import { downloadEntries } from "@/server/api/openapi/downloads";
 import { exampleInputs } from "@/server/api/openapi/examples";
-import { servedDocument } from "@/server/api/openapi/served-document";
 import { usePage } from "@/server/render/page-context";
 import { PageHeader } from "@/ui/page-header";
 import { definePage } from "../types";
@@ -38,38 +38,26 @@ const errorExample = JSON.stringify(
 
 const linkClass = "font-medium text-brand-700 underline hover:text-brand-800";
 
-/** A file name for a download's example: the last part of its path. */
-function downloadFile(path: string): string {
-  return path.endsWith(".csv") ? (path.split("/").at(-1) ?? "export.csv") : "report.csv";
-}
-
+/** The CSV downloads (src/server/api/openapi/downloads.ts, as the document lists them), each with its curl. */
 function Downloads({ origin }: { origin: string }) {
   const { t } = usePage();
-  const downloads = documentedCalls().filter((call) => call.operation.tags.includes("downloads"));
   return (
     <ul className="flex flex-col gap-4">
-      {downloads.map(({ path, operation }) => {
-        const key = operation.operationId.replace(/^download\./, "");
-        const example = path
-          .replace("{accountId}", "acc_metro_bus")
-          .replace("{reportId}", "commands")
-          .concat(path.includes("{reportId}") ? "?format=csv&from=2026-10-01&to=2026-10-31" : "");
-        return (
-          <li key={path}>
-            <p>{t(`apiDocs.downloads.${key}`)}</p>
-            <p className="text-sm">
-              <code className="font-mono font-semibold">GET</code> <code className="font-mono break-all">{path}</code>
-              {operation["x-permission"] && (
-                <>
-                  {" · "}
-                  <code className="font-mono break-all">{operation["x-permission"]}</code>
-                </>
-              )}
-            </p>
-            <CodeBlock>{curlDownload(origin, example, downloadFile(path))}</CodeBlock>
-          </li>
-        );
-      })}
+      {downloadEntries.map(({ key, path, permission, example }) => (
+        <li key={path}>
+          <p>{t(`apiDocs.downloads.${key}`)}</p>
+          <p className="text-sm">
+            <code className="font-mono font-semibold">GET</code> <code className="font-mono break-all">{path}</code>
+            {permission && (
+              <>
+                {" · "}
+                <code className="font-mono break-all">{permission}</code>
+              </>
+            )}
+          </p>
+          <CodeBlock>{curlDownload(origin, example.path, example.file)}</CodeBlock>
+        </li>
+      ))}
     </ul>
   );
 }
@@ -244,9 +232,6 @@ function ApiOverview({ data }: { data: Data }) {
 
 /** /docs/api: how to reach the API, for integrators, signed in or not; the procedures are a page per group. */
 export const apiDocsPage = definePage<Data>({
-  load: async (c) => {
-    servedDocument();
-    return { origin: new URL(c.req.url).origin };
-  },
+  load: async (c) => ({ origin: new URL(c.req.url).origin }),
   Component: ApiOverview,
 });

@@ -7,7 +7,14 @@ import type { Parameter } from "./types";
  * path template, its parameters and the key of its summary (apiDocs.downloads.*). A test
  * checks each template against integratorDownloads, both ways.
  */
-export type DownloadEntry = { key: string; path: string; permission?: string; parameters: Parameter[] };
+export type DownloadEntry = {
+  key: string;
+  path: string;
+  permission?: string;
+  parameters: Parameter[];
+  /** A realistic request of it on the demo ids, and the file curl saves it to (the reference page's example). */
+  example: { path: string; file: string };
+};
 
 const accountId: Parameter = { name: "accountId", in: "path", required: true, schema: { type: "string" } };
 const optional = (name: string, description: string, schema: Record<string, unknown> = { type: "string" }): Parameter => ({
@@ -23,6 +30,7 @@ export const downloadEntries: DownloadEntry[] = [
   {
     key: "devices",
     path: "/accounts/{accountId}/registry/devices/export.csv",
+    example: { path: "/accounts/acc_metro_bus/registry/devices/export.csv?site=site_mta_north", file: "radios.csv" },
     permission: "view-devices-in-accounts",
     parameters: [
       accountId,
@@ -37,6 +45,7 @@ export const downloadEntries: DownloadEntry[] = [
   {
     key: "activity",
     path: "/accounts/{accountId}/activity-logs/export.csv",
+    example: { path: "/accounts/acc_metro_bus/activity-logs/export.csv?from=2026-10-01&to=2026-10-31", file: "activity.csv" },
     parameters: [
       accountId,
       optional("type", "An entity type (site, location, profile, rule, device …)."),
@@ -48,6 +57,7 @@ export const downloadEntries: DownloadEntry[] = [
   {
     key: "report",
     path: "/accounts/{accountId}/reports/{reportId}",
+    example: { path: "/accounts/acc_metro_bus/reports/commands?format=csv&from=2026-10-01&to=2026-10-31", file: "commands.csv" },
     permission: "view-reports-in-non-advanced-accounts",
     parameters: [
       accountId,
