@@ -107,7 +107,7 @@ describe("/docs/api", () => {
     const deployments = decoded((await page("/docs/api/deployments")).html);
     expect(deployments).toContain(">plan.phases[].share<");
     const profiles = decoded((await page("/docs/api/profiles")).html);
-    expect(profiles).toContain('when type = "buttons"');
+    expect(profiles).toContain('When type = "buttons":');
   });
 
   it("answers 404 for a group that does not exist", async () => {

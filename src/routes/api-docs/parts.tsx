@@ -32,22 +32,50 @@ function FieldItem({ row }: { row: FieldRow }) {
       <span className={row.required ? "text-xs font-semibold text-slate-900" : "text-xs text-slate-600"}>
         {t(row.required ? "apiDocs.requiredField" : "apiDocs.optionalField")}
       </span>
-      {row.variant && <span className="text-xs text-slate-600"> · {t("apiDocs.when", { condition: row.variant })}</span>}
       {row.notes.length > 0 && <span className="block font-mono text-xs break-all text-slate-600">{row.notes.join(" · ")}</span>}
     </li>
   );
 }
 
-/** An input's fields, one line each (name, type, required, limits): readable at any width. */
+/** Consecutive rows of the same union variant, in order (rows of a plain object form one group). */
+function byVariant(rows: FieldRow[]): { variant: string | undefined; rows: FieldRow[] }[] {
+  const groups: { variant: string | undefined; rows: FieldRow[] }[] = [];
+  for (const row of rows) {
+    const last = groups.at(-1);
+    if (last && last.variant === row.variant) last.rows.push(row);
+    else groups.push({ variant: row.variant, rows: [row] });
+  }
+  return groups;
+}
+
+function FieldList({ rows }: { rows: FieldRow[] }) {
+  return (
+    <ul className="divide-y divide-slate-100 rounded-lg border border-slate-200 bg-white px-3">
+      {rows.map((row) => (
+        <FieldItem key={row.name} row={row} />
+      ))}
+    </ul>
+  );
+}
+
+/**
+ * An input's fields, one line each (name, type, required, limits): readable at any width. A
+ * union's variants (a profile's settings by its type) each get their own list under "when …".
+ */
 export function InputFields({ schema }: { schema: Record<string, unknown> | null }) {
   const { t } = usePage();
   const rows = inputRows(schema);
   if (rows.length === 0) return <p className="text-sm text-slate-600">{t("apiDocs.noInput")}</p>;
   return (
-    <ul className="divide-y divide-slate-100 rounded-lg border border-slate-200 bg-white px-3">
-      {rows.map((row) => (
-        <FieldItem key={`${row.variant ?? ""}:${row.name}`} row={row} />
+    <div className="flex flex-col gap-3">
+      {byVariant(rows).map((group, index) => (
+        <div key={`${group.variant ?? ""}:${index}`}>
+          {group.variant && (
+            <p className="mb-1 text-sm font-medium text-slate-700">{t("apiDocs.when", { condition: group.variant })}</p>
+          )}
+          <FieldList rows={group.rows} />
+        </div>
       ))}
-    </ul>
+    </div>
   );
 }
