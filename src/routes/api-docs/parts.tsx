@@ -68,8 +68,8 @@ export function InputFields({ schema }: { schema: Record<string, unknown> | null
   if (rows.length === 0) return <p className="text-sm text-slate-600">{t("apiDocs.noInput")}</p>;
   return (
     <div className="flex flex-col gap-3">
-      {byVariant(rows).map((group, index) => (
-        <div key={`${group.variant ?? ""}:${index}`}>
+      {byVariant(rows).map((group) => (
+        <div key={`${group.variant ?? ""}:${group.rows[0]?.name ?? ""}`}>
           {group.variant && (
             <p className="mb-1 text-sm font-medium text-slate-700">{t("apiDocs.when", { condition: group.variant })}</p>
           )}
