@@ -104,6 +104,7 @@ export function buildOpenApiDocument(): OpenApiDocument {
       description:
         'The procedures the screens use, for integrators: queries are GET /api/<procedure>?input=<JSON>, mutations POST /api/<procedure> with a JSON body; answers are {"result":{"data":…}}. Authenticate with an API token (organization settings → API tokens). The reference, with examples, is at /docs/api.',
     },
+    externalDocs: { description: "The reference for people, with curl examples", url: "/docs/api" },
     servers: [{ url: "/", description: "This server" }],
     security,
     tags: [

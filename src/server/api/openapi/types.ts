@@ -27,6 +27,7 @@ export type OpenApiDocument = {
   openapi: string;
   jsonSchemaDialect: string;
   info: { title: string; version: string; description: string };
+  externalDocs: { description: string; url: string };
   servers: { url: string; description?: string }[];
   security: Record<string, string[]>[];
   tags: { name: string; description: string }[];
