@@ -74,3 +74,11 @@ describe("curl examples", () => {
     );
   });
 });
+
+describe("the generator", () => {
+  it("refuses an input whose schema would need definitions of its own (they would not resolve in the document)", () => {
+    type Node = { children: Node[] };
+    const tree: z.ZodType<Node> = z.object({ children: z.array(z.lazy(() => tree)) });
+    expect(() => schemaOf(tree)).toThrow();
+  });
+});

@@ -31,7 +31,11 @@ export function inputSchemaOf(inputs: readonly z.ZodType[]): JsonSchema | null {
     io: "input",
     unrepresentable: "any",
     target: "draft-2020-12",
+    // A recursive input would need $defs, whose "#/$defs/…" refs mean the document's root once
+    // embedded: fail the build here rather than write a document that does not resolve.
+    cycles: "throw",
   }) as JsonSchema;
+  if ("$defs" in schema) throw new Error("An input with shared definitions ($defs): give them a place in components.schemas");
   return schema;
 }
 
