@@ -67,6 +67,11 @@ describe("the committed document", () => {
       expect(target, ref).toBeDefined();
     }
     expect(committed.components.responses.TooManyRequests).toMatchObject({ headers: { "Retry-After": expect.anything() } });
+    for (const [path, , operation] of operations()) {
+      expect(operation.responses["429"], path).toBeDefined();
+      const tooMany = operation.responses["429"] as { $ref?: string; headers?: unknown };
+      if (!tooMany.$ref) expect(tooMany.headers, path).toMatchObject({ "Retry-After": expect.anything() });
+    }
   });
 
   it("names the permission a procedure needs", () => {

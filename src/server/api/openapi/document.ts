@@ -3,6 +3,7 @@ import { integratorProcedures } from "../integrator-procedures";
 import { appRouter } from "../router";
 import { type DownloadEntry, downloadEntries } from "./downloads";
 import {
+  downloadErrors,
   errorRefs,
   errorResponses,
   errorSchema,
@@ -82,7 +83,7 @@ function downloadOperation(download: DownloadEntry): PathItem {
       parameters: download.parameters,
       responses: {
         "200": { description: "CSV with a header row (UTF-8).", content: { "text/csv": { schema: { type: "string" } } } },
-        ...errorRefs(queryErrorStatuses),
+        ...downloadErrors(queryErrorStatuses),
       },
     },
   };

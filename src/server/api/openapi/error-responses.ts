@@ -83,3 +83,22 @@ export function errorResponses(): Record<string, unknown> {
 export function errorRefs(statuses: readonly string[]): Record<string, { $ref: string }> {
   return Object.fromEntries(statuses.map((status) => [status, { $ref: `#/components/responses/${errorResponseNames[status]}` }]));
 }
+
+/**
+ * A download's refusals: it is a page of the site, so it answers with the route error screen
+ * (HTML) and the status, not the procedures' JSON error.
+ */
+export function downloadErrors(statuses: readonly string[]): Record<string, unknown> {
+  return Object.fromEntries(
+    documented
+      .filter(([status]) => statuses.includes(status))
+      .map(([status, , codes, description]) => [
+        status,
+        {
+          description: `${codes[0]} (an HTML error page): ${description}`,
+          ...(status === "429" ? { headers: { "Retry-After": { $ref: "#/components/headers/RetryAfter" } } } : {}),
+          content: { "text/html": { schema: { type: "string" } } },
+        },
+      ]),
+  );
+}
