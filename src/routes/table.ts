@@ -18,6 +18,7 @@ import { sitesListPage } from "./accounts/workspace/sites/list";
 import { siteLocationsPage } from "./accounts/workspace/sites/locations";
 import { siteNetworkPage } from "./accounts/workspace/sites/network";
 import { openSiteLocationPage, openSitePage } from "./accounts/workspace/sites/open";
+import { apiDocsRoutes } from "./api-docs/routes";
 import { archiveRoutes } from "./archives/routes";
 import { deviceCommandRoutes } from "./commands/routes";
 import { confirmPasswordResetPage } from "./confirm-password-reset";
@@ -113,6 +114,8 @@ export const routes: RouteDefinition[] = [
     page: confirmPasswordResetPage,
   },
   { path: "/simulator", title: "routes.simulator", access: "public", page: simulatorPage },
+  // The integrators' API reference (issue 27), rendered from docs/api/openapi.json.
+  ...apiDocsRoutes,
   // Signed-in pages (spec §2): without a session they show the sign-in form at the same URL.
   { path: "/welcome", title: "routes.welcome", access: "signed-in", page: welcomePage },
   { path: "/getting-started", title: "routes.gettingStarted", access: "signed-in", page: gettingStartedPage },

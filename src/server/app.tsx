@@ -10,6 +10,7 @@ import type { RouteContext } from "../routes/types";
 import { type ErrorCodeName, errorCodes, httpStatusOf } from "../schema/errors";
 import { ErrorScreen } from "../ui/shell/error-screen";
 import { authRoutes } from "./api/auth-routes";
+import { openApiRoute } from "./api/openapi/route";
 import { passkeyRoutes } from "./api/passkey-routes";
 import { proceduresRoute } from "./api/procedures-route";
 import { ssoRoutes } from "./api/sso-routes";
@@ -112,6 +113,8 @@ export function createApp() {
   // (clock re-arming) reads D1, which a download never does.
   app.route(DOWNLOAD_PATH.slice(0, -1), firmwareDownload);
   app.route("/device/v1", deviceProtocol);
+  // The API's OpenAPI document: static and public, before the session, the proxy and the procedures.
+  app.route("/", openApiRoute);
   // Forms may only be posted from our own pages (DESIGN.md §5).
   app.use(csrf());
   app.use(session);

@@ -52,6 +52,8 @@ export const routeVisits: RouteVisit[] = [
   },
   { route: "/confirm-password-reset", url: () => "/confirm-password-reset", signedOut: true },
   { route: "/simulator", url: () => "/simulator" },
+  { route: "/docs/api", url: () => "/docs/api" },
+  { route: "/docs/api/:group", url: () => "/docs/api/deployments" },
   { route: "/welcome", url: () => "/welcome" },
   { route: "/getting-started", url: () => "/getting-started" },
   { route: "/security", url: () => "/security" },

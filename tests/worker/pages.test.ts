@@ -10,6 +10,8 @@ const publicRoutes = [
   "/reset-password/xyz789",
   "/confirm-password-reset",
   "/simulator",
+  "/docs/api",
+  "/docs/api/devices",
 ];
 
 describe("pages", () => {

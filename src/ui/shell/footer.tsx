@@ -1,6 +1,6 @@
 import { usePage } from "@/server/render/page-context";
 
-/** Legal links on the owning company's site and the copyright line (spec §1). */
+/** Legal links on the owning company's site, the API reference (issue 27) and the copyright line (spec §1). */
 export function Footer() {
   const { t, settings } = usePage();
   return (
@@ -20,6 +20,9 @@ export function Footer() {
             </li>
           </ul>
         </nav>
+        <a href="/docs/api" className="hover:underline">
+          {t("footer.apiDocs")}
+        </a>
         <p className="sm:ml-auto">{t("footer.copyright", { year: settings.copyrightYear, brand: settings.brandName })}</p>
       </div>
     </footer>
