@@ -92,6 +92,7 @@ export const exampleInputs: Record<string, unknown> = {
     dryRun: false,
   },
   "devices.retire": { uid: "MTA-BUS-0320", version: 5 },
+  "devices.rotateSecret": { uid: "MTA-BUS-0001", version: 3 },
   "radioGroups.list": { accountId: bus },
   "radioGroups.get": { accountId: bus, groupId: "grp_0123456789abcdef" },
   "radioGroups.create": { accountId: bus, name: "North garage radios", siteId: north },
