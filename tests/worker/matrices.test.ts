@@ -1,6 +1,6 @@
-import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { permissionsOf, roles } from "@/server/auth/roles";
+import { databaseFingerprint } from "./database-fingerprint";
 import { ORIGIN, request } from "./helpers";
 import { procedureSamples, type Tenant } from "./procedure-samples";
 import { procedures } from "./procedures";
@@ -17,19 +17,6 @@ async function call(path: string, type: string, input: unknown, cookie: string) 
         });
   const body = (await response.json()) as { error?: { data?: { code?: string } } };
   return body.error?.data?.code ?? "OK";
-}
-
-/** A fingerprint of every row of every table, to prove a refused call changed nothing. */
-async function databaseFingerprint(): Promise<string> {
-  const tables = await env.DB.prepare(
-    "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_%' ESCAPE '\\' AND name NOT IN ('throttles', 'sessions', 'd1_migrations')",
-  ).all<{ name: string }>();
-  const parts: string[] = [];
-  for (const { name } of tables.results) {
-    const rows = await env.DB.prepare(`SELECT * FROM "${name}" ORDER BY 1`).all();
-    parts.push(`${name}:${JSON.stringify(rows.results)}`);
-  }
-  return parts.join("\n");
 }
 
 let home: Awaited<ReturnType<typeof makeTenant>>;
