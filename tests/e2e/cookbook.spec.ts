@@ -3,22 +3,15 @@ import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { type APIRequestContext, expect, type Page, test } from "./client-address";
+import { type APIRequestContext, expect, test } from "./client-address";
+import { call, signIn } from "./procedure-calls";
 
 // Issue 27's cookbook (docs/cookbook.md): each script run as an integrator would, with a token
 // limited to an account of this run, against the suite's server. The test then plays the radios
 // the first script registered, so the rollout the second one starts has something to wait for.
 
-const DEMO_PASSWORD = "radios-demo-2025";
 const run = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
 const exec = promisify(execFile);
-
-async function call<T>(page: Page, baseURL: string | undefined, path: string, data: unknown): Promise<T> {
-  const response = await page.request.post(`/api/${path}`, { data, headers: { Origin: baseURL ?? "" } });
-  const body = (await response.json()) as { result?: { data: T }; error?: unknown };
-  if (!body.result) throw new Error(`${path}: ${JSON.stringify(body.error)}`);
-  return body.result.data;
-}
 
 type Radio = { uid: string; secret: string };
 
@@ -42,11 +35,7 @@ test("the cookbook's three scripts run with a token limited to one account; anot
   baseURL,
 }) => {
   test.setTimeout(120_000);
-  const signedIn = await page.request.post("/api/sign-in", {
-    data: { username: "owner@example.com", password: DEMO_PASSWORD },
-    headers: { Origin: baseURL ?? "" },
-  });
-  expect(await signedIn.json()).toEqual({ ok: true });
+  await signIn(page, baseURL, "owner@example.com");
 
   // An advanced account of this run, with two seats, and a token for it alone.
   const { _id: accountId } = await call<{ _id: string }>(page, baseURL, "accounts.add", {

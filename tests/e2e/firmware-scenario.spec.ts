@@ -1,5 +1,6 @@
 import { createHash, createPublicKey, verify } from "node:crypto";
 import { type APIRequestContext, expect, type Page, test } from "./client-address";
+import { call, signIn } from "./procedure-calls";
 
 // Issue 26's rollout, end to end in a browser: an admin uploads firmware 2.0.0 (in parts, with
 // JavaScript) and the 1.0.0 its radios run (the plain form, without); a configurator saves a
@@ -10,7 +11,6 @@ import { type APIRequestContext, expect, type Page, test } from "./client-addres
 // finish; the page shows it live with JavaScript and, refreshed, without. Roll back returns both
 // to 1.0.0. Lakeside North is used by no other deployment test; everything is named after this run.
 
-const DEMO_PASSWORD = "radios-demo-2025";
 const ACCOUNT = "acc_lakeside_north";
 const REGISTRY = `/accounts/${ACCOUNT}/registry`;
 
@@ -20,21 +20,6 @@ type Offer = {
   package: { id: string; version: string; size: number; sha256: string; signature: string; keyId: string; url: string };
   yourState: string;
 };
-
-async function signIn(page: Page, baseURL: string | undefined, email: string) {
-  const response = await page.request.post("/api/sign-in", {
-    data: { username: email, password: DEMO_PASSWORD },
-    headers: { Origin: baseURL ?? "" },
-  });
-  expect(await response.json()).toEqual({ ok: true });
-}
-
-async function call<T>(page: Page, baseURL: string | undefined, path: string, data: unknown): Promise<T> {
-  const response = await page.request.post(`/api/${path}`, { data, headers: { Origin: baseURL ?? "" } });
-  const body = (await response.json()) as { result?: { data: T }; error?: unknown };
-  if (!body.result) throw new Error(`${path}: ${JSON.stringify(body.error)}`);
-  return body.result.data;
-}
 
 const auth = (radio: Radio) => ({ Authorization: `Bearer ${radio.uid}:${radio.secret}` });
 

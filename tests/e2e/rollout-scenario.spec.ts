@@ -1,7 +1,8 @@
 import { createHmac } from "node:crypto";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { type APIRequestContext, expect, type Page, test } from "./client-address";
+import { type APIRequestContext, expect, test } from "./client-address";
+import { call, signIn } from "./procedure-calls";
 
 // Issue 25's rollout, end to end in a browser: a configurator saves the group "North garage, old
 // firmware" and sees its count and phase sizes on the confirm page; a second person approves; the
@@ -11,24 +12,8 @@ import { type APIRequestContext, expect, type Page, test } from "./client-addres
 // deployment test, and everything made here is named after this run (two copies of this test
 // at once would each change Metro Rail's settings: run it again with --workers 1).
 
-const DEMO_PASSWORD = "radios-demo-2025";
 const ACCOUNT = "acc_metro_rail";
 const GROUPS = `/accounts/${ACCOUNT}/registry/devices/groups`;
-
-async function signIn(page: Page, baseURL: string | undefined, email: string) {
-  const response = await page.request.post("/api/sign-in", {
-    data: { username: email, password: DEMO_PASSWORD },
-    headers: { Origin: baseURL ?? "" },
-  });
-  expect(await response.json()).toEqual({ ok: true });
-}
-
-async function call<T>(page: Page, baseURL: string | undefined, path: string, data: unknown): Promise<T> {
-  const response = await page.request.post(`/api/${path}`, { data, headers: { Origin: baseURL ?? "" } });
-  const body = (await response.json()) as { result?: { data: T }; error?: unknown };
-  if (!body.result) throw new Error(`${path}: ${JSON.stringify(body.error)}`);
-  return body.result.data;
-}
 
 type Radio = { uid: string; secret: string };
 
