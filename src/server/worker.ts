@@ -2,6 +2,7 @@ import { createApp } from "./app";
 import type { ExecutionContext } from "./cloudflare";
 import { sweepDesk } from "./data/fc-sessions";
 import { trimRadioChangesStatement } from "./data/radio-changes";
+import { sweepContacts } from "./data/radio-contact";
 import { retryWhenBusy } from "./data/retry-when-busy";
 import { refreshSyncSnapshots } from "./data/sync-snapshots";
 import type { Env } from "./env";
@@ -35,6 +36,8 @@ export default {
     ctx.waitUntil(sweepRetention(env.DB, env.ARCHIVE).then(() => undefined));
     // Large accounts' sync × contact counts, counted here rather than on each page (issue 24).
     ctx.waitUntil(refreshSyncSnapshots(env.DB, new Date()).then(() => undefined));
+    // Radios quiet for an hour leave the "in contact" state (a slice of them per run, migration 0043).
+    ctx.waitUntil(sweepContacts(env.DB).then(() => undefined));
     // The per-radio change log keeps its newest rows only (migration 0031).
     ctx.waitUntil(
       trimRadioChangesStatement(env.DB)

@@ -2,6 +2,7 @@ import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { D1Database } from "@/server/cloudflare";
 import { CONTACT_FLUSH_MS, CONTACT_RESOLUTION_MS } from "@/server/data/device-checkins";
+import { IN_CONTACT, lastContactSql } from "@/server/data/radio-contact";
 import { CheckInMemory } from "@/server/fleet/check-in-memory";
 import { FLEET_VERSION_FRESH_MS } from "@/server/fleet/config-token";
 import { type Counted, counting } from "./d1-counting";
@@ -53,11 +54,12 @@ async function alarmsDue(s: Shard): Promise<void> {
   await s.memory.flush();
 }
 
+/** The last contact D1 holds (the state column or, in contact, the fine one). */
 async function storedSeen(uid: string): Promise<number | null> {
-  const row = await env.DB.prepare("SELECT last_seen_at FROM devices WHERE uid = ?")
+  const row = await env.DB.prepare(`SELECT ${lastContactSql("devices")} AS at FROM devices WHERE uid = ?`)
     .bind(uid)
-    .first<{ last_seen_at: string | null }>();
-  return row?.last_seen_at ? Date.parse(row.last_seen_at) : null;
+    .first<{ at: string | null }>();
+  return row?.at ? Date.parse(row.at) : null;
 }
 
 let hash = "";
@@ -274,14 +276,16 @@ describe("check-in memory", () => {
     s.counted.statements.length = 0;
     s.clock.now += CONTACT_FLUSH_MS;
     await alarmsDue(s);
+    // They are in contact since their first check-in: the fine column alone, one statement.
     expect(s.counted.statements).toHaveLength(1);
     const rows = await env.DB.prepare(
-      "SELECT last_seen_at, battery FROM devices WHERE uid IN (SELECT value FROM json_each(?)) ORDER BY uid",
+      `SELECT ${lastContactSql("devices")} AS at, last_seen_at = '${IN_CONTACT}' AS inContact, battery
+       FROM devices WHERE uid IN (SELECT value FROM json_each(?)) ORDER BY uid`,
     )
       .bind(JSON.stringify(many))
-      .all<{ last_seen_at: string; battery: number }>();
+      .all<{ at: string; inContact: number; battery: number }>();
     expect(rows.results).toEqual(
-      many.map(() => ({ last_seen_at: new Date(T0 + CONTACT_RESOLUTION_MS).toISOString(), battery: 40 })),
+      many.map(() => ({ at: new Date(T0 + CONTACT_RESOLUTION_MS).toISOString(), inContact: 1, battery: 40 })),
     );
   });
 });

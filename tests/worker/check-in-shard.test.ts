@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "@/server/app";
 import type { DurableObjectState } from "@/server/cloudflare";
 import { CONTACT_FLUSH_MS, CONTACT_RESOLUTION_MS } from "@/server/data/device-checkins";
+import { lastContactSql } from "@/server/data/radio-contact";
 import { CheckInMemory } from "@/server/fleet/check-in-memory";
 import { FLEET_VERSION_FRESH_MS } from "@/server/fleet/config-token";
 import { shardOf } from "@/server/fleet/live";
@@ -48,11 +49,12 @@ async function checkIn(uid: string): Promise<CheckIn> {
   return (await response.json()) as CheckIn;
 }
 
+/** The last contact D1 holds (the state column or, in contact, the fine one). */
 async function storedSeen(uid: string): Promise<string | null> {
-  const row = await env.DB.prepare("SELECT last_seen_at FROM devices WHERE uid = ?")
+  const row = await env.DB.prepare(`SELECT ${lastContactSql("devices")} AS at FROM devices WHERE uid = ?`)
     .bind(uid)
-    .first<{ last_seen_at: string | null }>();
-  return row?.last_seen_at ?? null;
+    .first<{ at: string | null }>();
+  return row?.at ?? null;
 }
 
 let cookie = "";

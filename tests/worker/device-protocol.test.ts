@@ -4,6 +4,7 @@ import { planDefaults } from "@/routes/deployments/plan-form";
 import { allAtOnce as allAtOnceWith } from "@/schema/fleet/deployment-plan";
 import { bucketOf } from "@/schema/fleet/rollout";
 import type { DurableObjectState } from "@/server/cloudflare";
+import { lastContactSql } from "@/server/data/radio-contact";
 import { stepDueDeployments } from "@/server/fleet/deployment-engine";
 import { type Answer, call, data } from "./api-calls";
 import { createAccount, createOrganization, createUser, sessionCookie } from "./fixtures";
@@ -92,13 +93,13 @@ describe("check-in", () => {
   it("writes last-seen only when the stored one is about 15 minutes old (the resolution), and something new at once", async () => {
     const uid = radios[1] ?? "";
     await device("/check-in", uid, { body: { firmware: "1.0.0", battery: 90 } });
-    const first = await env.DB.prepare("SELECT last_seen_at, battery FROM devices WHERE uid = ?")
+    const first = await env.DB.prepare(`SELECT ${lastContactSql("devices")} AS seen, battery FROM devices WHERE uid = ?`)
       .bind(uid)
-      .first<{ last_seen_at: string; battery: number }>();
+      .first<{ seen: string; battery: number }>();
     await device("/check-in", uid, { body: { firmware: "1.0.0", battery: 89 } });
-    const second = await env.DB.prepare("SELECT last_seen_at, battery FROM devices WHERE uid = ?")
+    const second = await env.DB.prepare(`SELECT ${lastContactSql("devices")} AS seen, battery FROM devices WHERE uid = ?`)
       .bind(uid)
-      .first<{ last_seen_at: string; battery: number }>();
+      .first<{ seen: string; battery: number }>();
     expect(second).toEqual(first);
     // A new firmware is written at once.
     await device("/check-in", uid, { body: { firmware: "1.1.0" } });

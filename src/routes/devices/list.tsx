@@ -386,7 +386,10 @@ function DevicesList({ data, form }: PageProps<Data>) {
               </tbody>
             </table>
           </div>
-          <p className="mt-2 text-xs text-slate-600">{t("devices.fields.lastSeenResolution")}</p>
+          <p className="mt-2 text-xs text-slate-600">
+            {t("devices.fields.lastSeenResolution")}
+            {query.sort.endsWith("seen") ? ` ${t("devices.fields.seenSortResolution")}` : null}
+          </p>
           <nav aria-label={String(t("devices.list.pages"))} className="mt-3 flex gap-2">
             {query.after ? (
               <a href={`${base}${search}`} className={buttonClass("white", "sm")}>

@@ -4,6 +4,7 @@ import { type Db, statement } from "./db";
 import { deviceReportsJsonSql, recentDeploymentsJsonSql } from "./deployments";
 import { fleetVersionSql } from "./fleet-versions";
 import { latestChangeSql } from "./radio-changes";
+import { IN_CONTACT, lastContactSql } from "./radio-contact";
 
 /**
  * What the device protocol reads and writes about a radio (DESIGN.md §7). A check-in is one
@@ -24,7 +25,10 @@ export type RadioRow = {
   battery: number | null;
   signal: number | null;
   reported_revision: string | null;
-  last_seen_at: string | null;
+  /** The last contact, fine (radio-contact.ts); null: never seen. */
+  last_contact_at: string | null;
+  /** 1 while `last_seen_at` holds IN_CONTACT: a contact write then sets `contact_at` alone. */
+  in_contact: number;
   deployed_site_id: string | null;
   deployed_location_id: string | null;
   deployed_model: string | null;
@@ -36,7 +40,8 @@ export type RadioRow = {
 };
 
 const radioColumns = `dv.uid, dv.org_id, dv.account_id, dv.site_id, dv.location_id, dv.model, dv.tags, dv.secret_hash, dv.status,
-  dv.firmware, dv.battery, dv.signal, dv.reported_revision, dv.last_seen_at, dv.deployed_site_id, dv.deployed_location_id,
+  dv.firmware, dv.battery, dv.signal, dv.reported_revision,
+  ${lastContactSql("dv")} AS last_contact_at, dv.last_seen_at IS '${IN_CONTACT}' AS in_contact, dv.deployed_site_id, dv.deployed_location_id,
   dv.deployed_model, dv.deployed_tags, dv.attributes_changed_at, dv.redirect_url, dv.redirect_confirmed_at, dv.rollout_bucket`;
 
 /** The radio with what it follows, each set of rows as a JSON array (`null` commands: not asked for). */
@@ -84,8 +89,8 @@ export const CONTACT_RESOLUTION_MS = 15 * 60_000;
 export const CONTACT_FLUSH_MS = 10_000;
 export const CONTACT_WRITE_AFTER_MS = CONTACT_RESOLUTION_MS - CONTACT_FLUSH_MS;
 
-/** What D1 holds of what a radio reports, as the check-in last wrote or read it. */
-export type StoredContact = { firmware: string; reportedRevision: string | null; lastSeenAt: string | null };
+/** What D1 holds of what a radio reports, as the check-in last wrote or read it (lastContactAt: the fine contact). */
+export type StoredContact = { firmware: string; reportedRevision: string | null; lastContactAt: string | null };
 
 /** Firmware or revision differs from what is stored: "something new", written at once. */
 export function reportsSomethingNew(stored: StoredContact, reported: Reported): boolean {
@@ -96,8 +101,8 @@ export function reportsSomethingNew(stored: StoredContact, reported: Reported): 
 }
 
 /** Contact not written for at least CONTACT_WRITE_AFTER_MS (or never): due for a write. */
-export function contactDue(lastSeenAt: string | null, at: number): boolean {
-  return !lastSeenAt || at - Date.parse(lastSeenAt) >= CONTACT_WRITE_AFTER_MS;
+export function contactDue(lastContactAt: string | null, at: number): boolean {
+  return !lastContactAt || at - Date.parse(lastContactAt) >= CONTACT_WRITE_AFTER_MS;
 }
 
 /**
@@ -112,10 +117,10 @@ export function checkInWrite(
   at: Date,
   { withContact = true }: { withContact?: boolean } = {},
 ): { statement: D1PreparedStatement; stored: StoredContact; contactWritten: true } | null {
-  const stored = { firmware: radio.firmware, reportedRevision: radio.reported_revision, lastSeenAt: radio.last_seen_at };
+  const stored = { firmware: radio.firmware, reportedRevision: radio.reported_revision, lastContactAt: radio.last_contact_at };
   // A radio's first contact ever is news too (once in its life): "never seen" ends at once.
-  const important = reportsSomethingNew(stored, reported) || !radio.last_seen_at;
-  if (!important && !(withContact && contactDue(radio.last_seen_at, at.getTime()))) return null;
+  const important = reportsSomethingNew(stored, reported) || !radio.last_contact_at;
+  if (!important && !(withContact && contactDue(radio.last_contact_at, at.getTime()))) return null;
   const sets: string[] = [];
   const params: (string | number | null)[] = [];
   const set = (column: string, value: string | number | null) => {
@@ -127,47 +132,22 @@ export function checkInWrite(
     set("reported_revision", reported.reportedRevision);
   if (reported.battery !== undefined && reported.battery !== radio.battery) set("battery", reported.battery);
   if (reported.signal !== undefined && reported.signal !== radio.signal) set("signal", reported.signal);
-  set("last_seen_at", at.toISOString());
+  set("contact_at", at.toISOString());
+  // The contact state moves only when it changes (radio-contact.ts): setting it again would cost its index rows.
+  if (!radio.in_contact) set("last_seen_at", IN_CONTACT);
   return {
     statement: statement(db, `UPDATE devices SET ${sets.join(", ")} WHERE uid = ?`, ...params, radio.uid),
     stored: {
       firmware: reported.firmware ?? radio.firmware,
       reportedRevision: reported.reportedRevision === undefined ? radio.reported_revision : reported.reportedRevision,
-      lastSeenAt: at.toISOString(),
+      lastContactAt: at.toISOString(),
     },
     contactWritten: true,
   };
 }
 
-/** One radio's contact for the shard's batch: when, and battery/signal if it reported them. */
-export type Contact = { uid: string; at: string; battery?: number | null; signal?: number | null };
-
 /** Radios per statement: one JSON parameter (D1 binds at most 100 parameters), well under its size limits. */
 export const CONTACTS_PER_STATEMENT = 2_000;
-
-/**
- * The batched last-seen write: one statement for many radios. Battery and signal ride along
- * (never written alone); last-seen never moves back (another writer may have been newer).
- */
-export function contactBatchStatement(db: Db, contacts: Contact[]): D1PreparedStatement {
-  const rows = contacts.map((c) => [
-    c.uid,
-    c.at,
-    c.battery === undefined ? "keep" : "set",
-    c.battery ?? null,
-    c.signal === undefined ? "keep" : "set",
-    c.signal ?? null,
-  ]);
-  return statement(
-    db,
-    `UPDATE devices SET last_seen_at = c.value ->> '$[1]',
-       battery = CASE c.value ->> '$[2]' WHEN 'set' THEN c.value ->> '$[3]' ELSE devices.battery END,
-       signal = CASE c.value ->> '$[4]' WHEN 'set' THEN c.value ->> '$[5]' ELSE devices.signal END
-     FROM json_each(?) c
-     WHERE devices.uid = c.value ->> '$[0]' AND (devices.last_seen_at IS NULL OR devices.last_seen_at < c.value ->> '$[1]')`,
-    JSON.stringify(rows),
-  );
-}
 
 /** The radio took its attributes' new values with a deployment newer than their change. */
 export function copyDeployedAttributesStatement(db: Db, uid: string): D1PreparedStatement {
@@ -202,7 +182,7 @@ export function reportedRevisionStatement(
 ): D1PreparedStatement {
   return statement(
     db,
-    `UPDATE devices SET reported_revision = ?1, last_seen_at = ?2 WHERE uid = ?3
+    `UPDATE devices SET reported_revision = ?1, contact_at = max(ifnull(contact_at, ''), ?2), last_seen_at = '${IN_CONTACT}' WHERE uid = ?3
        AND EXISTS (SELECT 1 FROM deployment_devices WHERE deployment_id = ?4 AND uid = ?3 AND state = ?5)`,
     revisionId,
     at,
@@ -217,7 +197,8 @@ export async function sampleRadios(db: Db, accountId: string, limit: number): Pr
   const { results } = await db
     .prepare(
       `SELECT uid, org_id, account_id, site_id, location_id, model, tags, secret_hash, status, firmware, battery, signal,
-         reported_revision, last_seen_at, deployed_site_id, deployed_location_id, deployed_model, deployed_tags,
+         reported_revision, ${lastContactSql("devices")} AS last_contact_at, last_seen_at IS '${IN_CONTACT}' AS in_contact,
+         deployed_site_id, deployed_location_id, deployed_model, deployed_tags,
          attributes_changed_at, redirect_url, redirect_confirmed_at, rollout_bucket
        FROM devices WHERE account_id = ? AND status = 'active' ORDER BY uid LIMIT ?`,
     )

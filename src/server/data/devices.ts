@@ -3,6 +3,7 @@ import type { D1PreparedStatement } from "../cloudflare";
 import { all, type Bindable, type Db, first, now, statement } from "./db";
 import { type SyncSql, syncSqlOf } from "./fleet-sync";
 import { ftsQuery } from "./fts";
+import { IN_CONTACT, lastContactSql } from "./radio-contact";
 
 /**
  * Devices (DESIGN.md §7): the organization's inventory of radios, optionally assigned to one
@@ -32,7 +33,10 @@ export type Device = {
   battery: number | null;
   signal: number | null;
   reportedRevision: string | null;
+  /** The last contact (15-minute resolution); null: never seen. */
   lastSeenAt: string | null;
+  /** In contact within about the last hour (radio-contact.ts): sorted by last seen, these come first, by uid. */
+  inContact: boolean;
   redirectUrl: string | null;
   createdAt: string;
   updatedAt: string;
@@ -59,7 +63,8 @@ type Row = {
   battery: number | null;
   signal: number | null;
   reported_revision: string | null;
-  last_seen_at: string | null;
+  last_contact_at: string | null;
+  in_contact: number;
   redirect_url: string | null;
   created_at: string;
   updated_at: string;
@@ -68,8 +73,8 @@ type Row = {
 
 const columns = `d.uid, d.org_id, d.account_id, a.name AS account_name, d.site_id, s.name AS site_name,
   d.location_id, l.name AS location_name, d.brand, d.model, d.name, d.tags, d.notes, d.status, d.retired_at,
-  d.firmware, d.battery, d.signal, d.reported_revision, d.last_seen_at, d.redirect_url, d.created_at,
-  d.updated_at, d.version`;
+  d.firmware, d.battery, d.signal, d.reported_revision, ${lastContactSql("d")} AS last_contact_at,
+  d.last_seen_at IS '${IN_CONTACT}' AS in_contact, d.redirect_url, d.created_at, d.updated_at, d.version`;
 
 const joins = `LEFT JOIN accounts a ON a.id = d.account_id LEFT JOIN sites s ON s.id = d.site_id
   LEFT JOIN locations l ON l.id = d.location_id`;
@@ -104,7 +109,8 @@ function toDevice(row: Row): Device {
     battery: row.battery,
     signal: row.signal,
     reportedRevision: row.reported_revision,
-    lastSeenAt: row.last_seen_at,
+    lastSeenAt: row.last_contact_at,
+    inContact: row.in_contact === 1,
     redirectUrl: row.redirect_url,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
@@ -179,7 +185,9 @@ export function filterSql(
   if (filter.seen) {
     const day = new Date(at.getTime() - 86_400_000).toISOString();
     const week = new Date(at.getTime() - 7 * 86_400_000).toISOString();
-    // The expression of the *_seen indexes: equality on it keeps the uid order of the index.
+    // On the contact state (radio-contact.ts): a radio in contact holds IN_CONTACT, later than any
+    // cutoff; one quiet for over an hour its real last contact. The expression of the *_seen
+    // indexes: equality on it keeps the uid order of the index.
     if (filter.seen === "never") add("ifnull(d.last_seen_at, '') = ''");
     if (filter.seen === "day") add("d.last_seen_at >= ?", day);
     if (filter.seen === "week") add("d.last_seen_at >= ?", week);
@@ -258,7 +266,8 @@ export type DeviceCursor = { value: string; uid: string };
 
 export function cursorOf(device: Device, sort: DeviceSort): DeviceCursor {
   const { field } = sortParts(sort);
-  const value = field === "name" ? device.name : field === "seen" ? (device.lastSeenAt ?? "") : device.uid;
+  const seen = device.inContact ? IN_CONTACT : (device.lastSeenAt ?? "");
+  const value = field === "name" ? device.name : field === "seen" ? seen : device.uid;
   return { value, uid: device.uid };
 }
 

@@ -10,6 +10,7 @@ import {
   recentDeploymentsJsonSql,
   toDeployment,
 } from "./deployments";
+import { contactStateSql } from "./radio-contact";
 
 /**
  * The SQL twin of schema/fleet/sync-state.ts: a radio's sync and contact state as expressions
@@ -54,8 +55,7 @@ export function syncSqlOf(deployments: readonly Deployment[], alias: string, now
       SELECT 1 FROM revisions rv WHERE rv.id = ${alias}.reported_revision AND rv.account_id = ${alias}.account_id) THEN 'drifted'
     ${branches.join("\n    ")}
     ELSE 'neverDeployed' END`;
-  const contact = `CASE WHEN ${alias}.last_seen_at IS NULL THEN 'neverSeen'
-    WHEN ${alias}.last_seen_at < ${literal(overdueBefore(now))} THEN 'overdue' ELSE 'recent' END`;
+  const contact = contactStateSql(alias, literal(overdueBefore(now)));
   if (!stored) return { sync, contact };
   const kept = `(SELECT r.sync FROM radio_sync_states r WHERE r.uid = ${alias}.uid AND r.account_id = ${literal(stored.accountId)})`;
   return { sync: `coalesce(${kept}, ${sync})`, contact, stored };
@@ -125,8 +125,7 @@ export function radioSyncStatesSql(): string {
 function statesSql(key: string, where: string, account = "?1"): string {
   return `WITH deps AS MATERIALIZED (${deploymentsConcerningRadiosSql("?1")}),
      followed AS MATERIALIZED (
-       SELECT v.uid, v.reported_revision, CASE WHEN v.last_seen_at IS NULL THEN 'neverSeen'
-           WHEN v.last_seen_at < ?2 THEN 'overdue' ELSE 'recent' END AS contact, ${key} AS key,
+       SELECT v.uid, v.reported_revision, ${contactStateSql("v", "?2")} AS contact, ${key} AS key,
          (SELECT p.id FROM deps p WHERE (v.rollout_bucket < p.decided_to AND ${targetColumnsMatchSql("p", "v")})
             OR EXISTS (SELECT 1 FROM deployment_devices x WHERE x.deployment_id = p.id AND x.uid = v.uid)
           ORDER BY p.number DESC LIMIT 1) AS deployment_id

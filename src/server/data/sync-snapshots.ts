@@ -1,6 +1,7 @@
 import { emptySyncCounts, overdueBefore, type SyncCounts } from "@/schema/fleet/sync-state";
 import { all, type Db, first, statement } from "./db";
 import { radioSyncStatesSql, type SyncGroup, syncGroupsSql } from "./fleet-sync";
+import { contactStateSql } from "./radio-contact";
 
 /**
  * Sync × contact counts of large accounts, counted off the request path (issue 24, migration
@@ -153,7 +154,7 @@ export async function refreshAccountSnapshot(db: Db, accountId: string, now = ne
       ),
       statement(
         db,
-        `SELECT r.sync, CASE WHEN v.last_seen_at IS NULL THEN 'neverSeen' WHEN v.last_seen_at < ?2 THEN 'overdue' ELSE 'recent' END AS contact,
+        `SELECT r.sync, ${contactStateSql("v", "?2")} AS contact,
            ifnull(v.site_id, '') AS key, count(*) AS radios
          FROM radio_sync_states r JOIN devices v ON v.uid = r.uid
          WHERE +r.account_id = ?1 AND r.uid > ?3 AND r.uid <= ?4 GROUP BY 1, 2, 3`,

@@ -1,13 +1,7 @@
 import type { Db } from "../data/db";
-import {
-  CONTACTS_PER_STATEMENT,
-  type Contact,
-  contactBatchStatement,
-  contactDue,
-  reportsSomethingNew,
-  type StoredContact,
-} from "../data/device-checkins";
+import { CONTACTS_PER_STATEMENT, contactDue, reportsSomethingNew, type StoredContact } from "../data/device-checkins";
 import { radioChangesSql } from "../data/radio-changes";
+import { type Contact, writeContacts } from "../data/radio-contact";
 import { answerResponse, type CheckInAnswer, type CheckInBody, type Fail, failure, fullCheckIn, sameText } from "./check-in";
 import { RadioChangeLog } from "./radio-change-log";
 
@@ -149,7 +143,7 @@ export class CheckInMemory {
       battery: body.battery !== undefined ? body.battery : previous?.battery,
       signal: body.signal !== undefined ? body.signal : previous?.signal,
     };
-    if (!contactDue(entry.stored.lastSeenAt, now)) return;
+    if (!contactDue(entry.stored.lastContactAt, now)) return;
     this.due.add(uid);
     if (this.options.flushMs === 0) {
       await this.flush();
@@ -161,7 +155,7 @@ export class CheckInMemory {
     }
   }
 
-  /** Writes every due contact: one statement per CONTACTS_PER_STATEMENT radios. */
+  /** Writes every due contact: one statement per CONTACTS_PER_STATEMENT radios (radio-contact.ts `writeContacts`). */
   async flush(): Promise<number> {
     this.flushScheduled = false;
     const batch: { entry: Entry; contact: Contact }[] = [];
@@ -173,12 +167,12 @@ export class CheckInMemory {
     for (let i = 0; i < batch.length; i += CONTACTS_PER_STATEMENT) {
       const chunk = batch.slice(i, i + CONTACTS_PER_STATEMENT);
       try {
-        await contactBatchStatement(
+        await writeContacts(
           this.options.db(),
           chunk.map((c) => c.contact),
-        ).run();
+        );
         for (const { entry, contact } of chunk) {
-          entry.stored = { ...entry.stored, lastSeenAt: contact.at };
+          entry.stored = { ...entry.stored, lastContactAt: contact.at };
           if (entry.contact === contact) entry.contact = null;
         }
       } catch (error) {

@@ -222,7 +222,7 @@ export async function fullCheckIn(
     stored: write?.stored ?? {
       firmware: radio.firmware,
       reportedRevision: radio.reported_revision,
-      lastSeenAt: radio.last_seen_at,
+      lastContactAt: radio.last_contact_at,
     },
     contactWritten: Boolean(write?.contactWritten),
   };

@@ -44,6 +44,6 @@ export async function radioSync(db: Db, uid: string, now = new Date()): Promise<
       ? { id: radio.reported_revision, number: ours ? (reportedRevision?.number ?? null) : null }
       : null,
     sync: syncOfRadio(state, ours),
-    contact: contactOf(radio.last_seen_at, now),
+    contact: contactOf(radio.last_contact_at, now),
   };
 }
