@@ -35,14 +35,17 @@ const CHUNK = 20_000;
 
 const MODULES = ["inventory", "firmware", "compliance", "deployments", "commands", "last-seen", "seats", "activity"];
 
-/** The report modules under `from` bundled into one ES module; `../x` imports resolve to the app's data layer. */
-async function bundle(dir, from, name, extra = []) {
+/**
+ * The report modules under `from` bundled into one ES module; `../x` imports resolve to the data
+ * layer at `data` (the app's, or the old tree's for "before": its modules may since be gone).
+ */
+async function bundle(dir, from, name, extra = [], data = join(ROOT, "src/server/data")) {
   const outfile = join(dir, `${name}.mjs`);
   const dataLayer = {
     name: "data-layer",
     setup(b) {
       b.onResolve({ filter: /^\.\.\// }, (args) =>
-        args.importer.startsWith(dir) ? { path: join(ROOT, "src/server/data", `${args.path.slice(3)}.ts`) } : undefined,
+        args.importer.startsWith(from) ? { path: join(data, `${args.path.slice(3)}.ts`) } : undefined,
       );
     },
   };
@@ -82,8 +85,14 @@ async function reportsBefore(dir) {
     await mkdir(from, { recursive: true });
     const files = git("ls-tree", "--name-only", ref, "src/server/data/reports/").split("\n");
     for (const file of files) await writeFile(join(from, file.split("/").pop()), git("show", `${ref}:${file}`));
-    return { ref: git("rev-parse", "--short", ref), reports: await bundle(dir, from, "before") };
-  } catch {
+    // The data layer as it was then, too (a module the old reports import may be gone since).
+    const data = join(dir, "before-data");
+    await mkdir(data, { recursive: true });
+    for (const file of git("ls-tree", "--name-only", ref, "src/server/data/").split("\n").filter((f) => f.endsWith(".ts")))
+      await writeFile(join(data, file.split("/").pop()), git("show", `${ref}:${file}`));
+    return { ref: git("rev-parse", "--short", ref), reports: await bundle(dir, from, "before", [], data) };
+  } catch (error) {
+    console.error("reports bench: the reports before the roll-ups could not be built:", error.message);
     return null;
   }
 }
@@ -481,7 +490,7 @@ export function reportsBudgets(r) {
 
 export async function writeReportsResults(r) {
   const cell = (m) => (m === undefined ? "–" : m.toFixed(2));
-  const times = (x) => (x === undefined ? "–" : `${x.toFixed(1)}x`);
+  const times = (x) => (x === undefined || x === null ? "–" : `${x.toFixed(1)}x`);
   const b = r.before;
   const header = [
     "report",

@@ -13,7 +13,9 @@ const DAY = 86_400_000;
  * the radios seen before it are read from the running totals of migrations 0023/0026 (one seek
  * per site for the hours before the cutoff's hour), and counted one by one only in the cutoff's
  * own hour (an index range of devices_account_seen_place). Exact; the cost follows the sites and
- * the radios of three hours, not the fleet.
+ * the radios of three hours, not the fleet. A radio in contact counts in the IN_CONTACT marker's
+ * hour, after every cutoff: within a day, which it is (radio-contact.ts: the contact sweep gives a
+ * radio quiet for an hour its real last contact back, well within the day).
  */
 export async function lastSeenReport(db: Db, accountId: string, now = new Date()): Promise<ReportTable> {
   const ago = (days: number) => new Date(now.getTime() - days * DAY).toISOString();
