@@ -88,7 +88,9 @@ async function reportsBefore(dir) {
     // The data layer as it was then, too (a module the old reports import may be gone since).
     const data = join(dir, "before-data");
     await mkdir(data, { recursive: true });
-    for (const file of git("ls-tree", "--name-only", ref, "src/server/data/").split("\n").filter((f) => f.endsWith(".ts")))
+    for (const file of git("ls-tree", "--name-only", ref, "src/server/data/")
+      .split("\n")
+      .filter((f) => f.endsWith(".ts")))
       await writeFile(join(data, file.split("/").pop()), git("show", `${ref}:${file}`));
     return { ref: git("rev-parse", "--short", ref), reports: await bundle(dir, from, "before", [], data) };
   } catch (error) {
