@@ -16,8 +16,12 @@ import { type Meter, metered } from "./metered-db";
 // 1. D1 rows written per idle radio per day, polling every 300 s ± 10 %: before (the code of
 //    main: the radio read and an UPDATE of firmware, battery, signal, reported revision and
 //    last-seen at every check-in a minute after the last) and after (memory + batched last-seen).
+//    "After" runs two days with the contact sweep each minute and counts the second apart
+//    (goal ≤ 96: a contact write sets `contact_at` alone, migration 0043).
 // 2. D1 statements per second at SHARDS × PER_SHARD radios, projected to 1,000,000.
-// 3. A check-in's time through the Worker and its shard: answered from memory vs the full path.
+// 3. The contact sweep: one run's statements and rows, and per radio per day at 1,000,000.
+// 4. A check-in's time through the Worker and its shard: answered from memory vs the full path.
+// 5. One radio's change: the statements of the next poll interval.
 // Sizes from the shell (CHECKINS_DAY_RADIOS, CHECKINS_PER_SHARD, CHECKINS_HOURS) through `inject`.
 const DAY_RADIOS = inject("checkInsDayRadios");
 const PER_SHARD = inject("checkInsPerShard");
