@@ -4,8 +4,8 @@ import type { AppEnv } from "../env";
 import { clientAddress } from "./client-address";
 
 /**
- * Per-address limits (DESIGN.md §5), counted exactly in D1 (the Rate Limiting binding is
- * approximate). A fixed window: `limit` hits per `windowSeconds` for each address and action.
+ * Per-address limits (DESIGN.md §5), counted in D1 (the Rate Limiting binding is approximate):
+ * `limit` hits per sliding `windowSeconds` for each address and action (countHit).
  * Generous enough for an office behind one NAT address; guessing one account's password is
  * stopped by the per-account lockout, guessing many by these.
  */
@@ -25,7 +25,5 @@ export type ThrottledAction = keyof typeof throttleLimits;
 /** Counts this request; false once the address is over its limit for the action. */
 export async function withinLimit(c: Context<AppEnv>, action: ThrottledAction, at = Date.now()): Promise<boolean> {
   const { limit, windowSeconds } = throttleLimits[action];
-  const windowStart = Math.floor(at / 1000 / windowSeconds) * windowSeconds;
-  const count = await countHit(c.env.DB, `${action}:${clientAddress(c)}`, windowStart);
-  return count <= limit;
+  return (await countHit(c.env.DB, `${action}:${clientAddress(c)}`, at, windowSeconds)) <= limit;
 }

@@ -28,19 +28,29 @@ export async function clearLockout(db: Db, email: string): Promise<void> {
   await statement(db, "DELETE FROM sign_in_lockouts WHERE email = ?", email).run();
 }
 
-/** Counts one more hit in the key's current window and returns the count so far (atomic upsert). */
-export async function countHit(db: Db, key: string, windowStart: number): Promise<number> {
-  const row = await first<{ count: number }>(
+/**
+ * Counts one more hit for the key at `at` (ms) and returns the hits of the last `windowSeconds`,
+ * as a sliding window estimates them (atomic upsert, migration 0044): the current fixed window's
+ * hits plus the previous window's, weighted by the part of it still inside the sliding one. So a
+ * burst across a window's edge counts whole, never as two half-empty windows.
+ */
+export async function countHit(db: Db, key: string, at: number, windowSeconds: number): Promise<number> {
+  const windowStart = Math.floor(at / 1000 / windowSeconds) * windowSeconds;
+  const row = await first<{ count: number; previous_count: number }>(
     db,
-    `INSERT INTO throttles (key, window_start, count) VALUES (?, ?, 1)
+    `INSERT INTO throttles (key, window_start, count, previous_count) VALUES (?1, ?2, 1, 0)
      ON CONFLICT(key) DO UPDATE SET
+       previous_count = CASE throttles.window_start WHEN excluded.window_start THEN throttles.previous_count
+         WHEN excluded.window_start - ?3 THEN throttles.count ELSE 0 END,
        count = CASE WHEN throttles.window_start = excluded.window_start THEN throttles.count + 1 ELSE 1 END,
        window_start = excluded.window_start
-     RETURNING count`,
+     RETURNING count, previous_count`,
     key,
     windowStart,
+    windowSeconds,
   );
-  return row?.count ?? 1;
+  const overlap = 1 - (at / 1000 - windowStart) / windowSeconds;
+  return (row?.count ?? 1) + (row?.previous_count ?? 0) * overlap;
 }
 
 /**

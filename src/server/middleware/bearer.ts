@@ -10,7 +10,7 @@ import type { AppEnv } from "../env";
 import { translatorFor } from "../i18n/i18n";
 import { chooseLanguage } from "./language";
 
-/** Calls a token may make per minute (a fixed window counted in D1); API_TOKEN_RATE_LIMIT overrides it. */
+/** Calls a token may make per minute (a sliding window counted in D1, countHit); API_TOKEN_RATE_LIMIT overrides it. */
 export const TOKEN_CALLS_PER_MINUTE = 600;
 const WINDOW_SECONDS = 60;
 /** Last use is written at most once per this long per token, so a busy token costs no write per call. */
@@ -56,11 +56,10 @@ export async function bearerSession(c: Context<AppEnv>, credential: string, next
   const token = await findApiTokenByHash(c.env.DB, await sha256Hex(credential));
   if (!token || tokenState(token) !== "active") return unauthorized(c);
   const at = Date.now();
-  const windowStart = Math.floor(at / 1000 / WINDOW_SECONDS) * WINDOW_SECONDS;
   const stale = !token.lastUsedAt || Date.parse(token.lastUsedAt) <= at - LAST_USED_EVERY_MS;
   const country = (c.req.raw as { cf?: { country?: unknown } }).cf?.country;
   const [count] = await Promise.all([
-    countHit(c.env.DB, `api-token:${token.id}`, windowStart),
+    countHit(c.env.DB, `api-token:${token.id}`, at, WINDOW_SECONDS),
     stale
       ? touchApiTokenStatement(
           c.env.DB,
@@ -70,8 +69,12 @@ export async function bearerSession(c: Context<AppEnv>, credential: string, next
         ).run()
       : null,
   ]);
-  if (count > callsPerMinute(c)) {
-    const retryAfter = Math.max(1, Math.ceil(windowStart + WINDOW_SECONDS - at / 1000));
+  const limit = callsPerMinute(c);
+  if (count > limit) {
+    // The rest of this window, then the share of the next after which this window's calls, weighing
+    // less as it slides away, are under the limit (an upper bound: the previous window counts too).
+    const windowEnd = (Math.floor(at / 1000 / WINDOW_SECONDS) + 1) * WINDOW_SECONDS;
+    const retryAfter = Math.max(1, Math.ceil(windowEnd - at / 1000 + WINDOW_SECONDS * (1 - limit / count)));
     return refusal(c, "TOO_MANY_REQUESTS", "apiTokens.errors.tooManyRequests", { "Retry-After": String(retryAfter) });
   }
   c.set("user", tokenPrincipal(token));
